@@ -1,0 +1,44 @@
+/// One client connection; owned and touched only by its event loop's thread.
+final class HTTPConnection {
+    let fd: Int32
+    let id: UInt64
+    let remoteAddress: String
+    var parser: HTTPRequestParser
+
+    /// Bytes still to write: a response head, then its body.
+    var outputHead: [UInt8] = []
+    var outputBody: [UInt8] = []
+    var written = 0
+
+    /// A request has gone to a handler and its response has not been written yet.
+    var inFlight = false
+    /// The kernel may hold unread bytes (the socket is edge-triggered).
+    var readable = false
+    var closeAfterWrite = false
+    /// After an error response: the write side is shut and further input is read and dropped.
+    var drainingSince: Int?
+
+    var lastActivity: Int
+    var requestStartedAt: Int
+    var requestBytes = 0
+
+    init(fd: Int32, id: UInt64, remoteAddress: String, limits: HTTPRequestParser.Limits, now: Int) {
+        self.fd = fd
+        self.id = id
+        self.remoteAddress = remoteAddress
+        self.parser = HTTPRequestParser(limits: limits)
+        self.lastActivity = now
+        self.requestStartedAt = now
+    }
+
+    var hasOutput: Bool { written < outputHead.count + outputBody.count }
+
+    /// Between requests, with nothing half-read or unwritten: safe to close at any time.
+    var isIdle: Bool { !inFlight && !hasOutput && !parser.hasPartialRequest }
+
+    func queue(head: [UInt8], body: [UInt8]) {
+        outputHead = head
+        outputBody = body
+        written = 0
+    }
+}

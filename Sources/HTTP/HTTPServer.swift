@@ -1,0 +1,155 @@
+import Foundation
+import Synchronization
+
+public enum HTTPServerError: Error, CustomStringConvertible {
+    case system(String, Int32)
+    case address(String)
+
+    public var description: String {
+        switch self {
+        case .system(let call, let code): "\(call) failed: \(String(cString: strerror(code)))"
+        case .address(let host): "cannot listen on \(host)"
+        }
+    }
+}
+
+/// The HTTP/1.1 server: a listening socket, a few epoll loops and a pool of handler threads.
+///
+/// `start()` binds and returns; `stop()` stops accepting, lets requests in flight finish
+/// (up to `shutdownGrace` seconds) and returns when every thread has ended.
+public final class HTTPServer: @unchecked Sendable {
+    public struct Configuration: Sendable {
+        public var host = "127.0.0.1"
+        /// 0 asks the kernel for a free port; read the chosen one from `port` after `start()`.
+        public var port = 8080
+        public var eventLoops = 2
+        public var handlerThreads = 8
+        public var maxConnections = 4096
+        public var limits = HTTPRequestParser.Limits()
+        /// Seconds to receive a request head (and the longest pause inside a body).
+        public var headerTimeout = 20
+        /// Seconds a kept-alive connection may wait for its next request.
+        public var idleTimeout = 15
+        /// Seconds a response may wait on a client that does not read.
+        public var writeTimeout = 30
+        /// Bytes per second a body must average once `headerTimeout` has passed.
+        public var minimumBodyRate = 1024
+        /// Seconds to let in-flight requests finish when stopping.
+        public var shutdownGrace = 10
+        /// Write one line per request to standard output.
+        public var accessLog = true
+
+        public init() {}
+    }
+
+    public let configuration: Configuration
+    private let handler: any HTTPHandler
+    private(set) var pool: HandlerPool!
+    private var loops: [EventLoop] = []
+    private var listener: Int32 = -1
+    private let stopping = Atomic<Bool>(false)
+    private let openConnections = Atomic<Int>(0)
+    private let requestCounter = Atomic<Int>(0)
+    private let requestPrefix = String(UInt32.random(in: 0x1000...0xFFFF), radix: 16)
+    private let loopsEnded = DispatchGroup()
+    /// The port actually bound.
+    public private(set) var port = 0
+
+    public init(configuration: Configuration, handler: any HTTPHandler) {
+        self.configuration = configuration
+        self.handler = handler
+    }
+
+    public func start() throws {
+        signal(SIGPIPE, SIG_IGN)
+        listener = try Self.listen(host: configuration.host, port: configuration.port)
+        port = Self.boundPort(listener)
+        pool = HandlerPool(handler: handler, threads: configuration.handlerThreads, accessLog: configuration.accessLog)
+        for index in 0..<max(1, configuration.eventLoops) {
+            let loop = try EventLoop(index: index, listener: listener, server: self)
+            loops.append(loop)
+            loopsEnded.enter()
+            let thread = Thread { [self] in
+                loop.run()
+                loopsEnded.leave()
+            }
+            thread.name = "moim-loop-\(index)"
+            thread.start()
+        }
+    }
+
+    /// Stops gracefully; safe to call from any thread, once.
+    public func stop() {
+        guard !stopping.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        close(listener)
+        loops.forEach { $0.wake() }
+        loopsEnded.wait()
+        pool.stop()
+        loops = []
+    }
+
+    /// Blocks until `stop()` has finished.
+    public func wait() {
+        loopsEnded.wait()
+    }
+
+    var isStopping: Bool { stopping.load(ordering: .relaxed) }
+
+    func openConnection() -> Bool {
+        let count = openConnections.wrappingAdd(1, ordering: .relaxed).newValue
+        if count > configuration.maxConnections {
+            openConnections.wrappingSubtract(1, ordering: .relaxed)
+            return false
+        }
+        return true
+    }
+
+    func closeConnection() {
+        openConnections.wrappingSubtract(1, ordering: .relaxed)
+    }
+
+    func nextRequestID() -> String {
+        let number = requestCounter.wrappingAdd(1, ordering: .relaxed).newValue
+        return requestPrefix + "-" + String(number, radix: 16)
+    }
+
+    // MARK: - Sockets
+
+    private static func listen(host: String, port: Int) throws -> Int32 {
+        var hints = addrinfo()
+        hints.ai_family = AF_UNSPEC
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV
+        var result: UnsafeMutablePointer<addrinfo>?
+        guard getaddrinfo(host, String(port), &hints, &result) == 0, let info = result else {
+            throw HTTPServerError.address("\(host):\(port)")
+        }
+        defer { freeaddrinfo(result) }
+        let fd = socket(info.pointee.ai_family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw HTTPServerError.system("socket", errno) }
+        var on: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<Int32>.size))
+        guard bind(fd, info.pointee.ai_addr, info.pointee.ai_addrlen) == 0 else {
+            let code = errno
+            close(fd)
+            throw HTTPServerError.system("bind \(host):\(port)", code)
+        }
+        guard Glibc.listen(fd, 1024) == 0 else {
+            let code = errno
+            close(fd)
+            throw HTTPServerError.system("listen", code)
+        }
+        return fd
+    }
+
+    private static func boundPort(_ fd: Int32) -> Int {
+        var address = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { Int(UInt16(bigEndian: $0.pointee.sin_port)) }
+        }
+    }
+}

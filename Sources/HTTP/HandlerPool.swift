@@ -1,0 +1,117 @@
+import Foundation
+
+/// A fixed set of threads that run handlers, fed by the event loops.
+///
+/// Handlers are synchronous and may block briefly (a SQLite write); the event loops never run
+/// them, so a slow handler delays only its own request. Each worker batches its access-log
+/// lines and writes them when it runs out of work.
+final class HandlerPool: @unchecked Sendable {
+    struct Job {
+        let loop: EventLoop
+        let connection: UInt64
+        let request: HTTPRequest
+        let receivedAt: Int
+    }
+
+    private let handler: any HTTPHandler
+    private let accessLog: Bool
+    private let condition = NSCondition()
+    private var jobs: [Job] = []
+    private var head = 0
+    private var stopping = false
+    private var threads: [Thread] = []
+    private let finished = DispatchGroup()
+
+    init(handler: any HTTPHandler, threads count: Int, accessLog: Bool) {
+        self.handler = handler
+        self.accessLog = accessLog
+        for index in 0..<count {
+            finished.enter()
+            let thread = Thread { [self] in
+                run()
+                finished.leave()
+            }
+            thread.name = "moim-handler-\(index)"
+            thread.stackSize = 1 << 20
+            threads.append(thread)
+        }
+        threads.forEach { $0.start() }
+    }
+
+    func submit(_ job: Job) {
+        condition.lock()
+        jobs.append(job)
+        condition.signal()
+        condition.unlock()
+    }
+
+    /// Lets the workers finish the queue, then ends them.
+    func stop() {
+        condition.lock()
+        stopping = true
+        condition.broadcast()
+        condition.unlock()
+        finished.wait()
+    }
+
+    private func nextJob(flushing log: inout [UInt8]) -> Job? {
+        condition.lock()
+        defer { condition.unlock() }
+        while head == jobs.count {
+            if !log.isEmpty {
+                condition.unlock()
+                flush(&log)
+                condition.lock()
+                continue
+            }
+            if stopping { return nil }
+            condition.wait()
+        }
+        let job = jobs[head]
+        head += 1
+        if head == jobs.count {
+            jobs.removeAll(keepingCapacity: true)
+            head = 0
+        } else if head >= 1024 {
+            jobs.removeFirst(head)
+            head = 0
+        }
+        return job
+    }
+
+    private func run() {
+        var log: [UInt8] = []
+        while let job = nextJob(flushing: &log) {
+            var response = handler.handle(job.request)
+            let request = job.request
+            let keepAlive = request.keepAlive && job.loop.acceptsMoreRequests
+                && response.headers["connection"]?.lowercased() != "close"
+            let isHead = request.method == .head
+            let head = HTTPResponseWriter.head(for: response, version: request.version, keepAlive: keepAlive, isHead: isHead)
+            let bodySize = response.body.count
+            if isHead || !response.allowsBody { response.body = [] }
+            job.loop.deliver(job.connection, head: head, body: response.body, keepAlive: keepAlive)
+            if accessLog {
+                let elapsed = monotonicMilliseconds() - job.receivedAt
+                let line = "\(request.id) \(request.remoteAddress) \(request.method.rawValue) \(request.target) "
+                    + "\(response.status.code) \(bodySize) \(elapsed)ms\n"
+                log.append(contentsOf: line.utf8)
+                if log.count > 16 * 1024 { flush(&log) }
+            }
+        }
+        flush(&log)
+    }
+
+    private func flush(_ log: inout [UInt8]) {
+        guard !log.isEmpty else { return }
+        log.withUnsafeBytes { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let n = write(STDOUT_FILENO, bytes.baseAddress! + offset, bytes.count - offset)
+                if n <= 0 { break }
+                offset += n
+            }
+        }
+        log.removeAll(keepingCapacity: true)
+    }
+}

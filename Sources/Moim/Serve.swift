@@ -1,0 +1,71 @@
+import ArgumentParser
+import Foundation
+import HTTP
+import Storage
+import Web
+
+struct Serve: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Migrate the database, then serve the site until SIGINT or SIGTERM.")
+
+    @Option(help: "Address to listen on (env MOIM_HOST).")
+    var host: String = Environment.value("MOIM_HOST") ?? "127.0.0.1"
+
+    @Option(help: "Port to listen on (env MOIM_PORT).")
+    var port: Int = Environment.value("MOIM_PORT").flatMap(Int.init) ?? 8080
+
+    @OptionGroup var dataOptions: DataOptions
+
+    @Option(help: "Folder of the Mustache templates (env MOIM_TEMPLATES).")
+    var templates: String = Environment.value("MOIM_TEMPLATES") ?? "./Templates"
+
+    @Option(name: .customLong("public"), help: "Folder of static files (env MOIM_PUBLIC).")
+    var publicDirectory: String = Environment.value("MOIM_PUBLIC") ?? "./Public"
+
+    @Option(help: "Event-loop threads (env MOIM_LOOPS).")
+    var loops: Int = Environment.value("MOIM_LOOPS").flatMap(Int.init) ?? 2
+
+    @Option(help: "Handler threads (env MOIM_HANDLERS).")
+    var handlers: Int = Environment.value("MOIM_HANDLERS").flatMap(Int.init) ?? 8
+
+    @Flag(help: "The site is reached over HTTPS: Secure, __Host- cookies (env MOIM_SECURE_COOKIES=1).")
+    var secureCookies = Environment.value("MOIM_SECURE_COOKIES") == "1"
+
+    @Flag(help: "Do not print an access-log line per request (env MOIM_QUIET=1).")
+    var quiet = Environment.value("MOIM_QUIET") == "1"
+
+    func run() throws {
+        // Block the stop signals in every thread (threads inherit the mask) and wait for
+        // them here, so that stopping runs on an ordinary thread, not in a signal handler.
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        sigaddset(&signals, SIGINT)
+        sigaddset(&signals, SIGTERM)
+        pthread_sigmask(SIG_BLOCK, &signals, nil)
+
+        let database = try AppDatabase.open(directory: dataOptions.data)
+        var web = WebConfiguration()
+        web.templatesDirectory = templates
+        web.publicDirectory = publicDirectory
+        web.secureCookies = secureCookies
+        let app = try App(database: database, configuration: web)
+
+        var http = HTTPServer.Configuration()
+        http.host = host
+        http.port = port
+        http.eventLoops = loops
+        http.handlerThreads = handlers
+        http.accessLog = !quiet
+        let server = HTTPServer(configuration: http, handler: app)
+        try server.start()
+        print("Moim is listening on http://\(host):\(server.port) (data in \(dataOptions.data))")
+        fflush(nil)
+
+        var received: Int32 = 0
+        sigwait(&signals, &received)
+        print("Stopping: finishing requests in flight…")
+        fflush(nil)
+        server.stop()
+        try database.close()
+        print("Stopped.")
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+import GRDB
+
+/// The application database: one writer, concurrent readers, and every write as a single
+/// transaction that keeps its own invariants.
+public struct AppDatabase: Sendable {
+    /// Writes go through the writer; in a pool it serialises them.
+    let writer: any DatabaseWriter
+
+    /// Reads run on a reader (concurrent with writes in WAL mode).
+    var reader: any DatabaseReader { writer }
+
+    /// Wraps `writer` and applies every migration.
+    public init(_ writer: any DatabaseWriter) throws {
+        self.writer = writer
+        try Migrations.migrator.migrate(writer)
+    }
+
+    /// Opens (creating if needed) the SQLite file in `directory` in WAL mode with
+    /// `synchronous=FULL`, so that a write reported as done survives a power cut.
+    public static func open(directory: String) throws -> AppDatabase {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let pool = try DatabasePool(path: directory + "/moim.sqlite", configuration: configuration())
+        return try AppDatabase(pool)
+    }
+
+    /// A private in-memory database, for tests and benchmarks.
+    public static func inMemory() throws -> AppDatabase {
+        try AppDatabase(DatabaseQueue(configuration: configuration()))
+    }
+
+    /// Names of the migrations already applied, oldest first.
+    public func appliedMigrations() throws -> [String] {
+        try reader.read { db in try Migrations.migrator.appliedMigrations(db) }
+    }
+
+    public func close() throws {
+        if let pool = writer as? DatabasePool { try pool.close() }
+        if let queue = writer as? DatabaseQueue { try queue.close() }
+    }
+
+    private static func configuration() -> Configuration {
+        var configuration = Configuration()
+        configuration.foreignKeysEnabled = true
+        configuration.busyMode = .timeout(5)
+        configuration.maximumReaderCount = 8
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+        }
+        return configuration
+    }
+}

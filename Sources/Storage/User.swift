@@ -1,0 +1,75 @@
+import Foundation
+import GRDB
+
+/// A member account. `passwordHash` is an Argon2id string; the password itself is never stored.
+public struct User: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRecord {
+    public enum Role: String, Codable, Sendable, CaseIterable {
+        case member, moderator, admin
+    }
+
+    public var id: Int64?
+    public var username: String
+    public var email: String
+    public var passwordHash: String
+    public var displayName: String
+    public var bio: String
+    public var gender: String?
+    public var birthYear: Int?
+    public var job: String?
+    public var region: String?
+    public var language: String?
+    public var role: Role
+    public var createdAt: Date
+
+    public static let databaseTableName = "users"
+
+    public init(
+        username: String, email: String, passwordHash: String, displayName: String,
+        bio: String = "", gender: String? = nil, birthYear: Int? = nil, job: String? = nil,
+        region: String? = nil, language: String? = nil, role: Role = .member, createdAt: Date = Date()
+    ) {
+        self.username = username
+        self.email = email
+        self.passwordHash = passwordHash
+        self.displayName = displayName
+        self.bio = bio
+        self.gender = gender
+        self.birthYear = birthYear
+        self.job = job
+        self.region = region
+        self.language = language
+        self.role = role
+        self.createdAt = createdAt
+    }
+
+    public enum Columns {
+        static let id = Column(CodingKeys.id)
+        static let username = Column(CodingKeys.username)
+        static let email = Column(CodingKeys.email)
+    }
+
+    public mutating func didInsert(_ inserted: InsertionSuccess) {
+        id = inserted.rowID
+    }
+}
+
+/// The profile fields a member edits in settings.
+public struct ProfileChanges: Sendable {
+    public var displayName: String
+    public var bio: String
+    public var gender: String?
+    public var birthYear: Int?
+    public var job: String?
+    public var region: String?
+    public var language: String?
+
+    public init(displayName: String, bio: String, gender: String?, birthYear: Int?, job: String?, region: String?, language: String?) {
+        self.displayName = displayName
+        self.bio = bio
+        self.gender = gender
+        self.birthYear = birthYear
+        self.job = job
+        self.region = region
+        self.language = language
+    }
+}

@@ -1,0 +1,33 @@
+import HTTP
+import Storage
+
+extension App {
+    /// `POST /login`: signs in by username or email, with a fresh session token.
+    func loginCreate(_ context: RequestContext) throws -> HTTPResponse {
+        let login = (context.form["login"] ?? "").trimmed
+        let password = context.form["password"] ?? ""
+        let next = Paths.local(context.form["next"])
+        let address = context.request.remoteAddress
+
+        if let wait = loginThrottle.retryAfter(account: login, address: address) {
+            var response = try renderLogin(login: login, next: next, error: "errors.login_throttled", status: .tooManyRequests, context)
+            response.headers.set("Retry-After", String(wait))
+            return response
+        }
+        guard !login.isEmpty, !password.isEmpty else {
+            return try renderLogin(login: login, next: next, error: "errors.login_missing", context)
+        }
+        let user = login.utf8.count <= 254 ? try database.user(login: login) : nil
+        // Verify against a throwaway hash when there is no such user, so that the answer
+        // takes as long either way and does not reveal which accounts exist.
+        let verified = try passwords.verify(password, against: user?.passwordHash ?? dummyPasswordHash)
+        guard let user, verified else {
+            loginThrottle.recordFailure(account: login, address: address)
+            return try renderLogin(login: login, next: next, error: "errors.login_failed", context)
+        }
+        loginThrottle.recordSuccess(account: login)
+        var response = redirect(to: next, flash: "signed_in")
+        try signIn(user, replacing: context.session, on: &response)
+        return response
+    }
+}

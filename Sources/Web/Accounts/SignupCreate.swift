@@ -1,0 +1,38 @@
+import HTTP
+import Storage
+
+extension App {
+    /// `POST /signup`: creates the account and signs it in.
+    func signupCreate(_ context: RequestContext) throws -> HTTPResponse {
+        guard context.user == nil else { return .redirect(to: Paths.home) }
+        let address = context.request.remoteAddress
+        if let wait = signupLimit.retryAfter(address) {
+            throw HTTPError(.tooManyRequests, headers: ["Retry-After": String(wait)])
+        }
+        let form = SignupForm(context.form)
+        var errors = form.validate()
+        guard errors.isEmpty else { return try renderSignup(form, errors: errors, context) }
+
+        var profile = form.profile.changes
+        profile.language = profile.language ?? context.language.rawValue
+        let candidate = User(
+            username: form.username, email: form.email, passwordHash: try passwords.hash(form.password),
+            displayName: profile.displayName, gender: profile.gender, birthYear: profile.birthYear,
+            job: profile.job, region: profile.region, language: profile.language
+        )
+        let user: User
+        do {
+            user = try database.createUser(candidate)
+        } catch StorageError.usernameTaken {
+            errors.add("username", "errors.username_taken")
+            return try renderSignup(form, errors: errors, context)
+        } catch StorageError.emailTaken {
+            errors.add("email", "errors.email_taken")
+            return try renderSignup(form, errors: errors, context)
+        }
+        signupLimit.record(address)
+        var response = redirect(to: Paths.home, flash: "welcome")
+        try signIn(user, replacing: context.session, on: &response)
+        return response
+    }
+}

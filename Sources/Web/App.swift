@@ -1,0 +1,55 @@
+import Foundation
+import HTTP
+import Storage
+
+/// The Moim site: everything a request needs, and the route table that dispatches it.
+public final class App: HTTPHandler, @unchecked Sendable {
+    let database: AppDatabase
+    let configuration: WebConfiguration
+    let templates: Templates
+    let localizer: Localizer
+    let passwords: PasswordHasher
+    let loginThrottle = LoginThrottle()
+    let signupLimit = RateLimiter(limit: 10, window: 3600)
+    let staticFiles: StaticFiles
+    let cookies: CookieNames
+    /// Verified against when a login names no account, so both cases cost one hash.
+    let dummyPasswordHash: String
+    // Set once in init, read-only afterwards.
+    private var router = HTTPRouter()
+
+    public init(database: AppDatabase, configuration: WebConfiguration) throws {
+        self.database = database
+        self.configuration = configuration
+        templates = try Templates(directory: configuration.templatesDirectory)
+        localizer = try Localizer(directory: configuration.templatesDirectory + "/i18n", timeZone: configuration.timeZone)
+        let strength: PasswordHasher.Strength = configuration.passwordStrength == .interactive ? .interactive : .minimal
+        passwords = PasswordHasher(strength: strength, pool: BoundedPool(threads: 2, queueLimit: 32))
+        staticFiles = StaticFiles(root: configuration.publicDirectory)
+        cookies = CookieNames(secure: configuration.secureCookies)
+        dummyPasswordHash = try passwords.hash(Crypto.randomToken())
+        router = Routes.router(for: self)
+    }
+
+    public func handle(_ request: HTTPRequest) -> HTTPResponse {
+        router.handle(request)
+    }
+}
+
+/// Cookie names; behind HTTPS the `__Host-` prefix stops subdomains from planting them.
+struct CookieNames: Sendable {
+    let secure: Bool
+    let session: String
+    let csrf: String
+    let flash: String
+    let language: String
+
+    init(secure: Bool) {
+        self.secure = secure
+        let prefix = secure ? "__Host-" : ""
+        session = prefix + "moim_session"
+        csrf = prefix + "moim_csrf"
+        flash = prefix + "moim_flash"
+        language = prefix + "moim_lang"
+    }
+}

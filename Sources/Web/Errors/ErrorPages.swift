@@ -1,0 +1,48 @@
+import Foundation
+import HTTP
+import Storage
+
+extension App {
+    /// Turns anything a handler threw into a page that looks like the site, in the right
+    /// language, with the right status. 5xx errors are logged with the request id.
+    func errorResponse(_ error: any Error, request: HTTPRequest, context: RequestContext?) -> HTTPResponse {
+        if let redirect = error as? Redirect {
+            return .redirect(to: redirect.location)
+        }
+        let httpError = (error as? HTTPError) ?? HTTPError(.internalServerError)
+        if httpError.status.code >= 500 {
+            let line = "[\(request.id)] \(request.method.rawValue) \(request.target) failed: \(String(reflecting: error))\n"
+            FileHandle.standardError.write(Data(line.utf8))
+        }
+        let context = context ?? fallbackContext(request)
+        let language = context.language
+        let code = httpError.status.code
+        let knownCodes: Set = [400, 403, 404, 405, 408, 409, 413, 415, 422, 429, 500, 503]
+        let key = knownCodes.contains(code) ? String(code) : (code >= 500 ? "500" : "400")
+        var response: HTTPResponse
+        do {
+            response = try render("error", context, title: localizer.text("errors.\(key).title", language), status: httpError.status, [
+                "code": code,
+                "heading": localizer.text("errors.\(key).title", language),
+                "message": httpError.message ?? localizer.text("errors.\(key).message", language),
+                "requestID": code >= 500 ? request.id : "",
+            ])
+        } catch {
+            response = .text(httpError.status.description, status: httpError.status)
+        }
+        for (name, value) in httpError.headers { response.headers.set(name, value) }
+        response.headers.set("Cache-Control", "no-store")
+        return response
+    }
+
+    /// A context for errors raised before the real one could be built (or outside any page):
+    /// no form, and a user only if the session can still be read.
+    private func fallbackContext(_ request: HTTPRequest) -> RequestContext {
+        let current = try? currentSession(request)
+        return RequestContext(
+            request: request, language: language(for: request, user: current?.1), user: current?.1,
+            session: current?.0, csrfToken: current?.0.csrfToken ?? request.cookies[cookies.csrf] ?? "",
+            issuesCSRFCookie: false, form: URLEncodedForm(), flash: nil
+        )
+    }
+}

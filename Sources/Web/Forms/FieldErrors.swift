@@ -1,0 +1,27 @@
+import Foundation
+
+/// Validation errors of a form: for each field, the catalog key of its first problem.
+struct FieldErrors {
+    private(set) var keys: [String: String] = [:]
+
+    var isEmpty: Bool { keys.isEmpty }
+
+    mutating func add(_ field: String, _ key: String) {
+        if keys[field] == nil { keys[field] = key }
+    }
+
+    func localized(_ localizer: Localizer, _ language: Language) -> [String: String] {
+        keys.mapValues { localizer.text($0, language) }
+    }
+}
+
+extension String {
+    /// Trimmed of surrounding white space, the way every text field is read.
+    var trimmed: String { trimmingCharacters(in: .whitespacesAndNewlines) }
+
+    /// True if the text holds control characters other than line breaks and tabs.
+    var hasControlCharacters: Bool {
+        unicodeScalars.contains { $0.properties.generalCategory == .control && $0 != "\n" && $0 != "\r" && $0 != "\t" }
+    }
+}
+

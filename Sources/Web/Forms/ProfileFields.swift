@@ -1,0 +1,82 @@
+import Foundation
+import HTTP
+import Storage
+
+/// The profile fields shared by signup and settings, as typed.
+struct ProfileFields {
+    var displayName: String
+    var bio: String
+    var gender: String
+    var birthYear: String
+    var job: String
+    var region: String
+    var language: String
+
+    init(_ form: URLEncodedForm) {
+        displayName = (form["display_name"] ?? "").trimmed
+        bio = (form["bio"] ?? "").trimmed.replacingOccurrences(of: "\r\n", with: "\n")
+        gender = form["gender"] ?? ""
+        birthYear = (form["birth_year"] ?? "").trimmed
+        job = form["job"] ?? ""
+        region = form["region"] ?? ""
+        language = form["language"] ?? ""
+    }
+
+    init(_ user: User) {
+        displayName = user.displayName
+        bio = user.bio
+        gender = user.gender ?? ""
+        birthYear = user.birthYear.map(String.init) ?? ""
+        job = user.job ?? ""
+        region = user.region ?? ""
+        language = user.language ?? ""
+    }
+
+    func validate(into errors: inout FieldErrors, now: Date = Date()) {
+        if displayName.isEmpty || displayName.count > 50 || displayName.hasControlCharacters {
+            errors.add("display_name", "errors.display_name")
+        }
+        if bio.count > 500 || bio.hasControlCharacters { errors.add("bio", "errors.bio") }
+        if !gender.isEmpty, !Choices.genders.contains(gender) { errors.add("gender", "errors.choice") }
+        if !job.isEmpty, !Choices.jobs.contains(job) { errors.add("job", "errors.choice") }
+        if !region.isEmpty, !Choices.regions.contains(region) { errors.add("region", "errors.choice") }
+        if !language.isEmpty, Language(rawValue: language) == nil { errors.add("language", "errors.choice") }
+        if !birthYear.isEmpty {
+            let thisYear = Calendar(identifier: .gregorian).component(.year, from: now)
+            if Int(birthYear).map({ !(1900...thisYear).contains($0) }) ?? true {
+                errors.add("birth_year", "errors.birth_year")
+            }
+        }
+    }
+
+    var changes: ProfileChanges {
+        ProfileChanges(
+            displayName: displayName, bio: bio, gender: gender.nilIfEmpty, birthYear: Int(birthYear),
+            job: job.nilIfEmpty, region: region.nilIfEmpty, language: language.nilIfEmpty
+        )
+    }
+}
+
+extension String {
+    var nilIfEmpty: String? { isEmpty ? nil : self }
+}
+
+extension App {
+    /// What the profile part of a form template shows: values, option lists, errors.
+    func profileView(_ fields: ProfileFields, _ language: Language) -> [String: Any] {
+        let thisYear = Calendar(identifier: .gregorian).component(.year, from: Date())
+        return [
+            "displayName": fields.displayName,
+            "bio": fields.bio,
+            "birthYear": fields.birthYear,
+            "maxBirthYear": thisYear,
+            "genders": options(Choices.genders, labels: "choices.gender", selected: fields.gender, language),
+            "jobs": options(Choices.jobs, labels: "choices.job", selected: fields.job, language),
+            "regions": options(Choices.regions, labels: "choices.region", selected: fields.region, language),
+            "languageOptions": Language.allCases.map { option in
+                ["value": option.rawValue, "label": localizer.text("language.\(option.rawValue)", option),
+                 "selected": option.rawValue == fields.language] as [String: Any]
+            },
+        ]
+    }
+}

@@ -1,0 +1,31 @@
+import Foundation
+
+/// The languages Moim's interface is written in.
+public enum Language: String, CaseIterable, Sendable {
+    case en, ko
+
+    /// The best language for an `Accept-Language` header (RFC 9110 §12.5.4), or nil.
+    static func preferred(by header: String?) -> Language? {
+        guard let header else { return nil }
+        var best: (Language, Double)? = nil
+        for item in header.split(separator: ",") {
+            let parts = item.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard let tag = parts.first?.lowercased() else { continue }
+            let primary = tag.split(separator: "-").first.map(String.init) ?? tag
+            let quality = parts.dropFirst()
+                .first { $0.hasPrefix("q=") }
+                .flatMap { Double($0.dropFirst(2)) } ?? 1
+            guard quality > 0, let language = Language(rawValue: primary) else { continue }
+            if best == nil || quality > best!.1 { best = (language, quality) }
+        }
+        return best?.0
+    }
+
+    var localeIdentifier: String {
+        switch self {
+        case .en: "en_US"
+        case .ko: "ko_KR"
+        }
+    }
+}
+

@@ -1,0 +1,93 @@
+import Foundation
+
+/// The UI text catalogs (`Templates/i18n/<language>.json`) and language-aware formatting.
+///
+/// Templates read the nested catalog as `{{t.section.key}}`; Swift code looks up flat
+/// dotted keys with `text(_:_:)`. Both catalogs must hold the same keys (a test checks).
+public struct Localizer: Sendable {
+    private let nested: [Language: [String: any Sendable]]
+    private let flat: [Language: [String: String]]
+    let timeZone: TimeZone
+
+    public init(directory: String, timeZone: TimeZone = .current) throws {
+        var nested: [Language: [String: any Sendable]] = [:]
+        var flat: [Language: [String: String]] = [:]
+        for language in Language.allCases {
+            let url = URL(fileURLWithPath: directory).appendingPathComponent("\(language.rawValue).json")
+            let object = try JSONSerialization.jsonObject(with: Data(contentsOf: url))
+            guard let tree = Self.normalise(object) as? [String: any Sendable] else {
+                throw CocoaError(.fileReadCorruptFile)
+            }
+            nested[language] = tree
+            var keys: [String: String] = [:]
+            Self.flatten(tree, prefix: "", into: &keys)
+            flat[language] = keys
+        }
+        self.nested = nested
+        self.flat = flat
+        self.timeZone = timeZone
+    }
+
+    /// The nested catalog for templates.
+    func catalog(_ language: Language) -> [String: any Sendable] {
+        nested[language] ?? [:]
+    }
+
+    /// Every flat key of a language's catalog.
+    public func keys(_ language: Language) -> Set<String> {
+        Set(flat[language]?.keys ?? [:].keys)
+    }
+
+    /// The text for `key`, with `{name}` placeholders replaced; the key itself if missing.
+    func text(_ key: String, _ language: Language, _ arguments: [String: String] = [:]) -> String {
+        var text = flat[language]?[key] ?? flat[.en]?[key] ?? key
+        for (name, value) in arguments {
+            text = text.replacingOccurrences(of: "{\(name)}", with: value)
+        }
+        return text
+    }
+
+    /// A date as the language writes it, e.g. "Nov 22, 2026" or "2026. 11. 22.".
+    func date(_ date: Date, _ language: Language) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: language.localeIdentifier)
+        formatter.timeZone = timeZone
+        formatter.dateStyle = .medium
+        formatter.timeStyle = .none
+        return formatter.string(from: date)
+    }
+
+    /// A month and year, e.g. "November 2026" or "2026년 11월".
+    func monthYear(_ date: Date, _ language: Language) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: language.localeIdentifier)
+        formatter.timeZone = timeZone
+        formatter.setLocalizedDateFormatFromTemplate("yMMMM")
+        return formatter.string(from: date)
+    }
+
+    func number(_ value: Int, _ language: Language) -> String {
+        let formatter = NumberFormatter()
+        formatter.locale = Locale(identifier: language.localeIdentifier)
+        formatter.numberStyle = .decimal
+        return formatter.string(from: NSNumber(value: value)) ?? String(value)
+    }
+
+    private static func normalise(_ object: Any) -> (any Sendable)? {
+        if let dictionary = object as? [String: Any] {
+            return dictionary.compactMapValues(normalise)
+        }
+        if let string = object as? String { return string }
+        return nil
+    }
+
+    private static func flatten(_ tree: [String: any Sendable], prefix: String, into keys: inout [String: String]) {
+        for (key, value) in tree {
+            if let text = value as? String {
+                keys[prefix + key] = text
+            } else if let subtree = value as? [String: any Sendable] {
+                flatten(subtree, prefix: prefix + key + ".", into: &keys)
+            }
+        }
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+import HTTP
+import Storage
+
+extension App {
+    typealias Page = @Sendable (RequestContext) throws -> HTTPResponse
+
+    /// Wraps a page handler: builds its context (session, language, CSRF check on POST),
+    /// turns thrown errors into error pages and adds the headers every page carries.
+    func page(_ handler: @escaping Page) -> HTTPRouter.Handler {
+        { [unowned self] request in
+            var context: RequestContext? = nil
+            var response: HTTPResponse
+            do {
+                context = try makeContext(request)
+                response = try handler(context!)
+            } catch {
+                response = errorResponse(error, request: request, context: context)
+            }
+            finish(&response, context: context)
+            return response
+        }
+    }
+
+    private func makeContext(_ request: HTTPRequest) throws -> RequestContext {
+        let current = try currentSession(request)
+        let language = language(for: request, user: current?.1)
+        let anonymousToken = request.cookies[cookies.csrf].flatMap { $0.utf8.count == 43 ? $0 : nil }
+        let csrfToken = current?.0.csrfToken ?? anonymousToken ?? Crypto.randomToken()
+        var form = request.query
+        if request.method == .post {
+            form = try postedForm(request)
+            try checkOrigin(request)
+            guard let sent = form["_csrf"], Crypto.constantTimeEqual(sent, csrfToken) else {
+                throw HTTPError(.forbidden, message: localizer.text("errors.csrf", language))
+            }
+        }
+        return RequestContext(
+            request: request, language: language, user: current?.1, session: current?.0,
+            csrfToken: csrfToken, issuesCSRFCookie: current == nil && anonymousToken == nil,
+            form: form, flash: request.cookies[cookies.flash]
+        )
+    }
+
+    private func postedForm(_ request: HTTPRequest) throws -> URLEncodedForm {
+        let type = request.headers["content-type"]?.lowercased() ?? ""
+        guard type.hasPrefix("application/x-www-form-urlencoded") else {
+            throw HTTPError(.unsupportedMediaType)
+        }
+        return try URLEncodedForm(parsing: request.body)
+    }
+
+    /// Browsers send `Origin` on every POST; one from another site is a forgery even when
+    /// it somehow carries a token.
+    private func checkOrigin(_ request: HTTPRequest) throws {
+        guard let origin = request.headers["origin"] else { return }
+        let host = request.headers["host"] ?? ""
+        let originHost = origin.split(separator: "/", omittingEmptySubsequences: true).dropFirst().first.map(String.init)
+        guard origin != "null", originHost?.lowercased() == host.lowercased() else {
+            throw HTTPError(.forbidden, message: "Cross-site form submission refused.")
+        }
+    }
+
+    /// The user's setting, else the language cookie, else `Accept-Language`, else English.
+    func language(for request: HTTPRequest, user: User?) -> Language {
+        user?.language.flatMap(Language.init(rawValue:))
+            ?? request.cookies[cookies.language].flatMap(Language.init(rawValue:))
+            ?? Language.preferred(by: request.headers["accept-language"])
+            ?? .en
+    }
+
+    /// Headers every page carries, and the cookies its context asked for.
+    func finish(_ response: inout HTTPResponse, context: RequestContext?) {
+        let headers = [
+            ("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
+                + "form-action 'self'; frame-ancestors 'none'; base-uri 'none'; object-src 'none'"),
+            ("X-Content-Type-Options", "nosniff"),
+            ("Referrer-Policy", "same-origin"),
+            ("X-Frame-Options", "DENY"),
+        ]
+        for (name, value) in headers where response.headers[name] == nil {
+            response.headers.add(name, value)
+        }
+        if response.headers["cache-control"] == nil {
+            response.headers.add("Cache-Control", "private, no-cache")
+        }
+        guard let context else { return }
+        if context.issuesCSRFCookie {
+            response.setCookie(SetCookie(name: cookies.csrf, value: context.csrfToken, secure: cookies.secure))
+        }
+        if context.flash != nil, response.status != .seeOther {
+            response.setCookie(.expired(cookies.flash, secure: cookies.secure))
+        }
+    }
+
+    /// A redirect that shows `flash` (a catalog key under `flash.`) on the next page.
+    func redirect(to location: String, flash: String? = nil) -> HTTPResponse {
+        var response = HTTPResponse.redirect(to: location)
+        if let flash {
+            response.setCookie(SetCookie(name: cookies.flash, value: flash, maxAge: 60, secure: cookies.secure))
+        }
+        return response
+    }
+}

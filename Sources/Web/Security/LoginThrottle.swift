@@ -1,0 +1,29 @@
+import Foundation
+
+/// Failed-login limits, per account and per client address.
+///
+/// In memory: a restart forgets the counts, which an attacker cannot cause, and a failed
+/// attempt costs no database write.
+struct LoginThrottle: Sendable {
+    let perAccount: RateLimiter
+    let perAddress: RateLimiter
+
+    init(perAccount: Int = 5, perAddress: Int = 20, window: TimeInterval = 15 * 60) {
+        self.perAccount = RateLimiter(limit: perAccount, window: window)
+        self.perAddress = RateLimiter(limit: perAddress, window: window)
+    }
+
+    /// Seconds until `account` from `address` may try again, or nil if it may try now.
+    func retryAfter(account: String, address: String) -> Int? {
+        [perAccount.retryAfter(account.lowercased()), perAddress.retryAfter(address)].compactMap { $0 }.max()
+    }
+
+    func recordFailure(account: String, address: String) {
+        perAccount.record(account.lowercased())
+        perAddress.record(address)
+    }
+
+    func recordSuccess(account: String) {
+        perAccount.reset(account.lowercased())
+    }
+}

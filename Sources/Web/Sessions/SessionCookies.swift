@@ -1,0 +1,35 @@
+import Foundation
+import HTTP
+import Storage
+
+extension App {
+    /// The live session named by the request's cookie, with its user.
+    func currentSession(_ request: HTTPRequest) throws -> (Session, User)? {
+        guard let token = request.cookies[cookies.session],
+              let bytes = Crypto.decodeBase64URL(token), bytes.count == 32
+        else { return nil }
+        let now = Date()
+        guard let (session, user) = try database.session(
+            tokenHash: Crypto.sha256(bytes), lifetime: configuration.sessionLifetime, now: now)
+        else { return nil }
+        // Recording every request would turn every page view into a write.
+        if now.timeIntervalSince(session.lastSeenAt) > 600 {
+            try database.touchSession(id: session.id!, now: now)
+        }
+        return (session, user)
+    }
+
+    /// Starts a new session for `user` (ending `previous`, if any) and sets its cookie on `response`.
+    func signIn(_ user: User, replacing previous: Session?, on response: inout HTTPResponse) throws {
+        if let previous { try database.deleteSession(id: previous.id!) }
+        let token = Crypto.randomBytes(32)
+        _ = try database.createSession(userID: user.id!, tokenHash: Crypto.sha256(token), csrfToken: Crypto.randomToken())
+        let maxAge = Int(configuration.sessionLifetime.absolute)
+        response.setCookie(SetCookie(name: cookies.session, value: Crypto.base64URL(token), maxAge: maxAge, secure: cookies.secure))
+    }
+
+    func signOut(_ session: Session?, on response: inout HTTPResponse) throws {
+        if let session { try database.deleteSession(id: session.id!) }
+        response.setCookie(.expired(cookies.session, secure: cookies.secure))
+    }
+}

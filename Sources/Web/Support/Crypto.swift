@@ -1,0 +1,47 @@
+import CSodium
+import Foundation
+
+/// The few primitives Moim needs from libsodium.
+enum Crypto {
+    private static let ready: Bool = sodium_init() >= 0
+
+    /// `count` bytes from the kernel's CSPRNG.
+    static func randomBytes(_ count: Int) -> [UInt8] {
+        precondition(ready, "libsodium failed to initialise")
+        var bytes = [UInt8](repeating: 0, count: count)
+        randombytes_buf(&bytes, count)
+        return bytes
+    }
+
+    /// A random token of `count` bytes, base64url without padding (43 characters for 32 bytes).
+    static func randomToken(_ count: Int = 32) -> String {
+        base64URL(randomBytes(count))
+    }
+
+    static func sha256(_ bytes: [UInt8]) -> Data {
+        var digest = [UInt8](repeating: 0, count: Int(crypto_hash_sha256_BYTES))
+        crypto_hash_sha256(&digest, bytes, UInt64(bytes.count))
+        return Data(digest)
+    }
+
+    /// Compares in time that depends only on the length, not on where the inputs differ.
+    static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
+        let x = Array(a.utf8), y = Array(b.utf8)
+        guard x.count == y.count, !x.isEmpty else { return false }
+        return sodium_memcmp(x, y, x.count) == 0
+    }
+
+    static func base64URL(_ bytes: [UInt8]) -> String {
+        Data(bytes).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    static func decodeBase64URL(_ text: String) -> [UInt8]? {
+        guard text.utf8.count <= 128, text.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
+        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while base64.count % 4 != 0 { base64 += "=" }
+        return Data(base64Encoded: base64).map { [UInt8]($0) }
+    }
+}

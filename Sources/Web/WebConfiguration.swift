@@ -1,0 +1,21 @@
+import Foundation
+import Storage
+
+/// Settings of the site itself (the server's are in `HTTPServer.Configuration`).
+public struct WebConfiguration: Sendable {
+    public var templatesDirectory = "Templates"
+    public var publicDirectory = "Public"
+    /// True when the site is served over HTTPS (behind a proxy): cookies get `Secure` and the
+    /// `__Host-` prefix.
+    public var secureCookies = false
+    /// `.minimal` only for tests: real hashes must be `.interactive`.
+    public var passwordStrength = PasswordStrength.interactive
+    public var sessionLifetime = SessionLifetime()
+    public var timeZone = TimeZone.current
+
+    public enum PasswordStrength: Sendable {
+        case interactive, minimal
+    }
+
+    public init() {}
+}
