@@ -27,6 +27,9 @@ public struct HTTPRequest: Sendable {
         self.body = body
     }
 
+    /// The body as UTF-8 text, for tests and logs.
+    public var bodyText: String { String(decoding: body, as: UTF8.self) }
+
     /// The path part of the target, still percent-encoded.
     public var path: String {
         if let question = target.firstIndex(of: "?") { return String(target[..<question]) }

@@ -15,7 +15,7 @@ extension App {
             [
                 "login": login,
                 "next": next,
-                "error": error.map { localizer.text($0, context.language) } ?? "",
+                "error": error.map { localizer.text($0, context.language) } as Any,
             ]
         )
     }

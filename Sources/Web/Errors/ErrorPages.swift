@@ -25,7 +25,7 @@ extension App {
                 "code": code,
                 "heading": localizer.text("errors.\(key).title", language),
                 "message": httpError.message ?? localizer.text("errors.\(key).message", language),
-                "requestID": code >= 500 ? request.id : "",
+                "requestID": (code >= 500 ? request.id : nil) as Any,
             ])
         } catch {
             response = .text(httpError.status.description, status: httpError.status)

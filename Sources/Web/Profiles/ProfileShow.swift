@@ -8,10 +8,11 @@ extension App {
         else { throw HTTPError(.notFound) }
         let language = context.language
         var profile = userView(user)
-        profile["bio"] = user.bio
-        profile["region"] = user.region.map { localizer.text("choices.region.\($0)", language) } ?? ""
+        // Sections treat an empty string as true, so absent values are left out.
+        profile["bio"] = user.bio.nilIfEmpty
+        profile["region"] = user.region.map { localizer.text("choices.region.\($0)", language) }
         profile["joined"] = localizer.text("profile.joined", language, ["date": localizer.monthYear(user.createdAt, language)])
-        profile["role"] = user.role == .member ? "" : localizer.text("roles.\(user.role.rawValue)", language)
+        profile["role"] = user.role == .member ? nil : localizer.text("roles.\(user.role.rawValue)", language)
         return try render("profile", context, title: "\(user.displayName) (@\(user.username))", [
             "profile": profile,
             "isSelf": context.user?.id == user.id,

@@ -1,0 +1,142 @@
+import Foundation
+import Testing
+@testable import HTTP
+
+/// Echoes the path; `/slow` takes a while, to show ordering and graceful stops.
+private struct EchoHandler: HTTPHandler {
+    func handle(_ request: HTTPRequest) -> HTTPResponse {
+        if request.path == "/slow" { usleep(300_000) }
+        return .text("path=\(request.path) body=\(request.bodyText)")
+    }
+}
+
+/// Starts a server on a random loopback port for one test.
+private func withServer(_ adjust: (inout HTTPServer.Configuration) -> Void = { _ in }, _ body: (HTTPServer) throws -> Void) throws {
+    var configuration = HTTPServer.Configuration()
+    configuration.port = 0
+    configuration.accessLog = false
+    adjust(&configuration)
+    let server = HTTPServer(configuration: configuration, handler: EchoHandler())
+    try server.start()
+    defer { server.stop() }
+    try body(server)
+}
+
+@Suite(.serialized) struct HTTPServerTests {
+    @Test func keepsTheConnectionAliveForASecondRequest() throws {
+        try withServer { server in
+            let client = try LoopbackClient(port: server.port)
+            client.send("GET /one HTTP/1.1\r\nHost: t\r\n\r\n")
+            let first = client.read { $0.contains("path=/one") }
+            #expect(first.hasPrefix("HTTP/1.1 200 OK\r\n"))
+            #expect(first.contains("Content-Length: "))
+            #expect(first.contains("Date: "))
+            client.send("GET /two HTTP/1.1\r\nHost: t\r\n\r\n")
+            #expect(client.read { $0.contains("path=/two") }.contains("path=/two"))
+        }
+    }
+
+    @Test func answersPipelinedRequestsInOrder() throws {
+        try withServer { server in
+            let client = try LoopbackClient(port: server.port)
+            client.send("GET /slow HTTP/1.1\r\nHost: t\r\n\r\nGET /fast HTTP/1.1\r\nHost: t\r\n\r\nGET /last HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
+            let all = client.read()
+            #expect(all.responseCount == 3)
+            let slow = try #require(all.range(of: "path=/slow")), fast = try #require(all.range(of: "path=/fast"))
+            let last = try #require(all.range(of: "path=/last"))
+            #expect(slow.lowerBound < fast.lowerBound && fast.lowerBound < last.lowerBound)
+            #expect(all.contains("Connection: close"))
+        }
+    }
+
+    @Test func readsChunkedBodiesAndAnswersHeadWithoutABody() throws {
+        try withServer { server in
+            let client = try LoopbackClient(port: server.port)
+            client.send("POST /c HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n")
+            #expect(client.read { $0.contains("body=abc") }.contains("body=abc"))
+            client.send("HEAD /h HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
+            let head = client.read()
+            #expect(head.contains("Content-Length: 13"))  // "path=/h body="
+            #expect(!head.contains("path=/h"))
+        }
+    }
+
+    @Test func speaksHTTP10() throws {
+        try withServer { server in
+            let client = try LoopbackClient(port: server.port)
+            client.send("GET /old HTTP/1.0\r\n\r\n")
+            let response = client.read()
+            #expect(response.hasPrefix("HTTP/1.0 200 OK"))
+            #expect(response.contains("Connection: close"))
+        }
+    }
+
+    private static let hostileRequests: [String: String] = [
+        "long target": "GET /\(String(repeating: "a", count: 9000)) HTTP/1.1\r\nHost: t\r\n\r\n",
+        "huge header": "GET / HTTP/1.1\r\nHost: t\r\nX-Big: \(String(repeating: "b", count: 40_000))\r\n\r\n",
+        "large body": "POST / HTTP/1.1\r\nHost: t\r\nContent-Length: 5000000\r\n\r\n",
+        "bare LF": "GET / HTTP/1.1\nHost: t\n\n",
+        "unknown method": "BREW / HTTP/1.1\r\nHost: t\r\n\r\n",
+        "HTTP/2 preface": "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n",
+    ]
+
+    @Test(arguments: [
+        ("long target", 414), ("huge header", 431), ("large body", 413),
+        ("bare LF", 400), ("unknown method", 501), ("HTTP/2 preface", 505),
+    ])
+    func answersLimitsWithTheirStatusAndCloses(_ name: String, _ code: Int) throws {
+        try withServer { server in
+            let client = try LoopbackClient(port: server.port)
+            client.send(Self.hostileRequests[name]!)
+            let response = client.read()
+            #expect(response.hasPrefix("HTTP/1.1 \(code) "))
+            #expect(response.contains("Connection: close"))
+        }
+    }
+
+    @Test func cutsOffAClientThatStallsHalfwayThroughItsHead() throws {
+        try withServer({ $0.headerTimeout = 1 }) { server in
+            let client = try LoopbackClient(port: server.port, readTimeout: 5)
+            client.send("GET / HTTP/1.1\r\nHost: t\r\nX-Half")
+            let started = Date()
+            let response = client.read()
+            #expect(response.hasPrefix("HTTP/1.1 408 "))
+            #expect(Date().timeIntervalSince(started) < 4)
+        }
+    }
+
+    @Test func closesIdleKeptAliveConnectionsQuietly() throws {
+        try withServer({ $0.idleTimeout = 1 }) { server in
+            let client = try LoopbackClient(port: server.port, readTimeout: 5)
+            client.send("GET / HTTP/1.1\r\nHost: t\r\n\r\n")
+            _ = client.read { $0.contains("path=/") }
+            #expect(client.read() == "")
+        }
+    }
+
+    @Test func refusesConnectionsOverTheCap() throws {
+        try withServer({ $0.maxConnections = 1 }) { server in
+            let first = try LoopbackClient(port: server.port)
+            first.send("GET / HTTP/1.1\r\nHost: t\r\n\r\n")
+            _ = first.read { $0.contains("path=/") }
+            let second = try LoopbackClient(port: server.port)
+            #expect(second.read().hasPrefix("HTTP/1.1 503 "))
+        }
+    }
+
+    @Test func finishesRequestsInFlightWhenStopping() throws {
+        var configuration = HTTPServer.Configuration()
+        configuration.port = 0
+        configuration.accessLog = false
+        let server = HTTPServer(configuration: configuration, handler: EchoHandler())
+        try server.start()
+        let client = try LoopbackClient(port: server.port)
+        client.send("GET /slow HTTP/1.1\r\nHost: t\r\n\r\n")
+        usleep(50_000)
+        server.stop()
+        let response = client.read()
+        #expect(response.contains("path=/slow"))
+        #expect(response.contains("Connection: close"))
+        #expect((try? LoopbackClient(port: server.port)) == nil)
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A blocking TCP client for tests: sends raw bytes and reads what the server answers.
+final class LoopbackClient {
+    let fd: Int32
+
+    init(port: Int, readTimeout: Int = 5) throws {
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard result == 0 else { throw POSIXError(.ECONNREFUSED) }
+        var timeout = timeval(tv_sec: readTimeout, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    deinit { close(fd) }
+
+    func send(_ text: String) {
+        let bytes = Array(text.utf8)
+        _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+    }
+
+    /// Reads until the server closes, the timeout passes, or `until` is satisfied.
+    func read(until done: (String) -> Bool = { _ in false }) -> String {
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = Glibc.read(fd, &buffer, buffer.count)
+            if count <= 0 { break }
+            received += buffer[0..<count]
+            if done(String(decoding: received, as: UTF8.self)) { break }
+        }
+        return String(decoding: received, as: UTF8.self)
+    }
+
+    /// True if the server has closed the connection (a read returns end of file).
+    func isClosedByServer() -> Bool {
+        var byte: UInt8 = 0
+        return Glibc.read(fd, &byte, 1) == 0
+    }
+}
+
+extension String {
+    /// Number of HTTP responses in a raw stream, by status lines.
+    var responseCount: Int { components(separatedBy: "HTTP/1.1 ").count - 1 }
+}
