@@ -23,10 +23,11 @@ var targets: [Target] = [
         name: "Moim",
         dependencies: ["Web", .product(name: "ArgumentParser", package: "swift-argument-parser")]
     ),
-    .testTarget(name: "HTTPTests", dependencies: ["HTTP"]),
+    .target(name: "TestSupport", path: "Tests/Support"),
+    .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"]),
     .testTarget(name: "MarkdownTests", dependencies: ["Markdown"]),
     .testTarget(name: "StorageTests", dependencies: ["Storage"]),
-    .testTarget(name: "WebTests", dependencies: ["Web", "HTTP", "Storage"]),
+    .testTarget(name: "WebTests", dependencies: ["Web", "HTTP", "Storage", "TestSupport"]),
 ]
 
 if fuzzing {

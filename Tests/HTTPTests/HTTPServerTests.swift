@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import HTTP
+import TestSupport
 
 /// Echoes the path; `/slow` takes a while, to show ordering and graceful stops.
 private struct EchoHandler: HTTPHandler {

@@ -4,10 +4,10 @@ import Glibc
 #endif
 
 /// A blocking TCP client for tests: sends raw bytes and reads what the server answers.
-final class LoopbackClient {
-    let fd: Int32
+public final class LoopbackClient {
+    public let fd: Int32
 
-    init(port: Int, readTimeout: Int = 5) throws {
+    public init(port: Int, readTimeout: Int = 5) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -23,13 +23,13 @@ final class LoopbackClient {
 
     deinit { close(fd) }
 
-    func send(_ text: String) {
+    public func send(_ text: String) {
         let bytes = Array(text.utf8)
         _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
     }
 
     /// Reads until the server closes, the timeout passes, or `until` is satisfied.
-    func read(until done: (String) -> Bool = { _ in false }) -> String {
+    public func read(until done: (String) -> Bool = { _ in false }) -> String {
         var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
@@ -42,7 +42,7 @@ final class LoopbackClient {
     }
 
     /// True if the server has closed the connection (a read returns end of file).
-    func isClosedByServer() -> Bool {
+    public func isClosedByServer() -> Bool {
         var byte: UInt8 = 0
         return Glibc.read(fd, &byte, 1) == 0
     }
@@ -50,5 +50,5 @@ final class LoopbackClient {
 
 extension String {
     /// Number of HTTP responses in a raw stream, by status lines.
-    var responseCount: Int { components(separatedBy: "HTTP/1.1 ").count - 1 }
+    public var responseCount: Int { components(separatedBy: "HTTP/1.1 ").count - 1 }
 }

@@ -1,0 +1,46 @@
+import Testing
+import HTTP
+@testable import Web
+
+@Suite struct ErrorPageTests {
+    @Test func unknownPagesGetA404ThatLooksLikeTheSite() throws {
+        let site = try TestSite()
+        let response = site.browser().get("/no/such/page")
+        #expect(response.status == .notFound)
+        #expect(response.bodyText.contains("Page not found"))
+        #expect(response.bodyText.contains("class=\"site-header\""))
+    }
+
+    @Test func unknownMembersGetA404() throws {
+        let site = try TestSite()
+        #expect(site.browser().get("/u/nobody").status == .notFound)
+    }
+
+    @Test func aWrongMethodGets405WithAllow() throws {
+        let site = try TestSite()
+        let response = site.browser().post("/u/mina", [], withoutToken: ())
+        #expect(response.status == .methodNotAllowed)
+        #expect(response.headers["Allow"] == "GET, HEAD")
+    }
+
+    @Test func aNonFormPostGets415() throws {
+        let site = try TestSite()
+        var request = HTTPRequest(method: .post, target: "/login", body: Array("{}".utf8))
+        request.headers.add("content-type", "application/json")
+        request.headers.add("host", "moim.test")
+        #expect(site.app.handle(request).status == .unsupportedMediaType)
+    }
+
+    @Test func staticFilesAreServed() throws {
+        let site = try TestSite()
+        let css = site.browser().get("/css/moim.css")
+        #expect(css.status == .ok)
+        #expect(css.headers["Content-Type"] == "text/css; charset=utf-8")
+        #expect(css.headers["ETag"] != nil)
+    }
+
+    @Test func healthCheckSaysOK() throws {
+        let site = try TestSite()
+        #expect(site.browser().get("/healthz").bodyText == "ok")
+    }
+}

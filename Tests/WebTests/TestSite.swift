@@ -1,0 +1,110 @@
+import Foundation
+import HTTP
+import Storage
+@testable import Web
+
+/// The whole site over an in-memory database, with cheap password hashes.
+struct TestSite {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+
+    let app: App
+    let database: AppDatabase
+
+    init() throws {
+        database = try AppDatabase.inMemory()
+        var configuration = WebConfiguration()
+        configuration.templatesDirectory = Self.root + "/Templates"
+        configuration.publicDirectory = Self.root + "/Public"
+        configuration.passwordStrength = .minimal
+        app = try App(database: database, configuration: configuration)
+    }
+
+    func browser(language: String? = nil, address: String = "127.0.0.1") -> Browser {
+        Browser(app: app, language: language, address: address)
+    }
+}
+
+/// Drives the router in-process the way a browser would: keeps cookies, sends the page's
+/// CSRF token back with forms, and does not follow redirects unless asked.
+final class Browser {
+    let app: App
+    let language: String?
+    let address: String
+    var cookies: [String: String] = [:]
+    private(set) var lastSetCookies: [String] = []
+
+    init(app: App, language: String?, address: String) {
+        self.app = app
+        self.language = language
+        self.address = address
+    }
+
+    @discardableResult
+    func get(_ target: String, headers: [(String, String)] = []) -> HTTPResponse {
+        send(HTTPRequest(method: .get, target: target), headers: headers)
+    }
+
+    /// Posts `fields` with the CSRF token of the page at `from` (default: the same path).
+    @discardableResult
+    func post(_ target: String, _ fields: [(String, String)], from page: String? = nil, headers: [(String, String)] = []) -> HTTPResponse {
+        let token = csrfToken(on: page ?? target)
+        return post(target, fields + [("_csrf", token)], withoutToken: (), headers: headers)
+    }
+
+    @discardableResult
+    func post(_ target: String, _ fields: [(String, String)], withoutToken: Void, headers: [(String, String)] = []) -> HTTPResponse {
+        let body = fields.map { PercentEncoding.encode($0.0) + "=" + PercentEncoding.encode($0.1) }.joined(separator: "&")
+        var request = HTTPRequest(method: .post, target: target, body: Array(body.utf8))
+        request.headers.add("content-type", "application/x-www-form-urlencoded")
+        return send(request, headers: headers)
+    }
+
+    func csrfToken(on page: String) -> String {
+        let html = get(page).bodyText
+        guard let range = html.range(of: #"name="_csrf" value="([^"]+)""#, options: .regularExpression) else { return "" }
+        return String(html[range].split(separator: "\"")[3])
+    }
+
+    private func send(_ base: HTTPRequest, headers: [(String, String)]) -> HTTPResponse {
+        var request = base
+        request.remoteAddress = address
+        request.id = "test"
+        request.headers.add("host", "moim.test")
+        if let language { request.headers.add("accept-language", language) }
+        if !cookies.isEmpty {
+            request.headers.add("cookie", cookies.map { "\($0.key)=\($0.value)" }.joined(separator: "; "))
+        }
+        for (name, value) in headers { request.headers.add(name.lowercased(), value) }
+        let response = app.handle(request)
+        lastSetCookies = response.headers.values("Set-Cookie")
+        for header in lastSetCookies {
+            let pair = header.split(separator: ";")[0].split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let name = String(pair[0]), value = pair.count > 1 ? String(pair[1]) : ""
+            if header.contains("Max-Age=0") { cookies[name] = nil } else { cookies[name] = value }
+        }
+        return response
+    }
+}
+
+extension Browser {
+    /// Signs up with sensible defaults; returns the response to the POST.
+    @discardableResult
+    func signUp(
+        username: String = "mina", email: String? = nil, password: String = "correct horse battery",
+        displayName: String = "Mina Kim", extra: [(String, String)] = []
+    ) -> HTTPResponse {
+        post("/signup", [
+            ("username", username), ("email", email ?? "\(username)@example.com"),
+            ("password", password), ("password_confirmation", password), ("display_name", displayName),
+        ] + extra)
+    }
+
+    @discardableResult
+    func logIn(_ login: String, _ password: String = "correct horse battery") -> HTTPResponse {
+        post("/login", [("login", login), ("password", password)])
+    }
+
+    func logOut() {
+        post("/logout", [], from: "/")
+    }
+}
