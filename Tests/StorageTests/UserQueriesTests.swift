@@ -1,0 +1,76 @@
+import Foundation
+import GRDB
+import Testing
+@testable import Storage
+
+@Suite struct UserQueriesTests {
+    private func user(_ name: String, email: String? = nil) -> User {
+        User(username: name, email: email ?? "\(name)@example.com", passwordHash: "$argon2id$x", displayName: name)
+    }
+
+    @Test func usernamesAndEmailsAreUniqueIgnoringCase() throws {
+        let database = try AppDatabase.inMemory()
+        _ = try database.createUser(user("mina"))
+        #expect(throws: StorageError.usernameTaken) { try database.createUser(user("MINA", email: "x@example.com")) }
+        #expect(throws: StorageError.emailTaken) { try database.createUser(user("other", email: "MINA@EXAMPLE.COM")) }
+        #expect(try database.user(username: "Mina")?.username == "mina")
+        #expect(try database.user(login: "MINA@example.com")?.username == "mina")
+    }
+
+    @Test func theSchemaRefusesWhatTheFormsWouldNeverSend() throws {
+        let database = try AppDatabase.inMemory()
+        #expect(throws: DatabaseError.self) { try database.createUser(user("Upper")) }
+        #expect(throws: DatabaseError.self) { try database.createUser(user("no spaces")) }
+        var badRole = user("roley")
+        badRole.gender = "robot"
+        #expect(throws: DatabaseError.self) { try database.createUser(badRole) }
+        #expect(try database.userCount() == 0)
+    }
+
+    @Test func changingThePasswordEndsOtherSessions() throws {
+        let database = try AppDatabase.inMemory()
+        let mina = try database.createUser(user("mina"))
+        let kept = try database.createSession(userID: mina.id!, tokenHash: Data(repeating: 1, count: 32), csrfToken: "a")
+        _ = try database.createSession(userID: mina.id!, tokenHash: Data(repeating: 2, count: 32), csrfToken: "b")
+        try database.changePassword(userID: mina.id!, passwordHash: "$argon2id$y", keepingSession: kept.id)
+        #expect(try database.sessionCount(userID: mina.id!) == 1)
+        #expect(try database.user(id: mina.id!)?.passwordHash == "$argon2id$y")
+    }
+
+    @Test func grantingARoleEndsTheUsersSessions() throws {
+        let database = try AppDatabase.inMemory()
+        let mina = try database.createUser(user("mina"))
+        _ = try database.createSession(userID: mina.id!, tokenHash: Data(repeating: 1, count: 32), csrfToken: "a")
+        let admin = try database.setRole(.admin, username: "MINA")
+        #expect(admin.role == .admin)
+        #expect(try database.sessionCount(userID: mina.id!) == 0)
+        #expect(throws: StorageError.notFound) { try database.setRole(.admin, username: "ghost") }
+    }
+
+    @Test func sessionsExpireWhenIdleOrTooOld() throws {
+        let database = try AppDatabase.inMemory()
+        let mina = try database.createUser(user("mina"))
+        let hash = Data(repeating: 7, count: 32)
+        let start = Date(timeIntervalSince1970: 1_800_000_000)
+        _ = try database.createSession(userID: mina.id!, tokenHash: hash, csrfToken: "a", now: start)
+        let lifetime = SessionLifetime()
+        #expect(try database.session(tokenHash: hash, lifetime: lifetime, now: start.addingTimeInterval(3600)) != nil)
+        #expect(try database.session(tokenHash: hash, lifetime: lifetime, now: start.addingTimeInterval(lifetime.idle + 1)) == nil)
+        #expect(try database.deleteExpiredSessions(lifetime: lifetime, now: start.addingTimeInterval(lifetime.idle + 1)) == 1)
+    }
+
+    @Test func theFileDatabaseUsesWALAndFullSync() throws {
+        let directory = NSTemporaryDirectory() + "moim-db-\(UUID().uuidString)"
+        let database = try AppDatabase.open(directory: directory)
+        defer { try? database.close() }
+        let (journal, synchronous, foreignKeys) = try database.reader.read { db in
+            (try String.fetchOne(db, sql: "PRAGMA journal_mode"),
+             try Int.fetchOne(db, sql: "PRAGMA synchronous"),
+             try Int.fetchOne(db, sql: "PRAGMA foreign_keys"))
+        }
+        #expect(journal == "wal")
+        #expect(synchronous == 2)
+        #expect(foreignKeys == 1)
+        #expect(try database.appliedMigrations() == ["v1 users and sessions"])
+    }
+}
