@@ -1,8 +1,8 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// The libFuzzer target needs `-sanitize=fuzzer`, which a normal build cannot link,
-// so it exists only when asked for: `FUZZ=1 script/fuzz`.
+// The libFuzzer target has no `main` of its own (libFuzzer provides it) and must be built with
+// `-sanitize=fuzzer,address` everywhere, so it exists only when asked for: `script/fuzz`.
 let fuzzing = Context.environment["FUZZ"] == "1"
 
 var targets: [Target] = [
@@ -24,21 +24,17 @@ var targets: [Target] = [
         dependencies: ["Web", .product(name: "ArgumentParser", package: "swift-argument-parser")]
     ),
     .target(name: "TestSupport", path: "Tests/Support"),
-    .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"]),
+    .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"], exclude: ["Corpus"]),
     .testTarget(name: "MarkdownTests", dependencies: ["Markdown"]),
     .testTarget(name: "StorageTests", dependencies: ["Storage"]),
     .testTarget(name: "WebTests", dependencies: ["Web", "HTTP", "Storage", "TestSupport"]),
 ]
 
 if fuzzing {
-    targets.append(
-        .executableTarget(
-            name: "HTTPFuzz",
-            dependencies: ["HTTP"],
-            swiftSettings: [.unsafeFlags(["-parse-as-library", "-sanitize=fuzzer,address"])],
-            linkerSettings: [.unsafeFlags(["-sanitize=fuzzer,address"])]
-        )
-    )
+    targets += [
+        .systemLibrary(name: "CFuzzer"),
+        .executableTarget(name: "HTTPFuzz", dependencies: ["HTTP", "CFuzzer"]),
+    ]
 }
 
 let package = Package(
