@@ -1,5 +1,6 @@
 import CEpoll
 import Foundation
+import Glibc
 import Synchronization
 
 /// One thread running epoll over its share of connections: accepts, reads, parses, hands
@@ -173,7 +174,7 @@ final class EventLoop: @unchecked Sendable {
         default:
             return ""
         }
-        return String(cString: text)
+        return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     // MARK: - Reading and parsing

@@ -1,4 +1,6 @@
+import CEpoll
 import Foundation
+import Glibc
 import Synchronization
 
 public enum HTTPServerError: Error, CustomStringConvertible {

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 
 /// A fixed set of threads that run handlers, fed by the event loops.
 ///

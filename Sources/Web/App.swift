@@ -21,8 +21,8 @@ public final class App: HTTPHandler, @unchecked Sendable {
     public init(database: AppDatabase, configuration: WebConfiguration) throws {
         self.database = database
         self.configuration = configuration
-        templates = try Templates(directory: configuration.templatesDirectory)
         localizer = try Localizer(directory: configuration.templatesDirectory + "/i18n", timeZone: configuration.timeZone)
+        templates = try Templates(directory: configuration.templatesDirectory, localizer: localizer)
         let strength: PasswordHasher.Strength = configuration.passwordStrength == .interactive ? .interactive : .minimal
         passwords = PasswordHasher(strength: strength, pool: BoundedPool(threads: 2, queueLimit: 32))
         staticFiles = StaticFiles(root: configuration.publicDirectory)

@@ -2,15 +2,15 @@ import Foundation
 
 /// The UI text catalogs (`Templates/i18n/<language>.json`) and language-aware formatting.
 ///
-/// Templates read the nested catalog as `{{t.section.key}}`; Swift code looks up flat
-/// dotted keys with `text(_:_:)`. Both catalogs must hold the same keys (a test checks).
+/// Keys are dotted paths into the JSON (`signup.title`). Templates write them `{{t.signup.title}}`
+/// (inlined when the templates load); Swift code calls `text(_:_:)`. Both catalogs must hold
+/// the same keys (a test checks).
 public struct Localizer: Sendable {
-    private let nested: [Language: [String: any Sendable]]
     private let flat: [Language: [String: String]]
     let timeZone: TimeZone
+    private let formatters = Formatters()
 
     public init(directory: String, timeZone: TimeZone = .current) throws {
-        var nested: [Language: [String: any Sendable]] = [:]
         var flat: [Language: [String: String]] = [:]
         for language in Language.allCases {
             let url = URL(fileURLWithPath: directory).appendingPathComponent("\(language.rawValue).json")
@@ -18,24 +18,22 @@ public struct Localizer: Sendable {
             guard let tree = Self.normalise(object) as? [String: any Sendable] else {
                 throw CocoaError(.fileReadCorruptFile)
             }
-            nested[language] = tree
             var keys: [String: String] = [:]
             Self.flatten(tree, prefix: "", into: &keys)
             flat[language] = keys
         }
-        self.nested = nested
         self.flat = flat
         self.timeZone = timeZone
-    }
-
-    /// The nested catalog for templates.
-    func catalog(_ language: Language) -> [String: any Sendable] {
-        nested[language] ?? [:]
     }
 
     /// Every flat key of a language's catalog.
     public func keys(_ language: Language) -> Set<String> {
         Set(flat[language]?.keys ?? [:].keys)
+    }
+
+    /// The text for `key` in exactly `language`, or nil.
+    func text(_ key: String, _ language: Language, exact: Bool) -> String? {
+        flat[language]?[key]
     }
 
     /// The text for `key`, with `{name}` placeholders replaced; the key itself if missing.
@@ -49,28 +47,16 @@ public struct Localizer: Sendable {
 
     /// A date as the language writes it, e.g. "Nov 22, 2026" or "2026. 11. 22.".
     func date(_ date: Date, _ language: Language) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: language.localeIdentifier)
-        formatter.timeZone = timeZone
-        formatter.dateStyle = .medium
-        formatter.timeStyle = .none
-        return formatter.string(from: date)
+        formatters.format(date, style: "medium", language, timeZone)
     }
 
     /// A month and year, e.g. "November 2026" or "2026년 11월".
     func monthYear(_ date: Date, _ language: Language) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: language.localeIdentifier)
-        formatter.timeZone = timeZone
-        formatter.setLocalizedDateFormatFromTemplate("yMMMM")
-        return formatter.string(from: date)
+        formatters.format(date, style: "yMMMM", language, timeZone)
     }
 
     func number(_ value: Int, _ language: Language) -> String {
-        let formatter = NumberFormatter()
-        formatter.locale = Locale(identifier: language.localeIdentifier)
-        formatter.numberStyle = .decimal
-        return formatter.string(from: NSNumber(value: value)) ?? String(value)
+        formatters.format(value, language)
     }
 
     private static func normalise(_ object: Any) -> (any Sendable)? {

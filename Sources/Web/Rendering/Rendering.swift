@@ -15,13 +15,12 @@ extension App {
     ) throws -> HTTPResponse {
         var view = layoutView(context, title: title, section: section)
         view.merge(data) { _, new in new }
-        return .html(try templates.render(template, view), status: status)
+        return .html(try templates.render(template, context.language, view), status: status)
     }
 
     func layoutView(_ context: RequestContext, title: String, section: Section?) -> [String: Any] {
         let language = context.language
         var view: [String: Any] = [
-            "t": localizer.catalog(language),
             "lang": language.rawValue,
             "title": title,
             "csrf": context.csrfToken,

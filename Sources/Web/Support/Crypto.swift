@@ -31,11 +31,23 @@ enum Crypto {
         return sodium_memcmp(x, y, x.count) == 0
     }
 
+    private static let base64URLAlphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+
+    /// Base64url without padding (RFC 4648 §5).
     static func base64URL(_ bytes: [UInt8]) -> String {
-        Data(bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        var output: [UInt8] = []
+        output.reserveCapacity((bytes.count * 4 + 2) / 3)
+        var index = 0
+        while index < bytes.count {
+            let chunk = bytes[index..<min(index + 3, bytes.count)]
+            var value = 0
+            for (offset, byte) in chunk.enumerated() { value |= Int(byte) << (16 - 8 * offset) }
+            for position in 0...chunk.count {
+                output.append(base64URLAlphabet[(value >> (18 - 6 * position)) & 63])
+            }
+            index += 3
+        }
+        return String(decoding: output, as: UTF8.self)
     }
 
     static func decodeBase64URL(_ text: String) -> [UInt8]? {

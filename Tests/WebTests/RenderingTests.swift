@@ -1,0 +1,37 @@
+import Foundation
+import Testing
+@testable import Web
+
+@Suite struct RenderingTests {
+    @Test func base64URLMatchesFoundationWithoutPadding() {
+        for length in 0..<40 {
+            let bytes = (0..<length).map { UInt8(($0 * 37 + length) % 256) }
+            let expected = Data(bytes).base64EncodedString()
+                .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+                .replacingOccurrences(of: "=", with: "")
+            #expect(Crypto.base64URL(bytes) == expected)
+            #expect(Crypto.decodeBase64URL(expected) == bytes)
+        }
+    }
+
+    @Test func escapingCoversEveryHTMLSpecialCharacter() {
+        #expect(HTMLEscaping.escape(#"<a href="x" onclick='y'>&</a>"#) == "&lt;a href=&quot;x&quot; onclick=&#39;y&#39;&gt;&amp;&lt;/a&gt;")
+        #expect(HTMLEscaping.escape("한강 러닝") == "한강 러닝")
+    }
+
+    @Test func aTemplateNamingAnUnknownKeyFailsAtStart() throws {
+        let directory = NSTemporaryDirectory() + "moim-templates-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try "<p>{{t.nope.missing}}</p>".write(toFile: directory + "/page.mustache", atomically: true, encoding: .utf8)
+        let localizer = try Localizer(directory: TestSite.root + "/Templates/i18n")
+        #expect(throws: Templates.TemplateError.self) { try Templates(directory: directory, localizer: localizer) }
+    }
+
+    @Test func everyTemplateDeclaresTheFastEscaper() throws {
+        let directory = TestSite.root + "/Templates"
+        for name in try FileManager.default.contentsOfDirectory(atPath: directory) where name.hasSuffix(".mustache") {
+            let text = try String(contentsOfFile: directory + "/" + name, encoding: .utf8)
+            #expect(text.hasPrefix("{{% CONTENT_TYPE: HTML5 }}"), "\(name)")
+        }
+    }
+}
