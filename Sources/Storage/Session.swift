@@ -48,10 +48,12 @@ extension AppDatabase {
     /// The live session with this token hash and its user; expired sessions count as absent.
     public func session(tokenHash: Data, lifetime: SessionLifetime, now: Date = Date()) throws -> (Session, User)? {
         try reader.read { db in
-            guard let session = try Session.filter(Session.Columns.tokenHash == tokenHash).fetchOne(db),
+            // Read on every request of a signed-in member: a cached statement, not a built query.
+            let statement = try db.cachedStatement(sql: "SELECT * FROM sessions WHERE tokenHash = ?")
+            guard let session = try Session.fetchOne(statement, arguments: [tokenHash]),
                   now.timeIntervalSince(session.lastSeenAt) < lifetime.idle,
                   now.timeIntervalSince(session.createdAt) < lifetime.absolute,
-                  let user = try User.fetchOne(db, key: session.userID)
+                  let user = try User.fetchOne(db.cachedStatement(sql: "SELECT * FROM users WHERE id = ?"), arguments: [session.userID])
             else { return nil }
             return (session, user)
         }

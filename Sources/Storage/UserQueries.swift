@@ -8,9 +8,12 @@ extension AppDatabase {
         try reader.read { db in try User.fetchOne(db, key: id) }
     }
 
-    /// The user with this username, ignoring case.
+    /// The user with this username, ignoring case. Read on every profile page view, so its
+    /// statement is prepared once and cached.
     public func user(username: String) throws -> User? {
-        try reader.read { db in try User.filter(User.Columns.username == username).fetchOne(db) }
+        try reader.read { db in
+            try User.fetchOne(db.cachedStatement(sql: "SELECT * FROM users WHERE username = ?"), arguments: [username])
+        }
     }
 
     /// The user who signs in as `login`: a username or an email address, ignoring case.
