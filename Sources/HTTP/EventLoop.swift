@@ -227,10 +227,16 @@ final class EventLoop: @unchecked Sendable {
         server.pool.submit(HandlerPool.Job(loop: self, connection: connection.id, request: request, receivedAt: now))
     }
 
-    /// Answers a request the parser refused, then closes once the answer is out.
+    /// Answers a request the parser refused, then closes once the answer is out. The page
+    /// comes from the handler (rare, small), rendered here on the loop.
     private func fail(_ connection: HTTPConnection, _ error: HTTPError, now: Int) {
-        let response = HTTPResponseWriter.plain(error.status, message: error.message)
-        connection.queue(head: response.head, body: response.body)
+        var request = connection.parser.failedHead ?? HTTPRequest(method: .get, target: "/")
+        request.remoteAddress = connection.remoteAddress
+        request.id = server.nextRequestID()
+        var response = server.handler.refusal(error, for: request)
+        response.headers.set("Cache-Control", "no-store")
+        let head = HTTPResponseWriter.head(for: response, version: .http1_1, keepAlive: false, isHead: request.method == .head)
+        connection.queue(head: head, body: request.method == .head ? [] : response.body)
         connection.closeAfterWrite = true
         flush(connection, now: now)
     }

@@ -1,4 +1,15 @@
 /// Anything that answers requests. The server calls `handle` on its handler threads.
 public protocol HTTPHandler: Sendable {
     func handle(_ request: HTTPRequest) -> HTTPResponse
+
+    /// The answer to a request the server refused before any handler could see it (413, 431,
+    /// 400 …). `request` holds whatever was parsed of it: at least a method and target. The
+    /// connection closes after it. By default a plain-text line.
+    func refusal(_ error: HTTPError, for request: HTTPRequest) -> HTTPResponse
+}
+
+extension HTTPHandler {
+    public func refusal(_ error: HTTPError, for request: HTTPRequest) -> HTTPResponse {
+        .text("\(error.status)\n" + (error.message.map { "\($0)\n" } ?? ""), status: error.status)
+    }
 }

@@ -58,6 +58,10 @@ public struct HTTPRequestParser: Sendable {
         self.limits = limits
     }
 
+    /// The head of the request being read when the parser last failed, if it got that far
+    /// (a 413 knows its method, target and headers); for error pages in the right language.
+    public private(set) var failedHead: HTTPRequest?
+
     /// Bytes received but not yet part of a returned request.
     public var bufferedCount: Int { buffer.count - start }
 
@@ -106,7 +110,12 @@ public struct HTTPRequestParser: Sendable {
             switch state {
             case .head(let scan):
                 guard let head = try parseHead(scan) else { return nil }
-                try beginBody(head)
+                do {
+                    try beginBody(head)
+                } catch {
+                    failedHead = HTTPRequest(method: head.method, target: head.target, version: head.version, headers: head.headers)
+                    throw error
+                }
             case .body(let head, let length):
                 guard bufferedCount >= length else { return nil }
                 let body = Array(buffer[start..<start + length])

@@ -25,10 +25,11 @@ enum HTTPResponseWriter {
         }
     }
 
-    /// A plain-text response the server writes by itself, for errors found before any handler ran.
+    /// A plain-text response the server writes by itself, when even the handler's refusal
+    /// page would cost too much (too many connections).
     static func plain(_ status: HTTPStatus, message: String?) -> (head: [UInt8], body: [UInt8]) {
         var response = HTTPResponse.text("\(status)\n" + (message.map { "\($0)\n" } ?? ""), status: status)
-        if status == .requestTimeout || status.code >= 400 { response.headers.add("Cache-Control", "no-store") }
+        response.headers.add("Cache-Control", "no-store")
         let head = head(for: response, version: .http1_1, keepAlive: false, isHead: false)
         return (head, response.body)
     }

@@ -45,7 +45,7 @@ public final class HTTPServer: @unchecked Sendable {
     }
 
     public let configuration: Configuration
-    private let handler: any HTTPHandler
+    let handler: any HTTPHandler
     private(set) var pool: HandlerPool!
     private var loops: [EventLoop] = []
     private var listener: Int32 = -1

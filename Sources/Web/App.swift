@@ -34,6 +34,13 @@ public final class App: HTTPHandler, @unchecked Sendable {
     public func handle(_ request: HTTPRequest) -> HTTPResponse {
         router.handle(request)
     }
+
+    /// Requests the server refused (too large, malformed) get the site's error page too.
+    public func refusal(_ error: HTTPError, for request: HTTPRequest) -> HTTPResponse {
+        var response = errorResponse(error, request: request, context: nil)
+        finish(&response, context: nil)
+        return response
+    }
 }
 
 /// Cookie names; behind HTTPS the `__Host-` prefix stops subdomains from planting them.

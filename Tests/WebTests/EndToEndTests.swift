@@ -34,3 +34,24 @@ import TestSupport
         #expect(try site.database.user(username: "e2e_runner") != nil)
     }
 }
+
+@Suite(.serialized) struct RefusalPageTests {
+    @Test func anOversizedFormGetsTheSites413PageInItsLanguage() throws {
+        let site = try TestSite()
+        var configuration = HTTPServer.Configuration()
+        configuration.port = 0
+        configuration.accessLog = false
+        let server = HTTPServer(configuration: configuration, handler: site.app)
+        try server.start()
+        defer { server.stop() }
+
+        let client = try LoopbackClient(port: server.port)
+        client.send("POST /signup HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept-Language: ko\r\n"
+            + "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 5000000\r\n\r\n")
+        let response = client.read()
+        #expect(response.hasPrefix("HTTP/1.1 413 Content Too Large"))
+        #expect(response.contains("너무 커요"))
+        #expect(response.contains("class=\"site-header\""))
+        #expect(response.contains("Connection: close"))
+    }
+}
