@@ -61,7 +61,7 @@ extension AppDatabase {
 
     /// Records use of a session; callers throttle this so reads do not each cost a write.
     public func touchSession(id: Int64, now: Date = Date()) throws {
-        try writer.write { db in
+        _ = try writer.write { db in
             try Session.filter(Session.Columns.id == id).updateAll(db, Session.Columns.lastSeenAt.set(to: now))
         }
     }

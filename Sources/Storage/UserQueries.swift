@@ -79,7 +79,7 @@ extension AppDatabase {
             }
             user.role = role
             try user.update(db)
-            try Session.filter(Session.Columns.userID == user.id!).deleteAll(db)
+            try Session.filter(Session.Columns.userID == user.storedID).deleteAll(db)
             return user
         }
     }

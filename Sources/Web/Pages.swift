@@ -12,8 +12,9 @@ extension App {
             var context: RequestContext? = nil
             var response: HTTPResponse
             do {
-                context = try makeContext(request)
-                response = try handler(context!)
+                let built = try makeContext(request)
+                context = built
+                response = try handler(built)
             } catch {
                 response = errorResponse(error, request: request, context: context)
             }

@@ -16,7 +16,7 @@ public enum Language: String, CaseIterable, Sendable {
                 .first { $0.hasPrefix("q=") }
                 .flatMap { Double($0.dropFirst(2)) } ?? 1
             guard quality > 0, let language = Language(rawValue: primary) else { continue }
-            if best == nil || quality > best!.1 { best = (language, quality) }
+            if quality > (best?.1 ?? 0) { best = (language, quality) }
         }
         return best?.0
     }

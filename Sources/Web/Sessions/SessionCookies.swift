@@ -14,22 +14,24 @@ extension App {
         else { return nil }
         // Recording every request would turn every page view into a write.
         if now.timeIntervalSince(session.lastSeenAt) > 600 {
-            try database.touchSession(id: session.id!, now: now)
+            try database.touchSession(id: session.storedID, now: now)
         }
         return (session, user)
     }
 
     /// Starts a new session for `user` (ending `previous`, if any) and sets its cookie on `response`.
     func signIn(_ user: User, replacing previous: Session?, on response: inout HTTPResponse) throws {
-        if let previous { try database.deleteSession(id: previous.id!) }
+        if let previous { try database.deleteSession(id: previous.storedID) }
+        // Signing in is rare enough to also sweep away everyone's expired sessions.
+        _ = try database.deleteExpiredSessions(lifetime: configuration.sessionLifetime)
         let token = Crypto.randomBytes(32)
-        _ = try database.createSession(userID: user.id!, tokenHash: Crypto.sha256(token), csrfToken: Crypto.randomToken())
+        _ = try database.createSession(userID: user.storedID, tokenHash: Crypto.sha256(token), csrfToken: Crypto.randomToken())
         let maxAge = Int(configuration.sessionLifetime.absolute)
         response.setCookie(SetCookie(name: cookies.session, value: Crypto.base64URL(token), maxAge: maxAge, secure: cookies.secure))
     }
 
     func signOut(_ session: Session?, on response: inout HTTPResponse) throws {
-        if let session { try database.deleteSession(id: session.id!) }
+        if let session { try database.deleteSession(id: session.storedID) }
         response.setCookie(.expired(cookies.session, secure: cookies.secure))
     }
 }

@@ -23,6 +23,7 @@ final class BoundedPool: @unchecked Sendable {
     /// Runs `job` on the pool and waits for its result.
     func run<T: Sendable>(_ job: @escaping @Sendable () -> T) throws(HTTPError) -> T {
         let done = DispatchSemaphore(value: 0)
+        // Written by the worker before `done.signal()`, read here after `done.wait()`.
         nonisolated(unsafe) var result: T?
         condition.lock()
         guard queue.count < queueLimit else {
@@ -36,7 +37,8 @@ final class BoundedPool: @unchecked Sendable {
         condition.signal()
         condition.unlock()
         done.wait()
-        return result!
+        guard let result else { throw HTTPError(.internalServerError) }
+        return result
     }
 
     private func work() {
