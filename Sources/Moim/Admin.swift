@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import Storage
 
 struct Admin: ParsableCommand {
@@ -41,6 +42,7 @@ private func setRole(_ role: User.Role, username: String, data: String) throws {
         let user = try database.setRole(role, username: username)
         print("@\(user.username) is now \(user.role.rawValue); their sessions were ended.")
     } catch StorageError.notFound {
-        throw ValidationError("No account is named \(username).")
+        FileHandle.standardError.write(Data("No account is named \(username).\n".utf8))
+        throw ExitCode.failure
     }
 }
