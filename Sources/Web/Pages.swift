@@ -26,21 +26,28 @@ extension App {
     private func makeContext(_ request: HTTPRequest) throws -> RequestContext {
         let current = try currentSession(request)
         let language = language(for: request, user: current?.1)
-        let anonymousToken = request.cookies[cookies.csrf].flatMap { $0.utf8.count == 43 ? $0 : nil }
-        let csrfToken = current?.0.csrfToken ?? anonymousToken ?? Crypto.randomToken()
+        let csrf = csrfToken(request, session: current?.0)
         var form = request.query
         if request.method == .post {
             form = try postedForm(request)
             try checkOrigin(request)
-            guard let sent = form["_csrf"], Crypto.constantTimeEqual(sent, csrfToken) else {
+            guard !csrf.isNew, let sent = form["_csrf"], Crypto.constantTimeEqual(sent, csrf.token) else {
                 throw HTTPError(.forbidden, message: localizer.text("errors.csrf", language))
             }
         }
         return RequestContext(
             request: request, language: language, user: current?.1, session: current?.0,
-            csrfToken: csrfToken, issuesCSRFCookie: current == nil && anonymousToken == nil,
+            csrfToken: csrf.token, issuesCSRFCookie: csrf.isNew,
             form: form, flash: request.cookies[cookies.flash]
         )
+    }
+
+    /// The CSRF token for this request's forms: the session's, else the visitor's cookie,
+    /// else a new one that the response must set.
+    func csrfToken(_ request: HTTPRequest, session: Session?) -> (token: String, isNew: Bool) {
+        if let session { return (session.csrfToken, false) }
+        if let cookie = request.cookies[cookies.csrf], cookie.utf8.count == 43 { return (cookie, false) }
+        return (Crypto.randomToken(), true)
     }
 
     private func postedForm(_ request: HTTPRequest) throws -> URLEncodedForm {

@@ -44,3 +44,15 @@ import HTTP
         #expect(site.browser().get("/healthz").bodyText == "ok")
     }
 }
+
+@Suite struct ErrorPageFormTests {
+    @Test func aVisitorLandingOnA404CanStillSwitchLanguage() throws {
+        let site = try TestSite()
+        let browser = site.browser()
+        let page = browser.get("/missing")
+        #expect(page.status == .notFound)
+        #expect(browser.cookies["moim_csrf"] != nil)
+        let switched = browser.post("/language", [("language", "ko"), ("return_to", "/missing")], from: "/missing")
+        #expect(switched.status == .seeOther)
+    }
+}

@@ -14,7 +14,8 @@ extension App {
             let line = "[\(request.id)] \(request.method.rawValue) \(request.target) failed: \(String(reflecting: error))\n"
             FileHandle.standardError.write(Data(line.utf8))
         }
-        let context = context ?? fallbackContext(request)
+        let fallback = context == nil ? fallbackContext(request) : nil
+        guard let context = context ?? fallback else { return .text(httpError.status.description, status: httpError.status) }
         let language = context.language
         let code = httpError.status.code
         let knownCodes: Set = [400, 403, 404, 405, 408, 409, 413, 415, 422, 429, 500, 503]
@@ -32,6 +33,9 @@ extension App {
         }
         for (name, value) in httpError.headers { response.headers.set(name, value) }
         response.headers.set("Cache-Control", "no-store")
+        if let fallback, fallback.issuesCSRFCookie {
+            response.setCookie(SetCookie(name: cookies.csrf, value: fallback.csrfToken, secure: cookies.secure))
+        }
         return response
     }
 
@@ -39,10 +43,11 @@ extension App {
     /// no form, and a user only if the session can still be read.
     private func fallbackContext(_ request: HTTPRequest) -> RequestContext {
         let current = try? currentSession(request)
+        let csrf = csrfToken(request, session: current?.0)
         return RequestContext(
             request: request, language: language(for: request, user: current?.1), user: current?.1,
-            session: current?.0, csrfToken: current?.0.csrfToken ?? request.cookies[cookies.csrf] ?? "",
-            issuesCSRFCookie: false, form: URLEncodedForm(), flash: nil
+            session: current?.0, csrfToken: csrf.token, issuesCSRFCookie: csrf.isNew,
+            form: URLEncodedForm(), flash: nil
         )
     }
 }
