@@ -33,7 +33,7 @@ struct PasswordHasher: Sendable {
             let status = password.withCString {
                 crypto_pwhash_str(&output, $0, length, limits.ops, limits.memory)
             }
-            return status == 0 ? String(cString: output) : nil
+            return status == 0 ? String(decoding: output.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : nil
         }
         guard let hashed else { throw HTTPError(.serviceUnavailable, message: "Out of memory while hashing.") }
         return hashed

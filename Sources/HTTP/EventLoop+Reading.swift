@@ -1,0 +1,67 @@
+import CEpoll
+import Foundation
+import Glibc
+
+extension EventLoop {
+    /// Parses what is buffered and reads more, until a request goes to a handler, the socket
+    /// has nothing more, or the connection ends.
+    func service(_ connection: HTTPConnection, now: Int) {
+        if connection.drainingSince != nil {
+            drain(connection)
+            return
+        }
+        while !connection.inFlight, !connection.hasOutput {
+            do {
+                if var request = try connection.parser.nextRequest() {
+                    dispatch(&request, on: connection, now: now)
+                    return
+                }
+            } catch {
+                fail(connection, error, now: now)
+                return
+            }
+            if connection.parser.takeContinueRequest() {
+                connection.queue(head: Array("HTTP/1.1 100 Continue\r\n\r\n".utf8), body: [])
+                guard writeOutput(connection, now: now) == .done else { return }
+                continue
+            }
+            guard connection.readable else { return }
+            let count = scratch.withUnsafeMutableBytes { read(connection.fd, $0.baseAddress, $0.count) }
+            if count > 0 {
+                if !connection.parser.hasPartialRequest {
+                    connection.requestStartedAt = now
+                    connection.requestBytes = 0
+                }
+                connection.requestBytes += count
+                connection.lastActivity = now
+                scratch.withUnsafeBytes { connection.parser.append(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+            } else if count == 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
+                closeConnection(connection)
+                return
+            } else if errno != EINTR {
+                connection.readable = false
+            }
+        }
+    }
+
+    func dispatch(_ request: inout HTTPRequest, on connection: HTTPConnection, now: Int) {
+        connection.inFlight = true
+        request.remoteAddress = connection.remoteAddress
+        request.id = server.nextRequestID()
+        server.pool.submit(HandlerPool.Job(loop: self, connection: connection.id, request: request, receivedAt: now))
+    }
+
+    /// Answers a request the parser refused, then closes once the answer is out. The page
+    /// comes from the handler (rare, small), rendered here on the loop.
+    func fail(_ connection: HTTPConnection, _ error: HTTPError, now: Int) {
+        var request = connection.parser.failedHead ?? HTTPRequest(method: .get, target: "/")
+        request.remoteAddress = connection.remoteAddress
+        request.id = server.nextRequestID()
+        var response = server.handler.refusal(error, for: request)
+        response.headers.set("Cache-Control", "no-store")
+        let head = HTTPResponseWriter.head(for: response, version: .http1_1, keepAlive: false, isHead: request.method == .head)
+        connection.queue(head: head, body: request.method == .head ? [] : response.body)
+        connection.closeAfterWrite = true
+        flush(connection, now: now)
+    }
+}
