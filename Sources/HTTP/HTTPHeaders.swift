@@ -11,14 +11,12 @@ public struct HTTPHeaders: Sendable, Sequence {
 
     /// The first value of the field `name`, if present.
     public subscript(name: String) -> String? {
-        let key = name.lowercased()
-        return fields.first { $0.name.lowercased() == key }?.value
+        fields.first { Self.sameName($0.name, name) }?.value
     }
 
     /// Every value of the field `name`, in order.
     public func values(_ name: String) -> [String] {
-        let key = name.lowercased()
-        return fields.filter { $0.name.lowercased() == key }.map(\.value)
+        fields.filter { Self.sameName($0.name, name) }.map(\.value)
     }
 
     public mutating func add(_ name: String, _ value: String) {
@@ -32,8 +30,14 @@ public struct HTTPHeaders: Sendable, Sequence {
     }
 
     public mutating func remove(_ name: String) {
-        let key = name.lowercased()
-        fields.removeAll { $0.name.lowercased() == key }
+        fields.removeAll { Self.sameName($0.name, name) }
+    }
+
+    /// Field names compare ASCII-case-insensitively (RFC 9110 §5.1), without allocating.
+    static func sameName(_ a: String, _ b: String) -> Bool {
+        a.utf8.count == b.utf8.count && zip(a.utf8, b.utf8).allSatisfy { x, y in
+            x == y || (x | 0x20 == y | 0x20 && (x | 0x20) >= 0x61 && (x | 0x20) <= 0x7A)
+        }
     }
 
     public var count: Int { fields.count }
