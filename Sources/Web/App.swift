@@ -23,8 +23,7 @@ public final class App: HTTPHandler, @unchecked Sendable {
         self.configuration = configuration
         localizer = try Localizer(directory: configuration.templatesDirectory + "/i18n", timeZone: configuration.timeZone)
         templates = try Templates(directory: configuration.templatesDirectory, localizer: localizer)
-        let strength: PasswordHasher.Strength = configuration.passwordStrength == .interactive ? .interactive : .minimal
-        passwords = PasswordHasher(strength: strength, pool: BoundedPool(threads: 2, queueLimit: 32))
+        passwords = PasswordHasher(strength: configuration.passwordStrength, pool: BoundedPool(threads: 2, queueLimit: 32))
         staticFiles = StaticFiles(root: configuration.publicDirectory)
         cookies = CookieNames(secure: configuration.secureCookies)
         dummyPasswordHash = try passwords.hash(Crypto.randomToken())

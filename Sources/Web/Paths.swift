@@ -9,9 +9,6 @@ enum Paths {
     static let settings = "/settings"
     static let settingsPassword = "/settings/password"
     static let language = "/language"
-    static let crews = "/crews"
-    static let meetups = "/meetups"
-    static let records = "/records"
     static let search = "/search"
 
     static func profile(_ username: String) -> String {

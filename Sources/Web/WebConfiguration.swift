@@ -13,6 +13,8 @@ public struct WebConfiguration: Sendable {
     public var sessionLifetime = SessionLifetime()
     public var timeZone = TimeZone.current
 
+    /// Argon2id cost: `interactive` is libsodium's (and OWASP's) choice for logins (64 MiB,
+    /// t=2); `minimal` only keeps the test suite fast.
     public enum PasswordStrength: Sendable {
         case interactive, minimal
     }

@@ -40,12 +40,6 @@ public final class LoopbackClient {
         }
         return String(decoding: received, as: UTF8.self)
     }
-
-    /// True if the server has closed the connection (a read returns end of file).
-    public func isClosedByServer() -> Bool {
-        var byte: UInt8 = 0
-        return Glibc.read(fd, &byte, 1) == 0
-    }
 }
 
 extension String {

@@ -10,20 +10,15 @@ final class Formatters: Sendable {
     private let dates = Mutex<[String: DateFormatter]>([:])
     private let numbers = Mutex<[Language: NumberFormatter]>([:])
 
-    /// `style` is "medium" for the medium date style, else an ICU skeleton such as "yMMMM".
-    func format(_ date: Date, style: String, _ language: Language, _ timeZone: TimeZone) -> String {
+    /// `skeleton` is an ICU skeleton such as "yMMMM"; the language orders and spells it.
+    func format(_ date: Date, skeleton: String, _ language: Language, _ timeZone: TimeZone) -> String {
         dates.withLock { cache in
-            let key = "\(language.rawValue)/\(style)"
+            let key = "\(language.rawValue)/\(skeleton)"
             let formatter = cache[key] ?? {
                 let formatter = DateFormatter()
                 formatter.locale = Locale(identifier: language.localeIdentifier)
                 formatter.timeZone = timeZone
-                if style == "medium" {
-                    formatter.dateStyle = .medium
-                    formatter.timeStyle = .none
-                } else {
-                    formatter.setLocalizedDateFormatFromTemplate(style)
-                }
+                formatter.setLocalizedDateFormatFromTemplate(skeleton)
                 cache[key] = formatter
                 return formatter
             }()

@@ -45,14 +45,9 @@ public struct Localizer: Sendable {
         return text
     }
 
-    /// A date as the language writes it, e.g. "Nov 22, 2026" or "2026. 11. 22.".
-    func date(_ date: Date, _ language: Language) -> String {
-        formatters.format(date, style: "medium", language, timeZone)
-    }
-
     /// A month and year, e.g. "November 2026" or "2026년 11월".
     func monthYear(_ date: Date, _ language: Language) -> String {
-        formatters.format(date, style: "yMMMM", language, timeZone)
+        formatters.format(date, skeleton: "yMMMM", language, timeZone)
     }
 
     func number(_ value: Int, _ language: Language) -> String {

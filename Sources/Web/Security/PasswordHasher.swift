@@ -3,30 +3,18 @@ import HTTP
 
 /// Argon2id password hashes through libsodium, computed on a small bounded pool.
 struct PasswordHasher: Sendable {
-    /// How hard each hash is; `interactive` is libsodium's (and OWASP's) choice for logins,
-    /// `minimal` only keeps the test suite fast.
-    enum Strength: Sendable {
-        case interactive
-        case minimal
-
-        var limits: (ops: UInt64, memory: Int) {
-            switch self {
-            case .interactive: (UInt64(crypto_pwhash_opslimit_interactive()), crypto_pwhash_memlimit_interactive())
-            case .minimal: (UInt64(crypto_pwhash_opslimit_min()), crypto_pwhash_memlimit_min())
-            }
-        }
-    }
-
-    let strength: Strength
+    let strength: WebConfiguration.PasswordStrength
     let pool: BoundedPool
 
-    init(strength: Strength, pool: BoundedPool) {
+    init(strength: WebConfiguration.PasswordStrength, pool: BoundedPool) {
         self.strength = strength
         self.pool = pool
     }
 
     func hash(_ password: String) throws -> String {
-        let limits = strength.limits
+        let limits = strength == .interactive
+            ? (ops: UInt64(crypto_pwhash_opslimit_interactive()), memory: crypto_pwhash_memlimit_interactive())
+            : (ops: UInt64(crypto_pwhash_opslimit_min()), memory: crypto_pwhash_memlimit_min())
         let hashed: String? = try pool.run {
             var output = [CChar](repeating: 0, count: Int(crypto_pwhash_STRBYTES))
             let length = UInt64(password.utf8.count)
