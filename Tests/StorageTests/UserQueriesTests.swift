@@ -71,6 +71,6 @@ import Testing
         #expect(journal == "wal")
         #expect(synchronous == 2)
         #expect(foreignKeys == 1)
-        #expect(try database.appliedMigrations() == ["v1 users and sessions"])
+        #expect(try database.appliedMigrations().first == "v1 users and sessions")
     }
 }

@@ -1,0 +1,126 @@
+import Foundation
+import GRDB
+
+/// A comment under a post, possibly a reply to another. A deleted comment that has replies
+/// stays as a placeholder (`deletedAt` set, text emptied) so the thread keeps its shape.
+public struct Comment: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRecord, StoredRecord {
+    public var id: Int64?
+    public var postID: Int64
+    public var authorID: Int64
+    public var parentID: Int64?
+    public var depth: Int
+    public var body: String
+    public var bodyHTML: String
+    public var createdAt: Date
+    public var updatedAt: Date?
+    public var deletedAt: Date?
+
+    public static let databaseTableName = "comments"
+    /// Replies nest this deep; a reply to a comment at this depth stays at it.
+    public static let maximumDepth = 4
+
+    public mutating func didInsert(_ inserted: InsertionSuccess) {
+        id = inserted.rowID
+    }
+}
+
+/// A comment with its author, in thread order.
+public struct ThreadComment: Sendable, Equatable {
+    public var comment: Comment
+    public var author: User
+}
+
+extension AppDatabase {
+    /// Adds a comment (or a reply to `parentID`) and notifies the post's author, the author of
+    /// the comment replied to, and mentioned users — each once.
+    public func addComment(postID: Int64, authorID: Int64, parentID: Int64?, content: PostContent, now: Date = Date()) throws -> Comment {
+        try writer.write { db in
+            guard let post = try Post.fetchOne(db, key: postID) else { throw StorageError.notFound }
+            var depth = 0
+            var parentAuthor: Int64? = nil
+            if let parentID {
+                guard let parent = try Comment.fetchOne(db, key: parentID), parent.postID == postID, parent.deletedAt == nil else {
+                    throw StorageError.notFound
+                }
+                depth = min(parent.depth + 1, Comment.maximumDepth)
+                parentAuthor = parent.authorID
+            }
+            var comment = Comment(id: nil, postID: postID, authorID: authorID, parentID: parentID, depth: depth,
+                                  body: content.body, bodyHTML: content.bodyHTML, createdAt: now, updatedAt: nil, deletedAt: nil)
+            try comment.insert(db)
+            let commentID = try comment.storedID
+            try db.execute(sql: "UPDATE posts SET commentCount = commentCount + 1 WHERE id = ?", arguments: [postID])
+
+            var notified: Set<Int64> = [authorID]
+            if let parentAuthor, !notified.contains(parentAuthor) {
+                try insertNotification(db, userID: parentAuthor, kind: .reply, actorID: authorID, postID: postID, commentID: commentID, now: now)
+                notified.insert(parentAuthor)
+            }
+            if !notified.contains(post.authorID) {
+                try insertNotification(db, userID: post.authorID, kind: .comment, actorID: authorID, postID: postID, commentID: commentID, now: now)
+                notified.insert(post.authorID)
+            }
+            try notifyMentions(db, actorID: authorID, userIDs: content.mentionedUserIDs.filter { !notified.contains($0) },
+                               postID: postID, commentID: commentID, now: now)
+            return comment
+        }
+    }
+
+    public func editComment(id: Int64, authorID: Int64, content: PostContent, now: Date = Date()) throws -> Comment {
+        try writer.write { db in
+            guard var comment = try Comment.fetchOne(db, key: id), comment.authorID == authorID, comment.deletedAt == nil else {
+                throw StorageError.notFound
+            }
+            comment.body = content.body
+            comment.bodyHTML = content.bodyHTML
+            comment.updatedAt = now
+            try comment.update(db)
+            return comment
+        }
+    }
+
+    /// Deletes a comment of `authorID`: removed outright if nobody replied, otherwise kept as
+    /// "[deleted]" under its replies. Returns the post id.
+    @discardableResult
+    public func deleteComment(id: Int64, authorID: Int64, now: Date = Date()) throws -> Int64 {
+        try writer.write { db in
+            guard var comment = try Comment.fetchOne(db, key: id), comment.authorID == authorID, comment.deletedAt == nil else {
+                throw StorageError.notFound
+            }
+            let hasReplies = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM comments WHERE parentID = ?)", arguments: [id]) ?? false
+            if hasReplies {
+                comment.body = ""
+                comment.bodyHTML = ""
+                comment.deletedAt = now
+                try comment.update(db)
+            } else {
+                try comment.delete(db)
+            }
+            try db.execute(sql: "UPDATE posts SET commentCount = commentCount - 1 WHERE id = ?", arguments: [comment.postID])
+            return comment.postID
+        }
+    }
+
+    public func comment(id: Int64) throws -> Comment? {
+        try reader.read { db in try Comment.fetchOne(db, key: id) }
+    }
+
+    /// A post's comments in thread order: each comment followed by its replies, oldest first.
+    public func thread(postID: Int64, limit: Int = 500) throws -> [ThreadComment] {
+        try reader.read { db in
+            let comments = try Comment.fetchAll(db, sql: "SELECT * FROM comments WHERE postID = ? ORDER BY id LIMIT ?", arguments: [postID, limit])
+            let authors = try User.fetchAll(db, keys: Array(Set(comments.map(\.authorID)))).reduce(into: [Int64: User]()) { $0[$1.id ?? 0] = $1 }
+            let children = Dictionary(grouping: comments, by: \.parentID)
+            var ordered: [ThreadComment] = []
+            func visit(_ parent: Int64?) {
+                for comment in children[parent] ?? [] {
+                    guard let author = authors[comment.authorID] else { continue }
+                    ordered.append(ThreadComment(comment: comment, author: author))
+                    visit(comment.id)
+                }
+            }
+            visit(nil)
+            return ordered
+        }
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import GRDB
+
+/// Something that happened to a member: a follower, a comment, a reply or a mention.
+public struct Notification: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRecord, StoredRecord {
+    public enum Kind: String, Codable, Sendable {
+        case follow, comment, reply, mention
+    }
+
+    public var id: Int64?
+    public var userID: Int64
+    public var kind: Kind
+    public var actorID: Int64
+    public var postID: Int64?
+    public var commentID: Int64?
+    public var createdAt: Date
+    public var readAt: Date?
+
+    public static let databaseTableName = "notifications"
+
+    public mutating func didInsert(_ inserted: InsertionSuccess) {
+        id = inserted.rowID
+    }
+}
+
+/// A notification with the member who caused it.
+public struct NotificationItem: Sendable, Equatable {
+    public var notification: Notification
+    public var actor: User
+}
+
+extension AppDatabase {
+    func insertNotification(
+        _ db: Database, userID: Int64, kind: Notification.Kind, actorID: Int64, postID: Int64?, commentID: Int64?, now: Date
+    ) throws {
+        var notification = Notification(id: nil, userID: userID, kind: kind, actorID: actorID, postID: postID,
+                                        commentID: commentID, createdAt: now, readAt: nil)
+        try notification.insert(db)
+    }
+
+    /// The newest notifications of `userID`.
+    public func notifications(userID: Int64, limit: Int = 50) throws -> [NotificationItem] {
+        try reader.read { db in
+            let notifications = try Notification.fetchAll(db, sql: "SELECT * FROM notifications WHERE userID = ? ORDER BY id DESC LIMIT ?",
+                                                          arguments: [userID, limit])
+            let actors = try User.fetchAll(db, keys: Array(Set(notifications.map(\.actorID)))).reduce(into: [Int64: User]()) { $0[$1.id ?? 0] = $1 }
+            return notifications.compactMap { notification in
+                actors[notification.actorID].map { NotificationItem(notification: notification, actor: $0) }
+            }
+        }
+    }
+
+    public func unreadNotificationCount(userID: Int64) throws -> Int {
+        try reader.read { db in
+            try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM notifications WHERE userID = ? AND readAt IS NULL"),
+                             arguments: [userID]) ?? 0
+        }
+    }
+
+    public func markNotificationsRead(userID: Int64, now: Date = Date()) throws {
+        try writer.write { db in
+            try db.execute(sql: "UPDATE notifications SET readAt = ? WHERE userID = ? AND readAt IS NULL", arguments: [now, userID])
+        }
+    }
+}

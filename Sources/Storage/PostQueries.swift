@@ -1,0 +1,114 @@
+import Foundation
+import GRDB
+
+extension AppDatabase {
+    // MARK: - Writes
+
+    /// Saves a post with its tags and photos, and notifies the users it mentions.
+    public func createPost(authorID: Int64, content: PostContent, photos: [NewPhoto], now: Date = Date()) throws -> Post {
+        try writer.write { db in
+            var post = Post(id: nil, authorID: authorID, body: content.body, bodyHTML: content.bodyHTML,
+                            createdAt: now, updatedAt: nil, likeCount: 0, commentCount: 0)
+            try post.insert(db)
+            let postID = try post.storedID
+            for (position, photo) in photos.enumerated() {
+                var row = Photo(id: nil, postID: postID, position: position, fileName: photo.fileName,
+                                mediaType: photo.mediaType, width: photo.width, height: photo.height, byteCount: photo.byteCount)
+                try row.insert(db)
+            }
+            try replaceTags(db, postID: postID, tags: content.tags)
+            try notifyMentions(db, actorID: authorID, userIDs: content.mentionedUserIDs, postID: postID, commentID: nil, now: now)
+            return post
+        }
+    }
+
+    /// Changes a post's text; only its author may. Mentions new to this edit are notified.
+    public func updatePost(id: Int64, authorID: Int64, content: PostContent, now: Date = Date()) throws -> Post {
+        try writer.write { db in
+            guard var post = try Post.fetchOne(db, key: id), post.authorID == authorID else { throw StorageError.notFound }
+            let alreadyNotified = try Int64.fetchSet(db, sql: """
+                SELECT userID FROM notifications WHERE postID = ? AND commentID IS NULL AND kind = 'mention'
+                """, arguments: [id])
+            post.body = content.body
+            post.bodyHTML = content.bodyHTML
+            post.updatedAt = now
+            try post.update(db)
+            try replaceTags(db, postID: id, tags: content.tags)
+            let newMentions = content.mentionedUserIDs.filter { !alreadyNotified.contains($0) }
+            try notifyMentions(db, actorID: authorID, userIDs: newMentions, postID: id, commentID: nil, now: now)
+            return post
+        }
+    }
+
+    /// Deletes a post (its comments, likes and tags go with it); only its author may.
+    /// Returns the file names of its photos, for the caller to remove from disk.
+    public func deletePost(id: Int64, authorID: Int64) throws -> [String] {
+        try writer.write { db in
+            guard let post = try Post.fetchOne(db, key: id), post.authorID == authorID else { throw StorageError.notFound }
+            let files = try String.fetchAll(db, sql: "SELECT fileName FROM photos WHERE postID = ?", arguments: [id])
+            try post.delete(db)
+            return files
+        }
+    }
+
+    private func replaceTags(_ db: Database, postID: Int64, tags: [String]) throws {
+        try db.execute(sql: "DELETE FROM postTags WHERE postID = ?", arguments: [postID])
+        for tag in Set(tags) {
+            try db.execute(sql: "INSERT INTO postTags (tag, postID) VALUES (?, ?)", arguments: [tag, postID])
+        }
+    }
+
+    func notifyMentions(_ db: Database, actorID: Int64, userIDs: [Int64], postID: Int64, commentID: Int64?, now: Date) throws {
+        for userID in Set(userIDs) where userID != actorID {
+            try insertNotification(db, userID: userID, kind: .mention, actorID: actorID, postID: postID, commentID: commentID, now: now)
+        }
+    }
+
+    // MARK: - Reads
+
+    /// The post with its author and photos, as `viewerID` sees it.
+    public func feedItem(postID: Int64, viewerID: Int64?) throws -> FeedItem? {
+        try reader.read { db in
+            guard let post = try Post.fetchOne(db, key: postID) else { return nil }
+            return try feedItems(db, posts: [post], viewerID: viewerID).first
+        }
+    }
+
+    /// Ids of the users with these usernames (ignoring case), by lower-cased username.
+    public func userIDs(usernames: Set<String>) throws -> [String: Int64] {
+        guard !usernames.isEmpty else { return [:] }
+        return try reader.read { db in
+            var ids: [String: Int64] = [:]
+            let rows = try Row.fetchAll(db, sql: "SELECT id, username FROM users WHERE username IN (\(databaseQuestionMarks(count: usernames.count)))",
+                                        arguments: StatementArguments(Array(usernames)))
+            for row in rows { ids[(row["username"] as String).lowercased()] = row["id"] }
+            return ids
+        }
+    }
+
+    /// Decorates posts with authors, photos and the viewer's likes and bookmarks, in four
+    /// queries whatever the number of posts.
+    func feedItems(_ db: Database, posts: [Post], viewerID: Int64?) throws -> [FeedItem] {
+        guard !posts.isEmpty else { return [] }
+        let postIDs = posts.compactMap(\.id)
+        let marks = databaseQuestionMarks(count: postIDs.count)
+        let authorIDs = Array(Set(posts.map(\.authorID)))
+        let authors = try User.fetchAll(db, keys: authorIDs).reduce(into: [Int64: User]()) { $0[$1.id ?? 0] = $1 }
+        let photos = try Photo.fetchAll(db, sql: "SELECT * FROM photos WHERE postID IN (\(marks)) ORDER BY postID, position",
+                                        arguments: StatementArguments(postIDs))
+        let photosByPost = Dictionary(grouping: photos, by: \.postID)
+        var liked: Set<Int64> = []
+        var bookmarked: Set<Int64> = []
+        if let viewerID {
+            liked = try Int64.fetchSet(db, sql: "SELECT postID FROM likes WHERE userID = ? AND postID IN (\(marks))",
+                                       arguments: StatementArguments([viewerID] + postIDs))
+            bookmarked = try Int64.fetchSet(db, sql: "SELECT postID FROM bookmarks WHERE userID = ? AND postID IN (\(marks))",
+                                            arguments: StatementArguments([viewerID] + postIDs))
+        }
+        return posts.compactMap { post in
+            guard let id = post.id, let author = authors[post.authorID] else { return nil }
+            return FeedItem(post: post, author: author, photos: photosByPost[id] ?? [],
+                            likedByViewer: liked.contains(id), bookmarkedByViewer: bookmarked.contains(id))
+        }
+    }
+}

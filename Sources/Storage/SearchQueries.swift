@@ -1,0 +1,82 @@
+import Foundation
+import GRDB
+
+/// A post found by a search, with the matching text marked.
+public struct PostMatch: Sendable, Equatable {
+    public var item: FeedItem
+    /// An excerpt of the body in which matches are wrapped in `SearchMarker.start`/`.end`.
+    /// Not HTML: escape it, then turn the markers into `<mark>`.
+    public var excerpt: String
+}
+
+/// Control characters that cannot occur in stored text, used to mark matches in excerpts.
+public enum SearchMarker {
+    public static let start = "\u{1}"
+    public static let end = "\u{2}"
+}
+
+extension AppDatabase {
+    /// Posts containing `query`, best matches first. The trigram index answers queries of three
+    /// characters or more (any language, any substring); shorter ones, such as two-syllable
+    /// Korean words, fall back to a bounded scan of recent posts.
+    public func searchPosts(_ query: String, viewerID: Int64?, limit: Int = 20) throws -> [PostMatch] {
+        let query = query.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !query.isEmpty else { return [] }
+        return try reader.read { db in
+            var rows: [(Post, String)] = []
+            if query.count >= 3 {
+                let phrase = "\"" + query.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+                let found = try Row.fetchAll(db, sql: """
+                    SELECT posts.*, snippet(postSearch, 0, char(1), char(2), '…', 24) AS excerpt
+                    FROM postSearch JOIN posts ON posts.id = postSearch.rowid
+                    WHERE postSearch MATCH ? ORDER BY rank LIMIT ?
+                    """, arguments: [phrase, limit])
+                rows = try found.map { (try Post(row: $0), $0["excerpt"] as String) }
+            } else {
+                let pattern = "%" + query.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
+                    .replacingOccurrences(of: "_", with: "\\_") + "%"
+                let found = try Post.fetchAll(db, sql: """
+                    SELECT * FROM (SELECT * FROM posts ORDER BY id DESC LIMIT 5000) WHERE body LIKE ? ESCAPE '\\' LIMIT ?
+                    """, arguments: [pattern, limit])
+                rows = found.map { ($0, Self.excerpt(of: $0.body, around: query)) }
+            }
+            let items = try feedItems(db, posts: rows.map(\.0), viewerID: viewerID)
+            let excerpts = Dictionary(rows.map { ($0.0.id ?? 0, $0.1) }, uniquingKeysWith: { first, _ in first })
+            return items.map { PostMatch(item: $0, excerpt: excerpts[$0.post.id ?? 0] ?? "") }
+        }
+    }
+
+    /// Members whose username starts with, or display name contains, `query`.
+    public func searchUsers(_ query: String, limit: Int = 10) throws -> [User] {
+        let query = query.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !query.isEmpty else { return [] }
+        let escaped = query.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
+            .replacingOccurrences(of: "_", with: "\\_")
+        return try reader.read { db in
+            try User.fetchAll(db, sql: """
+                SELECT * FROM users WHERE username LIKE ? ESCAPE '\\' OR displayName LIKE ? ESCAPE '\\'
+                ORDER BY username = ? DESC, username LIMIT ?
+                """, arguments: [escaped + "%", "%" + escaped + "%", query.lowercased(), limit])
+        }
+    }
+
+    /// Tags starting with `prefix` (normalised), most used first, with their post counts.
+    public func searchTags(_ prefix: String, limit: Int = 10) throws -> [(tag: String, posts: Int)] {
+        guard !prefix.isEmpty else { return [] }
+        return try reader.read { db in
+            // A range on the primary key instead of LIKE, which would not use the index.
+            try Row.fetchAll(db, sql: """
+                SELECT tag, count(*) AS posts FROM postTags WHERE tag >= ? AND tag < ? GROUP BY tag ORDER BY posts DESC, tag LIMIT ?
+                """, arguments: [prefix, prefix + "\u{10FFFF}", limit])
+            .map { ($0["tag"], $0["posts"]) }
+        }
+    }
+
+    static func excerpt(of body: String, around query: String) -> String {
+        guard let range = body.range(of: query, options: .caseInsensitive) else { return String(body.prefix(160)) }
+        let start = body.index(range.lowerBound, offsetBy: -60, limitedBy: body.startIndex) ?? body.startIndex
+        let end = body.index(range.upperBound, offsetBy: 80, limitedBy: body.endIndex) ?? body.endIndex
+        return (start == body.startIndex ? "" : "…") + body[start..<range.lowerBound] + SearchMarker.start
+            + body[range] + SearchMarker.end + body[range.upperBound..<end] + (end == body.endIndex ? "" : "…")
+    }
+}

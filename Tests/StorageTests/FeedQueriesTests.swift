@@ -1,0 +1,139 @@
+import Foundation
+import GRDB
+import Testing
+@testable import Storage
+
+/// A database with a few members, for feed tests.
+private struct Fixture {
+    let database: AppDatabase
+    var ids: [String: Int64] = [:]
+
+    init(_ names: [String] = ["mina", "jun", "hana"], database: AppDatabase? = nil) throws {
+        self.database = try database ?? AppDatabase.inMemory()
+        for name in names {
+            let user = try self.database.createUser(User(username: name, email: "\(name)@example.com", passwordHash: "x", displayName: name))
+            ids[name] = try user.storedID
+        }
+    }
+
+    @discardableResult
+    func post(_ author: String, _ body: String, tags: [String] = [], mentions: [Int64] = []) throws -> Post {
+        try database.createPost(authorID: ids[author]!, content: PostContent(body: body, bodyHTML: "<p>\(body)</p>", tags: tags, mentionedUserIDs: mentions), photos: [])
+    }
+}
+
+@Suite struct FeedQueriesTests {
+    @Test func walkingOlderPagesListsEveryPostOnceWhileNewOnesArrive() throws {
+        let fixture = try Fixture()
+        for number in 1...45 { try fixture.post("mina", "post \(number)") }
+        var seen: [String] = []
+        var cursor: Int64? = nil
+        var extra = 0
+        repeat {
+            let page = try fixture.database.publicFeed(before: cursor, limit: 10, viewerID: nil)
+            seen += page.items.map(\.post.body)
+            cursor = page.nextCursor
+            // Someone posts between page loads.
+            extra += 1
+            try fixture.post("jun", "new \(extra)")
+        } while cursor != nil
+        #expect(seen == (1...45).reversed().map { "post \($0)" })
+    }
+
+    @Test func theHomeFeedShowsFolloweesAndOneself() throws {
+        let fixture = try Fixture()
+        try fixture.post("mina", "mine")
+        try fixture.post("jun", "from jun")
+        try fixture.post("hana", "from hana")
+        try fixture.database.follow(followerID: fixture.ids["mina"]!, followeeID: fixture.ids["jun"]!)
+        let feed = try fixture.database.homeFeed(userID: fixture.ids["mina"]!, before: nil)
+        #expect(feed.items.map(\.post.body) == ["from jun", "mine"])
+        #expect(feed.items.first?.author.username == "jun")
+    }
+
+    @Test func tagFeedsFindNormalisedTags() throws {
+        let fixture = try Fixture()
+        try fixture.post("mina", "#Run", tags: ["run"])
+        try fixture.post("jun", "#한강러닝", tags: ["한강러닝"])
+        #expect(try fixture.database.tagFeed(tag: "run", before: nil, viewerID: nil).items.count == 1)
+        #expect(try fixture.database.tagFeed(tag: "한강러닝", before: nil, viewerID: nil).items.first?.author.username == "jun")
+        #expect(try fixture.database.searchTags("한강").first?.tag == "한강러닝")
+    }
+
+    @Test func likesFollowsAndBookmarksAreIdempotent() throws {
+        let fixture = try Fixture()
+        let post = try fixture.post("mina", "hello")
+        let jun = fixture.ids["jun"]!, postID = try post.storedID
+        try fixture.database.like(postID: postID, userID: jun)
+        try fixture.database.like(postID: postID, userID: jun)
+        try fixture.database.bookmark(postID: postID, userID: jun)
+        try fixture.database.bookmark(postID: postID, userID: jun)
+        try fixture.database.follow(followerID: jun, followeeID: fixture.ids["mina"]!)
+        try fixture.database.follow(followerID: jun, followeeID: fixture.ids["mina"]!)
+        let item = try #require(try fixture.database.feedItem(postID: postID, viewerID: jun))
+        #expect(item.post.likeCount == 1 && item.likedByViewer && item.bookmarkedByViewer)
+        #expect(try fixture.database.followCounts(userID: fixture.ids["mina"]!).followers == 1)
+        #expect(try fixture.database.notifications(userID: fixture.ids["mina"]!).count == 1)
+        try fixture.database.unlike(postID: postID, userID: jun)
+        try fixture.database.unlike(postID: postID, userID: jun)
+        #expect(try fixture.database.feedItem(postID: postID, viewerID: jun)?.post.likeCount == 0)
+    }
+
+    @Test func racingLikesCountOnce() throws {
+        let directory = NSTemporaryDirectory() + "moim-race-\(UUID().uuidString)"
+        let fixture = try Fixture(database: AppDatabase.open(directory: directory))
+        let postID = try fixture.post("mina", "race").storedID
+        let jun = fixture.ids["jun"]!
+        DispatchQueue.concurrentPerform(iterations: 16) { _ in
+            try? fixture.database.like(postID: postID, userID: jun)
+        }
+        #expect(try fixture.database.feedItem(postID: postID, viewerID: nil)?.post.likeCount == 1)
+        try fixture.database.close()
+    }
+
+    @Test func threadsNestRepliesAndNotifyEachPersonOnce() throws {
+        let fixture = try Fixture()
+        let mina = fixture.ids["mina"]!, jun = fixture.ids["jun"]!, hana = fixture.ids["hana"]!
+        let postID = try fixture.post("mina", "long run").storedID
+        let content = { (text: String, mentions: [Int64]) in PostContent(body: text, bodyHTML: text, tags: [], mentionedUserIDs: mentions) }
+        let first = try fixture.database.addComment(postID: postID, authorID: jun, parentID: nil, content: content("nice", []))
+        let reply = try fixture.database.addComment(postID: postID, authorID: hana, parentID: first.id, content: content("agreed @jun @mina", [jun, mina]))
+        _ = try fixture.database.addComment(postID: postID, authorID: mina, parentID: nil, content: content("thanks", []))
+
+        let thread = try fixture.database.thread(postID: postID)
+        #expect(thread.map(\.comment.body) == ["nice", "agreed @jun @mina", "thanks"])
+        #expect(thread.map(\.comment.depth) == [0, 1, 0])
+        // jun: comment notification not his (he commented); reply from hana once (not also a mention).
+        #expect(try fixture.database.notifications(userID: jun).map(\.notification.kind) == [.reply])
+        #expect(Set(try fixture.database.notifications(userID: mina).map(\.notification.kind)) == [.comment])
+
+        try fixture.database.deleteComment(id: first.storedID, authorID: jun)
+        let afterDelete = try fixture.database.thread(postID: postID)
+        #expect(afterDelete.first?.comment.deletedAt != nil)
+        #expect(afterDelete.count == 3)
+        try fixture.database.deleteComment(id: reply.storedID, authorID: hana)
+        #expect(try fixture.database.thread(postID: postID).count == 2)
+        #expect(try fixture.database.feedItem(postID: postID, viewerID: nil)?.post.commentCount == 1)
+    }
+
+    @Test func searchFindsKoreanAndEnglishSubstrings() throws {
+        let fixture = try Fixture()
+        try fixture.post("mina", "오늘 한강에서 러닝했어요")
+        try fixture.post("jun", "Sunday long run along the river")
+        #expect(try fixture.database.searchPosts("한강에서", viewerID: nil).count == 1)
+        #expect(try fixture.database.searchPosts("러닝", viewerID: nil).first?.excerpt.contains(SearchMarker.start + "러닝" + SearchMarker.end) == true)
+        #expect(try fixture.database.searchPosts("long RUN", viewerID: nil).count == 1)
+        #expect(try fixture.database.searchPosts("\"; DROP TABLE posts; --", viewerID: nil).isEmpty)
+        #expect(try fixture.database.searchUsers("MI").first?.username == "mina")
+    }
+
+    @Test func onlyTheAuthorEditsOrDeletesAPost() throws {
+        let fixture = try Fixture()
+        let postID = try fixture.post("mina", "mine").storedID
+        let edit = PostContent(body: "hacked", bodyHTML: "hacked", tags: [], mentionedUserIDs: [])
+        #expect(throws: StorageError.notFound) { try fixture.database.updatePost(id: postID, authorID: fixture.ids["jun"]!, content: edit) }
+        #expect(throws: StorageError.notFound) { try fixture.database.deletePost(id: postID, authorID: fixture.ids["jun"]!) }
+        #expect(try fixture.database.deletePost(id: postID, authorID: fixture.ids["mina"]!) == [])
+        #expect(try fixture.database.feedItem(postID: postID, viewerID: nil) == nil)
+    }
+}
