@@ -23,6 +23,10 @@ public struct URLEncodedForm: Sendable {
         }
     }
 
+    public mutating func append(_ name: String, _ value: String) {
+        fields.append((name: name, value: value))
+    }
+
     /// The first value for `name`.
     public subscript(name: String) -> String? {
         fields.first { $0.name == name }?.value

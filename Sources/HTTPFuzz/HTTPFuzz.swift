@@ -2,7 +2,8 @@ import CFuzzer
 import HTTP
 
 /// libFuzzer entry point: feeds the input to the request parser in two pieces (to exercise
-/// resumption) and drains every request. Any crash or sanitizer report is a bug.
+/// resumption), drains every request and parses multipart bodies. Any crash or sanitizer
+/// report is a bug.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     guard let data else { return 0 }
@@ -19,6 +20,9 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         _ = request.query
         _ = request.cookies
         _ = request.keepAlive
+        if let boundary = MultipartForm.boundary(contentType: request.headers["content-type"] ?? "") {
+            _ = try? MultipartForm(parsing: request.body, boundary: boundary)
+        }
     }
     return 0
 }
