@@ -27,7 +27,7 @@ var targets: [Target] = [
     .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"], exclude: ["Corpus"]),
     .testTarget(name: "MarkdownTests", dependencies: ["Markdown"]),
     .testTarget(name: "StorageTests", dependencies: ["Storage"]),
-    .testTarget(name: "WebTests", dependencies: ["Web", "HTTP", "Storage", "TestSupport"]),
+    .testTarget(name: "WebTests", dependencies: ["Web", "HTTP", "Storage", "TestSupport"], exclude: ["Fixtures"]),
 ]
 
 if fuzzing {

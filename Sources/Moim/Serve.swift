@@ -46,6 +46,7 @@ struct Serve: ParsableCommand {
         var web = WebConfiguration()
         web.templatesDirectory = templates
         web.publicDirectory = publicDirectory
+        web.mediaDirectory = dataOptions.data + "/media"
         web.secureCookies = secureCookies
         let app = try App(database: database, configuration: web)
 

@@ -12,6 +12,7 @@ public final class App: HTTPHandler, @unchecked Sendable {
     let loginThrottle = LoginThrottle()
     let signupLimit = RateLimiter(limit: 10, window: 3600)
     let staticFiles: StaticFiles
+    let media: MediaStore
     let cookies: CookieNames
     /// Verified against when a login names no account, so both cases cost one hash.
     let dummyPasswordHash: String
@@ -25,6 +26,7 @@ public final class App: HTTPHandler, @unchecked Sendable {
         templates = try Templates(directory: configuration.templatesDirectory, localizer: localizer)
         passwords = PasswordHasher(strength: configuration.passwordStrength, pool: BoundedPool(threads: 2, queueLimit: 32))
         staticFiles = StaticFiles(root: configuration.publicDirectory)
+        media = try MediaStore(directory: configuration.mediaDirectory)
         cookies = CookieNames(secure: configuration.secureCookies)
         dummyPasswordHash = try passwords.hash(Crypto.randomToken())
         router = Routes.router(for: self)

@@ -5,6 +5,8 @@ import Storage
 public struct WebConfiguration: Sendable {
     public var templatesDirectory = "Templates"
     public var publicDirectory = "Public"
+    /// Where uploaded images are kept (outside `Public/`).
+    public var mediaDirectory = "data/media"
     /// True when the site is served over HTTPS (behind a proxy): cookies get `Secure` and the
     /// `__Host-` prefix.
     public var secureCookies = false

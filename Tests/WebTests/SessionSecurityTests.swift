@@ -49,13 +49,9 @@ import Storage
     }
 
     @Test func secureSitesUseHostPrefixedSecureCookies() throws {
-        var configuration = WebConfiguration()
-        configuration.templatesDirectory = TestSite.root + "/Templates"
-        configuration.publicDirectory = TestSite.root + "/Public"
-        configuration.passwordStrength = .minimal
+        var configuration = TestSite.configuration()
         configuration.secureCookies = true
-        let app = try App(database: try AppDatabase.inMemory(), configuration: configuration)
-        let browser = Browser(app: app, language: nil, address: "127.0.0.1")
+        let browser = try TestSite(configuration: configuration).browser()
         browser.signUp(username: "mina")
         let header = try #require(browser.lastSetCookies.first { $0.hasPrefix("__Host-moim_session=") })
         #expect(header.contains("Secure"))

@@ -10,13 +10,19 @@ struct TestSite {
     let app: App
     let database: AppDatabase
 
-    init() throws {
+    init(configuration: WebConfiguration = TestSite.configuration()) throws {
         database = try AppDatabase.inMemory()
-        var configuration = WebConfiguration()
-        configuration.templatesDirectory = Self.root + "/Templates"
-        configuration.publicDirectory = Self.root + "/Public"
-        configuration.passwordStrength = .minimal
         app = try App(database: database, configuration: configuration)
+    }
+
+    /// The repository's templates and files, cheap hashes and a fresh media folder.
+    static func configuration() -> WebConfiguration {
+        var configuration = WebConfiguration()
+        configuration.templatesDirectory = root + "/Templates"
+        configuration.publicDirectory = root + "/Public"
+        configuration.passwordStrength = .minimal
+        configuration.mediaDirectory = NSTemporaryDirectory() + "moim-media-\(UUID().uuidString)"
+        return configuration
     }
 
     func browser(language: String? = nil, address: String = "127.0.0.1") -> Browser {
