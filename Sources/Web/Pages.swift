@@ -28,8 +28,9 @@ extension App {
         let language = language(for: request, user: current?.1)
         let csrf = csrfToken(request, session: current?.0)
         var form = request.query
+        var files: [MultipartForm.File] = []
         if request.method == .post {
-            form = try postedForm(request)
+            (form, files) = try postedForm(request)
             try checkOrigin(request)
             guard !csrf.isNew, let sent = form["_csrf"], Crypto.constantTimeEqual(sent, csrf.token) else {
                 throw HTTPError(.forbidden, message: localizer.text("errors.csrf", language))
@@ -38,7 +39,7 @@ extension App {
         return RequestContext(
             request: request, language: language, user: current?.1, session: current?.0,
             csrfToken: csrf.token, issuesCSRFCookie: csrf.isNew,
-            form: form, flash: request.cookies[cookies.flash]
+            form: form, files: files, flash: request.cookies[cookies.flash]
         )
     }
 
@@ -50,12 +51,16 @@ extension App {
         return (Crypto.randomToken(), true)
     }
 
-    private func postedForm(_ request: HTTPRequest) throws -> URLEncodedForm {
-        let type = request.headers["content-type"]?.lowercased() ?? ""
-        guard type.hasPrefix("application/x-www-form-urlencoded") else {
-            throw HTTPError(.unsupportedMediaType)
+    private func postedForm(_ request: HTTPRequest) throws -> (URLEncodedForm, [MultipartForm.File]) {
+        let type = request.headers["content-type"] ?? ""
+        if type.lowercased().hasPrefix("application/x-www-form-urlencoded") {
+            return (try URLEncodedForm(parsing: request.body), [])
         }
-        return try URLEncodedForm(parsing: request.body)
+        if let boundary = MultipartForm.boundary(contentType: type) {
+            let form = try MultipartForm(parsing: request.body, boundary: boundary)
+            return (form.fields, form.files)
+        }
+        throw HTTPError(.unsupportedMediaType)
     }
 
     /// Browsers send `Origin` on every POST; one from another site is a forgery even when

@@ -11,6 +11,26 @@ enum Paths {
     static let language = "/language"
     static let search = "/search"
 
+    static let newPost = "/posts/new"
+    static let explore = "/explore"
+    static let bookmarks = "/bookmarks"
+    static let notifications = "/notifications"
+
+    static func post(_ id: Int64) -> String { "/posts/\(id)" }
+    static func comment(_ id: Int64, post: Int64) -> String { "/posts/\(post)#comment-\(id)" }
+    static func media(_ name: String) -> String { "/media/" + name }
+    static func tag(_ tag: String) -> String { "/tags/" + PercentEncoding.encode(tag) }
+    static func tagFeed(_ name: String) -> String { tag(name) + "/feed.atom" }
+    static func userFeed(_ username: String) -> String { profile(username) + "/feed.atom" }
+    static func followers(_ username: String) -> String { profile(username) + "/followers" }
+    static func following(_ username: String) -> String { profile(username) + "/following" }
+
+    /// `path` with `?before=cursor`, for "Older posts" links.
+    static func older(_ path: String, before cursor: Int64?) -> String? {
+        guard let cursor else { return nil }
+        return path + (path.contains("?") ? "&" : "?") + "before=\(cursor)"
+    }
+
     static func profile(_ username: String) -> String {
         "/u/" + PercentEncoding.encode(username)
     }

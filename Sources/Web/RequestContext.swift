@@ -13,6 +13,8 @@ struct RequestContext {
     let issuesCSRFCookie: Bool
     /// The url-encoded body of a POST (already checked against CSRF), or the query of a GET.
     let form: URLEncodedForm
+    /// Files of a `multipart/form-data` POST.
+    let files: [MultipartForm.File]
     /// A one-time message key carried over a redirect.
     let flash: String?
 

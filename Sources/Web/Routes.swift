@@ -8,8 +8,38 @@ enum Routes {
         // MARK: - Health
         router.get("/healthz") { _ in .text("ok") }
 
-        // MARK: - Home
+        // MARK: - Feeds
         router.get("/", app.page(app.home))
+        router.get(Paths.explore, app.page(app.explore))
+        router.get("/tags/:tag/feed.atom", app.page(app.tagAtom))
+        router.get("/tags/:tag", app.page(app.tagShow))
+        router.get(Paths.bookmarks, app.page(app.bookmarks))
+        router.get(Paths.notifications, app.page(app.notifications))
+        router.get(Paths.search, app.page(app.search))
+
+        // MARK: - Posts
+        router.get(Paths.newPost, app.page(app.postNew))
+        router.post("/posts", app.page(app.postCreate))
+        router.get("/posts/:id", app.page(app.postShow))
+        router.get("/posts/:id/edit", app.page(app.postEdit))
+        router.post("/posts/:id/edit", app.page(app.postUpdate))
+        router.post("/posts/:id/delete", app.page(app.postDelete))
+        router.post("/posts/:id/like", app.page(app.postLike))
+        router.post("/posts/:id/unlike", app.page(app.postUnlike))
+        router.post("/posts/:id/bookmark", app.page(app.postBookmark))
+        router.post("/posts/:id/unbookmark", app.page(app.postUnbookmark))
+        router.get("/media/:name") { [unowned app] request in
+            guard let name = request.parameters["name"], let response = app.media.response(name: name, request: request) else {
+                throw HTTPError(.notFound)
+            }
+            return response
+        }
+
+        // MARK: - Comments
+        router.post("/posts/:id/comments", app.page(app.commentCreate))
+        router.get("/comments/:id/edit", app.page(app.commentEdit))
+        router.post("/comments/:id/edit", app.page(app.commentUpdate))
+        router.post("/comments/:id/delete", app.page(app.commentDelete))
 
         // MARK: - Accounts
         router.get(Paths.signup, app.page(app.signupShow))
@@ -21,6 +51,11 @@ enum Routes {
 
         // MARK: - Profiles and settings
         router.get("/u/:username", app.page(app.profileShow))
+        router.get("/u/:username/followers", app.page(app.profileFollows(.followers)))
+        router.get("/u/:username/following", app.page(app.profileFollows(.following)))
+        router.get("/u/:username/feed.atom", app.page(app.userAtom))
+        router.post("/u/:username/follow", app.page(app.profileFollow(true)))
+        router.post("/u/:username/unfollow", app.page(app.profileFollow(false)))
         router.get(Paths.settings, app.page(app.settingsShow))
         router.post(Paths.settings, app.page(app.settingsProfileUpdate))
         router.post(Paths.settingsPassword, app.page(app.settingsPasswordUpdate))

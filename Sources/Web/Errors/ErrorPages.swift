@@ -47,7 +47,7 @@ extension App {
         return RequestContext(
             request: request, language: language(for: request, user: current?.1), user: current?.1,
             session: current?.0, csrfToken: csrf.token, issuesCSRFCookie: csrf.isNew,
-            form: URLEncodedForm(), flash: nil
+            form: URLEncodedForm(), files: [], flash: nil
         )
     }
 }

@@ -24,6 +24,9 @@ extension App {
             "lang": language.rawValue,
             "title": title,
             "csrf": context.csrfToken,
+            // A flag, not the `currentUser` section, wherever the inner template also uses
+            // keys such as `url` that the user's view would shadow.
+            "signedIn": context.user != nil,
             "path": context.request.target,
             "searchQuery": context.request.path == Paths.search ? (context.form["q"] ?? "") : "",
             "languages": Language.allCases.map { option in
@@ -32,7 +35,11 @@ extension App {
             },
         ]
         if let section { view["section"] = [section.rawValue: true] }
-        if let user = context.user { view["currentUser"] = userView(user) }
+        if let user = context.user {
+            view["currentUser"] = userView(user)
+            let unread = (try? database.unreadNotificationCount(userID: user.storedID)) ?? 0
+            if unread > 0 { view["unreadCount"] = unread > 99 ? "99+" : String(unread) }
+        }
         if let flash = context.flash, flash.allSatisfy({ $0.isLetter || $0 == "_" }),
            case let text = localizer.text("flash.\(flash)", language), text != "flash.\(flash)" {
             view["flash"] = text

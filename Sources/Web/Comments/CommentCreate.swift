@@ -1,0 +1,27 @@
+import HTTP
+import Storage
+
+extension App {
+    static let maximumCommentLength = 5000
+
+    /// `POST /posts/:id/comments`: a comment, or a reply when `parent` is set.
+    func commentCreate(_ context: RequestContext) throws -> HTTPResponse {
+        let user = try context.requireUser()
+        guard let postID = context.request.parameters["id"].flatMap(Int64.init) else { throw HTTPError(.notFound) }
+        let body = (context.form["body"] ?? "").trimmed
+        guard !body.isEmpty, body.count <= Self.maximumCommentLength, !body.hasControlCharacters else {
+            throw HTTPError(.unprocessableContent, message: localizer.text("errors.comment_length", context.language))
+        }
+        let parentID = try context.form["parent"].flatMap { $0.isEmpty ? nil : $0 }.map { text -> Int64 in
+            guard let id = Int64(text) else { throw HTTPError(.badRequest) }
+            return id
+        }
+        let comment: Comment
+        do {
+            comment = try database.addComment(postID: postID, authorID: user.storedID, parentID: parentID, content: postContent(body))
+        } catch StorageError.notFound {
+            throw HTTPError(.notFound)
+        }
+        return redirect(to: Paths.comment(try comment.storedID, post: postID))
+    }
+}

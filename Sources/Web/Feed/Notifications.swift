@@ -1,0 +1,32 @@
+import HTTP
+import Storage
+
+extension App {
+    /// `GET /notifications`: the newest notifications; viewing them marks them read.
+    func notifications(_ context: RequestContext) throws -> HTTPResponse {
+        let user = try context.requireUser()
+        let language = context.language
+        let items = try database.notifications(userID: user.storedID)
+        let views: [[String: Any]] = items.map { item in
+            let notification = item.notification
+            let target: String = switch notification.kind {
+            case .follow: Paths.profile(item.actor.username)
+            case .comment, .reply, .mention:
+                notification.commentID.map { Paths.comment($0, post: notification.postID ?? 0) }
+                    ?? notification.postID.map(Paths.post) ?? Paths.profile(item.actor.username)
+            }
+            return [
+                "actor": userView(item.actor),
+                "text": localizer.text("notifications.\(notification.kind.rawValue)", language, ["name": item.actor.displayName]),
+                "url": target,
+                "date": localizer.dateTime(notification.createdAt, language),
+                "unread": notification.readAt == nil,
+            ]
+        }
+        try database.markNotificationsRead(userID: user.storedID)
+        return try render("notifications", context, title: localizer.text("notifications.title", language), [
+            "notifications": views,
+            "hasNotifications": !views.isEmpty,
+        ])
+    }
+}

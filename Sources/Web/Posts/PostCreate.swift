@@ -1,0 +1,31 @@
+import HTTP
+import Storage
+
+extension App {
+    /// `POST /posts`: stores the photos (fsynced), then the post; nothing is kept if any
+    /// part is refused.
+    func postCreate(_ context: RequestContext) throws -> HTTPResponse {
+        let user = try context.requireUser()
+        let form = PostForm(context)
+        let (images, errors, badFile) = form.validate()
+        guard errors.isEmpty else {
+            return try renderPostForm(body: form.body, errors: errors, badFile: badFile, editing: nil, context)
+        }
+        let content = try postContent(form.body)
+        var saved: [String] = []
+        do {
+            var photos: [NewPhoto] = []
+            for image in images {
+                let name = try media.save(image)
+                saved.append(name)
+                photos.append(NewPhoto(fileName: name, mediaType: image.format.mediaType, width: image.width,
+                                       height: image.height, byteCount: image.data.count))
+            }
+            let post = try database.createPost(authorID: user.storedID, content: content, photos: photos)
+            return redirect(to: Paths.post(try post.storedID), flash: "post_published")
+        } catch {
+            media.delete(saved)
+            throw error
+        }
+    }
+}

@@ -1,0 +1,41 @@
+import HTTP
+import Storage
+
+extension App {
+    /// `GET /posts/:id/edit`: the author's form to change the text (photos stay as they are).
+    func postEdit(_ context: RequestContext) throws -> HTTPResponse {
+        let user = try context.requireUser()
+        let item = try feedItem(context)
+        guard item.author.id == user.id else { throw HTTPError(.notFound) }
+        return try renderPostForm(body: item.post.body, errors: FieldErrors(), badFile: nil, editing: item.post.id, context)
+    }
+
+    /// `POST /posts/:id/edit`
+    func postUpdate(_ context: RequestContext) throws -> HTTPResponse {
+        let user = try context.requireUser()
+        let item = try feedItem(context)
+        guard item.author.id == user.id else { throw HTTPError(.notFound) }
+        let form = PostForm(context)
+        let postID = try item.post.storedID
+        let (_, errors, _) = form.validate(requirePhotosOrText: item.photos.isEmpty)
+        guard errors.isEmpty else {
+            return try renderPostForm(body: form.body, errors: errors, badFile: nil, editing: postID, context)
+        }
+        _ = try database.updatePost(id: postID, authorID: user.storedID, content: postContent(form.body))
+        return redirect(to: Paths.post(postID), flash: "post_saved")
+    }
+
+    /// `POST /posts/:id/delete`: removes the post, its comments and its photo files.
+    func postDelete(_ context: RequestContext) throws -> HTTPResponse {
+        let user = try context.requireUser()
+        guard let id = context.request.parameters["id"].flatMap(Int64.init) else { throw HTTPError(.notFound) }
+        let files: [String]
+        do {
+            files = try database.deletePost(id: id, authorID: user.storedID)
+        } catch StorageError.notFound {
+            throw HTTPError(.notFound)
+        }
+        media.delete(files)
+        return redirect(to: Paths.profile(user.username), flash: "post_deleted")
+    }
+}

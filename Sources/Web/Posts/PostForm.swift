@@ -1,0 +1,59 @@
+import HTTP
+import Storage
+
+/// The new-post and edit-post form: Markdown text and up to ten photos.
+struct PostForm {
+    static let maximumLength = 10_000
+    static let maximumPhotos = 10
+    static let maximumPhotoBytes = 10 * 1024 * 1024
+
+    var body: String
+    var photos: [MultipartForm.File]
+
+    init(_ context: RequestContext) {
+        body = (context.form["body"] ?? "").replacingOccurrences(of: "\r\n", with: "\n").trimmed
+        photos = context.files.filter { $0.field == "photos" }
+    }
+
+    /// Checks the text and every photo; on success, the photos ready to store.
+    func validate(requirePhotosOrText: Bool = true) -> (images: [ImageFile], errors: FieldErrors, badFile: String?) {
+        var errors = FieldErrors()
+        var badFile: String? = nil
+        if body.count > Self.maximumLength || body.hasControlCharacters { errors.add("body", "errors.post_length") }
+        if requirePhotosOrText, body.isEmpty, photos.isEmpty { errors.add("body", "errors.post_empty") }
+        if photos.count > Self.maximumPhotos { errors.add("photos", "errors.photo_count") }
+        var images: [ImageFile] = []
+        for photo in photos.prefix(Self.maximumPhotos) {
+            guard photo.data.count <= Self.maximumPhotoBytes else {
+                errors.add("photos", "errors.photo_too_large")
+                badFile = photo.filename
+                break
+            }
+            do {
+                images.append(try ImageFile(photo.data))
+            } catch {
+                errors.add("photos", error == .tooManyPixels ? "errors.photo_pixels" : "errors.photo_not_image")
+                badFile = photo.filename
+                break
+            }
+        }
+        return (images, errors, badFile)
+    }
+}
+
+extension App {
+    /// Renders Markdown to HTML, linking tags and the mentions of real members.
+    func postContent(_ markdown: String) throws -> PostContent {
+        var ids: [String: Int64] = [:]
+        var failure: (any Error)? = nil
+        let document = MarkdownRenderer.render(markdown) { candidates in
+            do { ids = try database.userIDs(usernames: candidates) } catch { failure = error }
+            return Set(ids.keys)
+        }
+        if let failure { throw failure }
+        return PostContent(body: markdown, bodyHTML: document.html, tags: document.tags,
+                           mentionedUserIDs: document.mentions.compactMap { ids[$0] })
+    }
+}
+
+import Markdown
