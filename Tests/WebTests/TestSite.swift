@@ -65,6 +65,25 @@ final class Browser {
         return send(request, headers: headers)
     }
 
+    /// Posts a `multipart/form-data` form with files (name, filename, bytes), with the CSRF
+    /// token of the page at `from`.
+    @discardableResult
+    func postMultipart(_ target: String, _ fields: [(String, String)], files: [(String, String, [UInt8])], from page: String) -> HTTPResponse {
+        let boundary = "----MoimTestBoundary7MA4YWxk"
+        var body: [UInt8] = []
+        for (name, value) in fields + [("_csrf", csrfToken(on: page))] {
+            body += Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"\r\n\r\n\(value)\r\n".utf8)
+        }
+        for (name, filename, bytes) in files {
+            body += Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"; filename=\"\(filename)\"\r\nContent-Type: image/jpeg\r\n\r\n".utf8)
+            body += bytes + Array("\r\n".utf8)
+        }
+        body += Array("--\(boundary)--\r\n".utf8)
+        var request = HTTPRequest(method: .post, target: target, body: body)
+        request.headers.add("content-type", "multipart/form-data; boundary=\(boundary)")
+        return send(request, headers: [])
+    }
+
     func csrfToken(on page: String) -> String {
         let html = get(page).bodyText
         guard let range = html.range(of: #"name="_csrf" value="([^"]+)""#, options: .regularExpression) else { return "" }

@@ -1,0 +1,116 @@
+import Foundation
+import Testing
+import HTTP
+import Storage
+@testable import Web
+
+@Suite struct FeedTests {
+    @Test func twoMembersFollowPostLikeCommentAndAreNotified() throws {
+        // Given Mina and Jun, and Jun follows Mina
+        let site = try TestSite()
+        let mina = site.browser(), jun = site.browser()
+        mina.signUp(username: "mina", displayName: "Mina")
+        jun.signUp(username: "jun", displayName: "Jun")
+        #expect(jun.post("/u/mina/follow", [], from: "/u/mina").status == .seeOther)
+
+        // When Mina posts a photo with a hashtag
+        let created = mina.postMultipart("/posts", [("body", "Sunrise run #한강러닝 with @jun")],
+                                         files: [("photos", "run.jpg", try fixture("gps.jpg"))], from: "/posts/new")
+        #expect(created.status == .seeOther)
+        let postURL = try #require(created.headers["Location"])
+
+        // Then Jun sees it in his feed, with the photo and a working tag link
+        let feed = jun.get("/").bodyText
+        #expect(feed.contains("Sunrise run"))
+        #expect(feed.contains(#"href="/tags/%ED%95%9C%EA%B0%95%EB%9F%AC%EB%8B%9D""#))
+        let photo = try #require(feed.firstMatch(of: /src="(\/media\/[A-Za-z0-9_-]{22}\.jpg)" width="64" height="48"/)?.1)
+        let image = jun.get(String(photo))
+        #expect(image.status == .ok)
+        #expect(image.headers["Content-Type"] == "image/jpeg")
+        #expect(image.headers["X-Content-Type-Options"] == "nosniff")
+        #expect(image.headers["Cache-Control"]?.contains("immutable") == true)
+        #expect(!image.body.contains(subsequence: Array("PhoneMaker".utf8)))
+        #expect(jun.get("/notifications").bodyText.contains("Mina mentioned you."))
+
+        // When Jun likes it twice and comments
+        jun.post(postURL + "/like", [], from: postURL)
+        jun.post(postURL + "/like", [], from: postURL)
+        let comment = jun.post(postURL + "/comments", [("body", "Nice pace!")], from: postURL)
+        #expect(comment.status == .seeOther)
+
+        // Then the post counts one like and one comment, and Mina is notified
+        let page = mina.get(postURL).bodyText
+        #expect(page.contains("Nice pace!"))
+        #expect(page.contains(#"<span class="count">1</span>"#))
+        #expect(mina.get("/").bodyText.contains(#"class="bubble">2<"#))
+        let notifications = mina.get("/notifications").bodyText
+        #expect(notifications.contains("Jun started following you."))
+        #expect(notifications.contains("Jun commented on your post."))
+        #expect(!mina.get("/").bodyText.contains(#"class="bubble""#))
+    }
+
+    @Test func aRefusedUploadLeavesNothingBehind() throws {
+        let configuration = TestSite.configuration()
+        let site = try TestSite(configuration: configuration)
+        let mina = site.browser()
+        mina.signUp(username: "mina")
+        let refused = mina.postMultipart("/posts", [("body", "look")], files: [
+            ("photos", "fine.jpg", try fixture("gps.jpg")), ("photos", "notes.jpg", try fixture("not-an-image.jpg")),
+        ], from: "/posts/new")
+        #expect(refused.status == .unprocessableContent)
+        #expect(refused.bodyText.contains("notes.jpg: This file is not a JPEG, PNG, WebP or GIF image."))
+        #expect(refused.bodyText.contains(">look</textarea>"))
+        #expect(try site.database.publicFeed(before: nil, viewerID: nil).items.isEmpty)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: configuration.mediaDirectory).isEmpty)
+    }
+
+    @Test func tagsAreFoundWhateverTheirCase() throws {
+        let site = try TestSite()
+        let mina = site.browser()
+        mina.signUp(username: "mina")
+        mina.post("/posts", [("body", "Long #Run today")], from: "/posts/new")
+        #expect(mina.get("/tags/run").bodyText.contains("Long"))
+        #expect(mina.get("/tags/RUN").bodyText.contains("Long"))
+        #expect(mina.get("/tags/run/feed.atom").bodyText.contains("<title>Long #Run today</title>"))
+        #expect(mina.get("/tags/%3Cscript%3E").status == .notFound)
+    }
+
+    @Test func onlyTheAuthorMayEditOrDeleteAPost() throws {
+        let site = try TestSite()
+        let mina = site.browser(), jun = site.browser()
+        mina.signUp(username: "mina")
+        jun.signUp(username: "jun")
+        let postURL = try #require(mina.post("/posts", [("body", "mine")], from: "/posts/new").headers["Location"])
+        #expect(jun.get(postURL + "/edit").status == .notFound)
+        #expect(jun.post(postURL + "/delete", [], from: postURL).status == .notFound)
+        #expect(mina.post(postURL + "/edit", [("body", "mine, edited")], from: postURL + "/edit").status == .seeOther)
+        #expect(jun.get(postURL).bodyText.contains("mine, edited"))
+        #expect(mina.post(postURL + "/delete", [], from: postURL).status == .seeOther)
+        #expect(jun.get(postURL).status == .notFound)
+    }
+
+    @Test func olderPostsLinkWalksTheWholeFeed() throws {
+        let site = try TestSite()
+        let mina = site.browser()
+        mina.signUp(username: "mina")
+        for number in 1...25 { mina.post("/posts", [("body", "post number \(number)")], from: "/posts/new") }
+        let first = mina.get("/explore").bodyText
+        #expect(first.contains("post number 25") && !first.contains("post number 5<"))
+        let older = try #require(first.firstMatch(of: /href="(\/explore\?before=\d+)" rel="next"/)?.1)
+        let second = mina.get(String(older)).bodyText
+        #expect(second.contains("post number 5<") && second.contains("post number 1<") && !second.contains("post number 25"))
+        #expect(mina.get("/explore?before=abc").status == .badRequest)
+    }
+
+    @Test func scriptInAPostIsInert() throws {
+        let site = try TestSite()
+        let mina = site.browser()
+        mina.signUp(username: "mina")
+        let url = try #require(mina.post("/posts", [("body", "<script>alert(1)</script> [x](javascript:alert(1)) <img src=x onerror=alert(1)>")],
+                                         from: "/posts/new").headers["Location"])
+        let page = mina.get(url).bodyText
+        #expect(!page.contains("<script>alert"))
+        #expect(!page.contains("href=\"javascript:"))
+        #expect(!page.contains("onerror=alert"))
+    }
+}
