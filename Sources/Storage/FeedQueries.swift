@@ -15,14 +15,16 @@ extension AppDatabase {
             let authors = try Int64.fetchAll(db, sql: "SELECT followeeID FROM follows WHERE followerID = ?", arguments: [userID]) + [userID]
             let posts: [Post]
             if authors.count <= Self.followeeQueryLimit {
-                // Each author's newest posts through the (authorID, id) index, merged: the cost
-                // follows the number of followees, not the number of posts on the site.
-                let statement = try db.cachedStatement(sql: "SELECT * FROM posts WHERE authorID = ? AND id < ? ORDER BY id DESC LIMIT ?")
-                var merged: [Post] = []
+                // Each author's newest post ids from the (authorID, id) index alone, merged, then
+                // one read of the posts shown: the cost follows the number of followees, not
+                // the number of posts on the site.
+                let statement = try db.cachedStatement(sql: "SELECT id FROM posts WHERE authorID = ? AND id < ? ORDER BY id DESC LIMIT ?")
+                var ids: [Int64] = []
                 for author in authors {
-                    merged += try Post.fetchAll(statement, arguments: [author, before, limit + 1])
+                    ids += try Int64.fetchAll(statement, arguments: [author, before, limit + 1])
                 }
-                posts = Array(merged.sorted { ($0.id ?? 0) > ($1.id ?? 0) }.prefix(limit + 1))
+                let newest = Array(ids.sorted(by: >).prefix(limit + 1))
+                posts = try Post.fetchAll(db, keys: newest).sorted { ($0.id ?? 0) > ($1.id ?? 0) }
             } else {
                 posts = try Post.fetchAll(db, sql: """
                     SELECT * FROM posts WHERE id < ? AND (authorID = ? OR authorID IN (SELECT followeeID FROM follows WHERE followerID = ?))

@@ -35,3 +35,12 @@ import Testing
         }
     }
 }
+
+@Suite struct InternetDateTests {
+    @Test func formatsUTCLikeFoundation() {
+        for seconds in [0.0, 1_795_000_000.7, 951_782_400] {
+            let date = Date(timeIntervalSince1970: seconds)
+            #expect(InternetDate.format(date) == ISO8601DateFormatter().string(from: date))
+        }
+    }
+}

@@ -22,7 +22,6 @@ extension App {
     /// An Atom 1.0 document (RFC 4287) of a page of posts, with absolute links.
     private func atom(title: String, path: String, _ page: FeedPage, _ context: RequestContext) throws -> HTTPResponse {
         let base = "\(configuration.secureCookies ? "https" : "http")://\(context.request.headers["host"] ?? "localhost")"
-        let iso = ISO8601DateFormatter()
         let entries: [[String: Any]] = page.items.map { item in
             let id = item.post.id ?? 0
             return [
@@ -30,12 +29,12 @@ extension App {
                 "id": "\(base)\(Paths.post(id))",
                 "title": item.post.body.split(separator: "\n").first.map { String($0.prefix(80)) } ?? "#\(id)",
                 "author": item.author.displayName,
-                "published": iso.string(from: item.post.createdAt),
-                "updated": iso.string(from: item.post.updatedAt ?? item.post.createdAt),
+                "published": InternetDate.format(item.post.createdAt),
+                "updated": InternetDate.format(item.post.updatedAt ?? item.post.createdAt),
                 "contentHTML": item.post.bodyHTML,
             ]
         }
-        let updated = page.items.first.map { iso.string(from: $0.post.updatedAt ?? $0.post.createdAt) } ?? iso.string(from: Date(timeIntervalSince1970: 0))
+        let updated = page.items.first.map { InternetDate.format($0.post.updatedAt ?? $0.post.createdAt) } ?? InternetDate.format(Date(timeIntervalSince1970: 0))
         let xml = try templates.render("atom", context.language, [
             "title": title, "url": base + path, "self": base + context.request.path, "updated": updated, "entries": entries,
         ])

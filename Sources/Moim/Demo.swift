@@ -1,0 +1,58 @@
+import ArgumentParser
+import Foundation
+import Markdown
+import Storage
+import Web
+
+/// `moim demo`: fills the database with generated members, follows and posts, for trying the
+/// site out and for benchmarks. Every generated member's password is `demo password`.
+struct Demo: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Generate demo members and posts (password: \"demo password\").")
+
+    @Option(help: "Members to create, named runner1…runnerN.") var users = 1_000
+    @Option(help: "Posts to create, spread over the members.") var posts = 10_000
+    @Option(help: "People each member follows.") var follows = 50
+    @Option(help: "Comments on the newest post.") var comments = 50
+    @OptionGroup var dataOptions: DataOptions
+
+    func run() throws {
+        guard users > 0, posts >= 0, follows >= 0 else { throw ValidationError("Counts must not be negative.") }
+        let database = try AppDatabase.open(directory: dataOptions.data)
+        defer { try? database.close() }
+        let started = Date()
+        var generator = SystemRandomNumberGenerator()
+        let ids = try database.insertDemoUsers(count: users, prefix: "runner", passwordHash: PasswordHashing.hash("demo password"))
+        var pairs: [(follower: Int64, followee: Int64)] = []
+        for follower in ids {
+            for _ in 0..<min(follows, ids.count - 1) { pairs.append((follower, ids.randomElement(using: &generator)!)) }
+        }
+        try database.insertDemoFollows(pairs)
+
+        let places = ["한강", "남산", "Olympic Park", "Seoul Forest", "Haeundae", "Gwanggyo Lake", "the track"]
+        let tags = ["run", "한강러닝", "morningrun", "10k", "halfmarathon", "trail", "interval", "recovery"]
+        let batch = 20_000
+        var written = 0
+        var last: Int64? = nil
+        while written < posts {
+            let count = min(batch, posts - written)
+            let start = Date().addingTimeInterval(-Double(posts - written) * 60)
+            let drafts: [AppDatabase.DemoPost] = (0..<count).map { offset in
+                let number = written + offset + 1
+                let km = Double(Int.random(in: 30...215, using: &generator)) / 10
+                let tag = tags.randomElement(using: &generator)!
+                let body = "Run #\(number): \(km) km around \(places.randomElement(using: &generator)!), "
+                    + "pace \(Int.random(in: 4...7, using: &generator)):\(String(format: "%02d", Int.random(in: 0...59, using: &generator)))/km. **Felt good.** #\(tag)"
+                let document = MarkdownRenderer.render(body) { _ in [] }
+                return AppDatabase.DemoPost(authorID: ids.randomElement(using: &generator)!, body: body, bodyHTML: document.html,
+                                            tags: document.tags, createdAt: start.addingTimeInterval(Double(offset) * 60))
+            }
+            last = try database.insertDemoPosts(drafts).last ?? last
+            written += count
+            print("posts: \(written)/\(posts)")
+        }
+        if let last, comments > 0 { try database.insertDemoComments(postID: last, authors: ids, count: comments) }
+        print(String(format: "Demo data ready in %.1f s: %d members, %d posts. Log in as runner1 with the password \"demo password\".",
+                     Date().timeIntervalSince(started), users, posts))
+        if let last { print("Newest post: /posts/\(last)") }
+    }
+}

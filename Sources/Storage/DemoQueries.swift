@@ -1,0 +1,83 @@
+import Foundation
+import GRDB
+
+/// Bulk inserts for `moim demo`: generated members, posts, follows and comments, written in
+/// a few large transactions through prepared statements.
+extension AppDatabase {
+    /// A generated post.
+    public struct DemoPost: Sendable {
+        public var authorID: Int64
+        public var body: String
+        public var bodyHTML: String
+        public var tags: [String]
+        public var createdAt: Date
+
+        public init(authorID: Int64, body: String, bodyHTML: String, tags: [String], createdAt: Date) {
+            self.authorID = authorID
+            self.body = body
+            self.bodyHTML = bodyHTML
+            self.tags = tags
+            self.createdAt = createdAt
+        }
+    }
+
+    /// Inserts members `prefix1`…`prefixN` sharing one password hash; returns their ids.
+    public func insertDemoUsers(count: Int, prefix: String, passwordHash: String, now: Date = Date()) throws -> [Int64] {
+        try writer.write { db in
+            let statement = try db.makeStatement(sql: """
+                INSERT INTO users (username, email, passwordHash, displayName, region, createdAt) VALUES (?, ?, ?, ?, ?, ?)
+                """)
+            let regions = ["seoul", "busan", "gyeonggi", "incheon", "daegu"]
+            var ids: [Int64] = []
+            ids.reserveCapacity(count)
+            for number in 1...max(1, count) {
+                let name = "\(prefix)\(number)"
+                try statement.execute(arguments: [name, "\(name)@example.com", passwordHash, "Runner \(number)", regions[number % regions.count], now])
+                ids.append(db.lastInsertedRowID)
+            }
+            return ids
+        }
+    }
+
+    public func insertDemoPosts(_ posts: [DemoPost]) throws -> [Int64] {
+        try writer.write { db in
+            let insert = try db.makeStatement(sql: "INSERT INTO posts (authorID, body, bodyHTML, createdAt) VALUES (?, ?, ?, ?)")
+            let tag = try db.makeStatement(sql: "INSERT OR IGNORE INTO postTags (tag, postID) VALUES (?, ?)")
+            var ids: [Int64] = []
+            ids.reserveCapacity(posts.count)
+            for post in posts {
+                try insert.execute(arguments: [post.authorID, post.body, post.bodyHTML, post.createdAt])
+                let id = db.lastInsertedRowID
+                for name in post.tags { try tag.execute(arguments: [name, id]) }
+                ids.append(id)
+            }
+            return ids
+        }
+    }
+
+    public func insertDemoFollows(_ pairs: [(follower: Int64, followee: Int64)], now: Date = Date()) throws {
+        try writer.write { db in
+            let statement = try db.makeStatement(sql: "INSERT OR IGNORE INTO follows (followerID, followeeID, createdAt) VALUES (?, ?, ?)")
+            for pair in pairs where pair.follower != pair.followee {
+                try statement.execute(arguments: [pair.follower, pair.followee, now])
+            }
+        }
+    }
+
+    /// Adds `count` comments by `authors` (in turn) to a post, every third a reply.
+    public func insertDemoComments(postID: Int64, authors: [Int64], count: Int, now: Date = Date()) throws {
+        try writer.write { db in
+            let statement = try db.makeStatement(sql: """
+                INSERT INTO comments (postID, authorID, parentID, depth, body, bodyHTML, createdAt) VALUES (?, ?, ?, ?, ?, ?, ?)
+                """)
+            var last: Int64? = nil
+            for number in 0..<count {
+                let reply = number % 3 == 2 ? last : nil
+                let body = "Comment \(number + 1): see you at the next run!"
+                try statement.execute(arguments: [postID, authors[number % authors.count], reply, reply == nil ? 0 : 1, body, "<p>\(body)</p>\n", now])
+                last = db.lastInsertedRowID
+            }
+            try db.execute(sql: "UPDATE posts SET commentCount = commentCount + ? WHERE id = ?", arguments: [count, postID])
+        }
+    }
+}
