@@ -26,12 +26,21 @@ extension AppDatabase {
             var rows: [(Post, String)] = []
             if query.count >= 3 {
                 let phrase = "\"" + query.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-                let found = try Row.fetchAll(db, sql: """
-                    SELECT posts.*, snippet(postSearch, 0, char(1), char(2), '…', 24) AS excerpt
-                    FROM postSearch JOIN posts ON posts.id = postSearch.rowid
-                    WHERE postSearch MATCH ? ORDER BY rank LIMIT ?
+                // bm25 over every match of a common word took 20-40 ms; ranking the newest 500
+                // matches takes a few, whatever the size of the site.
+                let ids = try Int64.fetchAll(db, sql: """
+                    SELECT rowid FROM (
+                        SELECT rowid, bm25(postSearch) AS score FROM postSearch WHERE postSearch MATCH ? ORDER BY rowid DESC LIMIT 500
+                    ) ORDER BY score LIMIT ?
                     """, arguments: [phrase, limit])
-                rows = try found.map { (try Post(row: $0), $0["excerpt"] as String) }
+                guard !ids.isEmpty else { return [] }
+                let excerpts = try Row.fetchAll(db, sql: """
+                    SELECT rowid, snippet(postSearch, 0, char(1), char(2), '…', 24) AS excerpt FROM postSearch
+                    WHERE postSearch MATCH ? AND rowid IN (\(databaseQuestionMarks(count: ids.count)))
+                    """, arguments: StatementArguments([phrase] + ids.map { $0 as (any DatabaseValueConvertible) }))
+                    .reduce(into: [Int64: String]()) { $0[$1["rowid"]] = $1["excerpt"] }
+                let posts = try Post.fetchAll(db, keys: ids).reduce(into: [Int64: Post]()) { $0[$1.id ?? 0] = $1 }
+                rows = ids.compactMap { id in posts[id].map { ($0, excerpts[id] ?? "") } }
             } else {
                 let pattern = "%" + query.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
                     .replacingOccurrences(of: "_", with: "\\_") + "%"

@@ -44,3 +44,14 @@ import Testing
         }
     }
 }
+
+@Suite struct NilValueTests {
+    @Test func absentValuesHideTheirSections() throws {
+        let site = try TestSite()
+        #expect(!site.browser().get("/login").bodyText.contains("form-error"))
+        let view = App.droppingNils(["a": nil as String? as Any, "b": 1, "c": [["d": nil as Int? as Any, "e": "x"]]])
+        #expect(view["a"] == nil)
+        #expect((view["c"] as? [[String: Any]])?.first?["d"] == nil)
+        #expect((view["c"] as? [[String: Any]])?.first?["e"] as? String == "x")
+    }
+}

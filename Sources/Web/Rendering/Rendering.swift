@@ -15,7 +15,22 @@ extension App {
     ) throws -> HTTPResponse {
         var view = layoutView(context, title: title, section: section)
         view.merge(data) { _, new in new }
-        return .html(try templates.render(template, context.language, view), status: status)
+        return .html(try templates.render(template, context.language, Self.droppingNils(view)), status: status)
+    }
+
+    /// The view without its nil values. swift-mustache treats a nil Optional stored in `Any`
+    /// as present (a section renders, an inverted one does not); a missing key is absent.
+    static func droppingNils(_ view: [String: Any]) -> [String: Any] {
+        view.compactMapValues(droppingNil)
+    }
+
+    private static func droppingNil(_ value: Any) -> Any? {
+        switch value {
+        case let dictionary as [String: Any]: droppingNils(dictionary)
+        case let list as [[String: Any]]: list.map(droppingNils)
+        case let optional as OptionalValue: optional.wrapped.flatMap(droppingNil)
+        default: value
+        }
     }
 
     func layoutView(_ context: RequestContext, title: String, section: Section?) -> [String: Any] {
@@ -56,4 +71,13 @@ extension App {
             "isStaff": user.role != .member,
         ]
     }
+}
+
+/// Lets `droppingNil` see through an Optional stored in `Any`.
+private protocol OptionalValue {
+    var wrapped: Any? { get }
+}
+
+extension Optional: OptionalValue {
+    fileprivate var wrapped: Any? { map { $0 } }
 }
