@@ -79,15 +79,20 @@ private struct Fixture {
         #expect(try fixture.database.feedItem(postID: postID, viewerID: jun)?.post.likeCount == 0)
     }
 
-    @Test func racingLikesCountOnce() throws {
+    @Test func racingLikesFollowsAndBookmarksCountOnce() throws {
         let directory = NSTemporaryDirectory() + "moim-race-\(UUID().uuidString)"
         let fixture = try Fixture(database: AppDatabase.open(directory: directory))
         let postID = try fixture.post("mina", "race").storedID
         let jun = fixture.ids["jun"]!
         DispatchQueue.concurrentPerform(iterations: 16) { _ in
             try? fixture.database.like(postID: postID, userID: jun)
+            try? fixture.database.follow(followerID: jun, followeeID: fixture.ids["mina"]!)
+            try? fixture.database.bookmark(postID: postID, userID: jun)
         }
-        #expect(try fixture.database.feedItem(postID: postID, viewerID: nil)?.post.likeCount == 1)
+        let item = try #require(try fixture.database.feedItem(postID: postID, viewerID: jun))
+        #expect(item.post.likeCount == 1 && item.bookmarkedByViewer)
+        #expect(try fixture.database.followCounts(userID: fixture.ids["mina"]!).followers == 1)
+        #expect(try fixture.database.notifications(userID: fixture.ids["mina"]!).count == 1)
         try fixture.database.close()
     }
 

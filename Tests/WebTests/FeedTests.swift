@@ -64,6 +64,21 @@ import Storage
         #expect(try FileManager.default.contentsOfDirectory(atPath: configuration.mediaDirectory).isEmpty)
     }
 
+    @Test func anOversizedPhotoIsRefused() throws {
+        let site = try TestSite()
+        let mina = site.browser()
+        mina.signUp(username: "mina")
+        var big = try fixture("gps.jpg")
+        big += [UInt8](repeating: 0, count: 11 * 1024 * 1024)
+        let refused = mina.postMultipart("/posts", [("body", "big")], files: [("photos", "huge.jpg", big)], from: "/posts/new")
+        #expect(refused.status == .unprocessableContent)
+        #expect(refused.bodyText.contains("huge.jpg: This photo is larger than 10 MB."))
+        let eleven = (0..<11).map { ("photos", "p\($0).jpg", (try? fixture("gps.jpg")) ?? []) }
+        let tooMany = mina.postMultipart("/posts", [("body", "many")], files: eleven, from: "/posts/new")
+        #expect(tooMany.bodyText.contains("Attach at most 10 photos."))
+        #expect(try site.database.publicFeed(before: nil, viewerID: nil).items.isEmpty)
+    }
+
     @Test func tagsAreFoundWhateverTheirCase() throws {
         let site = try TestSite()
         let mina = site.browser()
