@@ -8,7 +8,7 @@ extension AppDatabase {
     /// Above this many followees one scan down the posts beats a query per followee.
     static let followeeQueryLimit = 200
 
-    /// Posts by the people `userID` follows, and their own.
+    /// Posts by the people `userID` follows, their own, and posts in their crews.
     public func homeFeed(userID: Int64, before cursor: Int64?, limit: Int = 20) throws -> FeedPage {
         try reader.read { db in
             let before = cursor ?? Int64.max
@@ -23,13 +23,19 @@ extension AppDatabase {
                 for author in authors {
                     ids += try Int64.fetchAll(statement, arguments: [author, before, limit + 1])
                 }
+                let crewStatement = try db.cachedStatement(sql: "SELECT id FROM posts WHERE crewID = ? AND id < ? ORDER BY id DESC LIMIT ?")
+                for crew in try Int64.fetchAll(db, sql: "SELECT crewID FROM crewMembers WHERE userID = ? AND role != 'pending'", arguments: [userID]) {
+                    ids += try Int64.fetchAll(crewStatement, arguments: [crew, before, limit + 1])
+                }
+                ids = Array(Set(ids))
                 let newest = Array(ids.sorted(by: >).prefix(limit + 1))
                 posts = try Post.fetchAll(db, keys: newest).sorted { ($0.id ?? 0) > ($1.id ?? 0) }
             } else {
                 posts = try Post.fetchAll(db, sql: """
-                    SELECT * FROM posts WHERE id < ? AND (authorID = ? OR authorID IN (SELECT followeeID FROM follows WHERE followerID = ?))
-                    ORDER BY id DESC LIMIT ?
-                    """, arguments: [before, userID, userID, limit + 1])
+                    SELECT * FROM posts WHERE id < ?1 AND (authorID = ?2 OR authorID IN (SELECT followeeID FROM follows WHERE followerID = ?2)
+                        OR crewID IN (SELECT crewID FROM crewMembers WHERE userID = ?2 AND role != 'pending'))
+                    ORDER BY id DESC LIMIT ?3
+                    """, arguments: [before, userID, limit + 1])
             }
             return try page(db, posts: posts, limit: limit, viewerID: userID)
         }

@@ -5,6 +5,7 @@ import GRDB
 public struct Notification: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRecord, StoredRecord {
     public enum Kind: String, Codable, Sendable {
         case follow, comment, reply, mention
+        case crewRequest, crewAccepted, crewRejected
     }
 
     public var id: Int64?
@@ -13,6 +14,7 @@ public struct Notification: Codable, Sendable, Equatable, FetchableRecord, Mutab
     public var actorID: Int64
     public var postID: Int64?
     public var commentID: Int64?
+    public var crewID: Int64?
     public var createdAt: Date
     public var readAt: Date?
 
@@ -23,18 +25,20 @@ public struct Notification: Codable, Sendable, Equatable, FetchableRecord, Mutab
     }
 }
 
-/// A notification with the member who caused it.
+/// A notification with the member who caused it, and the crew it concerns, if any.
 public struct NotificationItem: Sendable, Equatable {
     public var notification: Notification
     public var actor: User
+    public var crew: Crew?
 }
 
 extension AppDatabase {
     func insertNotification(
-        _ db: Database, userID: Int64, kind: Notification.Kind, actorID: Int64, postID: Int64?, commentID: Int64?, now: Date
+        _ db: Database, userID: Int64, kind: Notification.Kind, actorID: Int64, postID: Int64?, commentID: Int64?,
+        crewID: Int64? = nil, now: Date
     ) throws {
         var notification = Notification(id: nil, userID: userID, kind: kind, actorID: actorID, postID: postID,
-                                        commentID: commentID, createdAt: now, readAt: nil)
+                                        commentID: commentID, crewID: crewID, createdAt: now, readAt: nil)
         try notification.insert(db)
     }
 
@@ -44,8 +48,11 @@ extension AppDatabase {
             let notifications = try Notification.fetchAll(db, sql: "SELECT * FROM notifications WHERE userID = ? ORDER BY id DESC LIMIT ?",
                                                           arguments: [userID, limit])
             let actors = try User.fetchAll(db, keys: Array(Set(notifications.map(\.actorID)))).reduce(into: [Int64: User]()) { $0[$1.id ?? 0] = $1 }
+            let crews = try Crew.fetchAll(db, keys: Array(Set(notifications.compactMap(\.crewID)))).reduce(into: [Int64: Crew]()) { $0[$1.id ?? 0] = $1 }
             return notifications.compactMap { notification in
-                actors[notification.actorID].map { NotificationItem(notification: notification, actor: $0) }
+                actors[notification.actorID].map {
+                    NotificationItem(notification: notification, actor: $0, crew: notification.crewID.flatMap { crews[$0] })
+                }
             }
         }
     }

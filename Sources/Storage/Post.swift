@@ -11,6 +11,8 @@ public struct Post: Codable, Sendable, Equatable, FetchableRecord, MutablePersis
     public var updatedAt: Date?
     public var likeCount: Int
     public var commentCount: Int
+    /// The crew this post was written in, if any; its members see it in their home feeds.
+    public var crewID: Int64?
 
     public static let databaseTableName = "posts"
 

@@ -4,11 +4,16 @@ import GRDB
 extension AppDatabase {
     // MARK: - Writes
 
-    /// Saves a post with its tags and photos, and notifies the users it mentions.
-    public func createPost(authorID: Int64, content: PostContent, photos: [NewPhoto], now: Date = Date()) throws -> Post {
+    /// Saves a post with its tags and photos, and notifies the users it mentions. A crew post
+    /// needs its author to be a member of the crew.
+    public func createPost(authorID: Int64, content: PostContent, photos: [NewPhoto], crewID: Int64? = nil, now: Date = Date()) throws -> Post {
         try writer.write { db in
+            if let crewID {
+                guard let role = try crewRole(db, crewID: crewID, userID: authorID), role != .pending else { throw StorageError.forbidden }
+                try db.execute(sql: "UPDATE crews SET lastActivityAt = ? WHERE id = ?", arguments: [now, crewID])
+            }
             var post = Post(id: nil, authorID: authorID, body: content.body, bodyHTML: content.bodyHTML,
-                            createdAt: now, updatedAt: nil, likeCount: 0, commentCount: 0)
+                            createdAt: now, updatedAt: nil, likeCount: 0, commentCount: 0, crewID: crewID)
             try post.insert(db)
             let postID = try post.storedID
             for (position, photo) in photos.enumerated() {

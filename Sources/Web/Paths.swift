@@ -12,6 +12,11 @@ enum Paths {
     static let search = "/search"
 
     static let newPost = "/posts/new"
+    static let crews = "/crews"
+    static let newCrew = "/crews/new"
+
+    static func crew(_ slug: String) -> String { "/crews/" + slug }
+    static func crewMembers(_ slug: String) -> String { crew(slug) + "/members" }
     static let explore = "/explore"
     static let bookmarks = "/bookmarks"
     static let notifications = "/notifications"

@@ -14,10 +14,15 @@ extension App {
             case .comment, .reply, .mention:
                 notification.commentID.map { Paths.comment($0, post: notification.postID ?? 0) }
                     ?? notification.postID.map(Paths.post) ?? Paths.profile(item.actor.username)
+            case .crewRequest:
+                item.crew.map { Paths.crewMembers($0.slug) } ?? Paths.crews
+            case .crewAccepted, .crewRejected:
+                item.crew.map { Paths.crew($0.slug) } ?? Paths.crews
             }
             return [
                 "actor": userView(item.actor),
-                "text": localizer.text("notifications.\(notification.kind.rawValue)", language, ["name": item.actor.displayName]),
+                "text": localizer.text("notifications.\(notification.kind.rawValue)", language,
+                                       ["name": item.actor.displayName, "crew": item.crew?.name ?? ""]),
                 "url": target,
                 "date": localizer.dateTime(notification.createdAt, language),
                 "unread": notification.readAt == nil,

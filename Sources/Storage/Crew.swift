@@ -1,0 +1,103 @@
+import Foundation
+import GRDB
+
+/// A crew: a running club, a basketball team, a hiking group.
+public struct Crew: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRecord, StoredRecord {
+    public enum Sport: String, Codable, Sendable, CaseIterable {
+        case running, trail, cycling, basketball, hiking, other
+    }
+
+    public enum JoinPolicy: String, Codable, Sendable, CaseIterable {
+        /// Anyone joins at once.
+        case open
+        /// A request that staff accept or reject.
+        case approval
+        /// Only with the crew's current invite code.
+        case invite
+    }
+
+    public enum FeePeriod: String, Codable, Sendable, CaseIterable {
+        case once, month, year
+    }
+
+    public var id: Int64?
+    public var slug: String
+    public var name: String
+    public var sport: Sport
+    public var region: String?
+    public var description: String
+    public var descriptionHTML: String
+    public var coverFileName: String?
+    public var coverWidth: Int?
+    public var coverHeight: Int?
+    public var meetingTime: String
+    public var meetingPlace: String
+    public var feeAmount: Int
+    public var feeCurrency: String
+    public var feePeriod: FeePeriod
+    public var joinPolicy: JoinPolicy
+    public var inviteCode: String?
+    public var memberCap: Int?
+    public var memberCount: Int
+    public var createdAt: Date
+    public var lastActivityAt: Date
+
+    public static let databaseTableName = "crews"
+
+    public mutating func didInsert(_ inserted: InsertionSuccess) {
+        id = inserted.rowID
+    }
+
+    public var isFull: Bool { memberCap.map { memberCount >= $0 } ?? false }
+}
+
+/// What a crew's form edits.
+public struct CrewFields: Sendable {
+    public var slug: String
+    public var name: String
+    public var sport: Crew.Sport
+    public var region: String?
+    public var description: String
+    public var descriptionHTML: String
+    public var meetingTime: String
+    public var meetingPlace: String
+    public var feeAmount: Int
+    public var feeCurrency: String
+    public var feePeriod: Crew.FeePeriod
+    public var joinPolicy: Crew.JoinPolicy
+    public var memberCap: Int?
+
+    public init(slug: String, name: String, sport: Crew.Sport, region: String?, description: String, descriptionHTML: String,
+                meetingTime: String, meetingPlace: String, feeAmount: Int, feeCurrency: String, feePeriod: Crew.FeePeriod,
+                joinPolicy: Crew.JoinPolicy, memberCap: Int?) {
+        self.slug = slug
+        self.name = name
+        self.sport = sport
+        self.region = region
+        self.description = description
+        self.descriptionHTML = descriptionHTML
+        self.meetingTime = meetingTime
+        self.meetingPlace = meetingPlace
+        self.feeAmount = feeAmount
+        self.feeCurrency = feeCurrency
+        self.feePeriod = feePeriod
+        self.joinPolicy = joinPolicy
+        self.memberCap = memberCap
+    }
+}
+
+/// A member's place in a crew. `pending` is a join request waiting for staff.
+public enum CrewRole: String, Codable, Sendable {
+    case owner, staff, member, pending
+
+    /// Owner and staff run the crew: requests, dues, moderation, removals.
+    public var isStaff: Bool { self == .owner || self == .staff }
+    public var isMember: Bool { self != .pending }
+}
+
+/// A member as the members tab lists them.
+public struct CrewMember: Sendable, Equatable {
+    public var user: User
+    public var role: CrewRole
+    public var joinedAt: Date
+}

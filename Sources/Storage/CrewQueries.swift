@@ -1,0 +1,228 @@
+import Foundation
+import GRDB
+
+extension AppDatabase {
+    // MARK: - Crews
+
+    /// Creates a crew owned by `ownerID`. A slug already taken gets `-2`, `-3`… appended.
+    public func createCrew(ownerID: Int64, fields: CrewFields, inviteCode: String?, now: Date = Date()) throws -> Crew {
+        try writer.write { db in
+            var slug = fields.slug
+            var suffix = 1
+            while try Crew.filter(Column("slug") == slug).fetchCount(db) > 0 {
+                suffix += 1
+                slug = String(fields.slug.prefix(36)) + "-\(suffix)"
+            }
+            var crew = Crew(id: nil, slug: slug, name: fields.name, sport: fields.sport, region: fields.region,
+                            description: fields.description, descriptionHTML: fields.descriptionHTML,
+                            coverFileName: nil, coverWidth: nil, coverHeight: nil,
+                            meetingTime: fields.meetingTime, meetingPlace: fields.meetingPlace,
+                            feeAmount: fields.feeAmount, feeCurrency: fields.feeCurrency, feePeriod: fields.feePeriod,
+                            joinPolicy: fields.joinPolicy, inviteCode: inviteCode, memberCap: fields.memberCap,
+                            memberCount: 1, createdAt: now, lastActivityAt: now)
+            try crew.insert(db)
+            try db.execute(sql: "INSERT INTO crewMembers (crewID, userID, role, joinedAt) VALUES (?, ?, 'owner', ?)",
+                           arguments: [crew.id, ownerID, now])
+            return crew
+        }
+    }
+
+    /// Saves a crew's fields; owner and staff only. A slug taken by another crew is refused.
+    public func updateCrew(id: Int64, by userID: Int64, fields: CrewFields) throws -> Crew {
+        try writer.write { db in
+            try requireStaff(db, crewID: id, userID: userID)
+            guard var crew = try Crew.fetchOne(db, key: id) else { throw StorageError.notFound }
+            if try Crew.filter(Column("slug") == fields.slug && Column("id") != id).fetchCount(db) > 0 { throw StorageError.slugTaken }
+            if let cap = fields.memberCap, cap < crew.memberCount { throw StorageError.crewFull }
+            crew.slug = fields.slug
+            crew.name = fields.name
+            crew.sport = fields.sport
+            crew.region = fields.region
+            crew.description = fields.description
+            crew.descriptionHTML = fields.descriptionHTML
+            crew.meetingTime = fields.meetingTime
+            crew.meetingPlace = fields.meetingPlace
+            crew.feeAmount = fields.feeAmount
+            crew.feeCurrency = fields.feeCurrency
+            crew.feePeriod = fields.feePeriod
+            crew.joinPolicy = fields.joinPolicy
+            crew.memberCap = fields.memberCap
+            try crew.update(db)
+            return crew
+        }
+    }
+
+    /// Sets the cover photo; returns the previous file name, for the caller to delete.
+    public func setCrewCover(id: Int64, by userID: Int64, photo: NewPhoto) throws -> String? {
+        try writer.write { db in
+            try requireStaff(db, crewID: id, userID: userID)
+            let previous = try String.fetchOne(db, sql: "SELECT coverFileName FROM crews WHERE id = ?", arguments: [id])
+            try db.execute(sql: "UPDATE crews SET coverFileName = ?, coverWidth = ?, coverHeight = ? WHERE id = ?",
+                           arguments: [photo.fileName, photo.width, photo.height, id])
+            return previous
+        }
+    }
+
+    public func setInviteCode(crewID: Int64, by userID: Int64, code: String) throws {
+        try writer.write { db in
+            try requireStaff(db, crewID: crewID, userID: userID)
+            try db.execute(sql: "UPDATE crews SET inviteCode = ? WHERE id = ?", arguments: [code, crewID])
+        }
+    }
+
+    public func crew(slug: String) throws -> Crew? {
+        try reader.read { db in try Crew.filter(Column("slug") == slug.lowercased()).fetchOne(db) }
+    }
+
+    public func crewRole(crewID: Int64, userID: Int64) throws -> CrewRole? {
+        try reader.read { db in try crewRole(db, crewID: crewID, userID: userID) }
+    }
+
+    func crewRole(_ db: Database, crewID: Int64, userID: Int64) throws -> CrewRole? {
+        try String.fetchOne(db, sql: "SELECT role FROM crewMembers WHERE crewID = ? AND userID = ?", arguments: [crewID, userID])
+            .flatMap(CrewRole.init(rawValue:))
+    }
+
+    @discardableResult
+    func requireStaff(_ db: Database, crewID: Int64, userID: Int64) throws -> CrewRole {
+        guard let role = try crewRole(db, crewID: crewID, userID: userID), role.isStaff else { throw StorageError.forbidden }
+        return role
+    }
+
+    // MARK: - Joining and leaving
+
+    /// Joins by the crew's policy: a member at once (open, or invite with the right code) or a
+    /// pending request that notifies the staff (approval). Returns the new role.
+    public func joinCrew(id: Int64, userID: Int64, inviteCode: String?, now: Date = Date()) throws -> CrewRole {
+        try writer.write { db in
+            guard let crew = try Crew.fetchOne(db, key: id) else { throw StorageError.notFound }
+            if try crewRole(db, crewID: id, userID: userID) != nil { throw StorageError.alreadyMember }
+            switch crew.joinPolicy {
+            case .approval:
+                try db.execute(sql: "INSERT INTO crewMembers (crewID, userID, role, joinedAt) VALUES (?, ?, 'pending', ?)",
+                               arguments: [id, userID, now])
+                for staff in try Int64.fetchAll(db, sql: "SELECT userID FROM crewMembers WHERE crewID = ? AND role IN ('owner', 'staff')", arguments: [id]) {
+                    try insertNotification(db, userID: staff, kind: .crewRequest, actorID: userID, postID: nil, commentID: nil, crewID: id, now: now)
+                }
+                return .pending
+            case .invite:
+                guard let code = crew.inviteCode, let given = inviteCode?.uppercased(), given == code else {
+                    throw StorageError.wrongInviteCode
+                }
+                fallthrough
+            case .open:
+                try addMember(db, crewID: id, userID: userID, now: now)
+                return .member
+            }
+        }
+    }
+
+    /// Counts a new member in; the crew's CHECK refuses a count above the cap.
+    private func addMember(_ db: Database, crewID: Int64, userID: Int64, now: Date) throws {
+        do {
+            try db.execute(sql: "UPDATE crews SET memberCount = memberCount + 1, lastActivityAt = ? WHERE id = ?", arguments: [now, crewID])
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
+            throw StorageError.crewFull
+        }
+        try db.execute(sql: """
+            INSERT INTO crewMembers (crewID, userID, role, joinedAt) VALUES (?, ?, 'member', ?)
+            ON CONFLICT (crewID, userID) DO UPDATE SET role = 'member', joinedAt = excluded.joinedAt
+            """, arguments: [crewID, userID, now])
+    }
+
+    /// Staff accept or reject a pending request; the applicant is notified either way.
+    public func decideJoinRequest(crewID: Int64, applicantID: Int64, by staffID: Int64, accept: Bool, now: Date = Date()) throws {
+        try writer.write { db in
+            try requireStaff(db, crewID: crewID, userID: staffID)
+            guard try crewRole(db, crewID: crewID, userID: applicantID) == .pending else { throw StorageError.notFound }
+            if accept {
+                try addMember(db, crewID: crewID, userID: applicantID, now: now)
+            } else {
+                try db.execute(sql: "DELETE FROM crewMembers WHERE crewID = ? AND userID = ?", arguments: [crewID, applicantID])
+            }
+            try insertNotification(db, userID: applicantID, kind: accept ? .crewAccepted : .crewRejected, actorID: staffID,
+                                   postID: nil, commentID: nil, crewID: crewID, now: now)
+        }
+    }
+
+    /// Leaves a crew (or withdraws a request). The owner must hand the crew over first.
+    public func leaveCrew(id: Int64, userID: Int64) throws {
+        try writer.write { db in
+            guard let role = try crewRole(db, crewID: id, userID: userID) else { throw StorageError.notFound }
+            guard role != .owner else { throw StorageError.ownerCannotLeave }
+            try removeMembership(db, crewID: id, userID: userID, role: role)
+        }
+    }
+
+    /// Staff remove a member; only the owner removes staff, and nobody removes the owner.
+    public func removeCrewMember(crewID: Int64, userID: Int64, by staffID: Int64) throws {
+        try writer.write { db in
+            let actor = try requireStaff(db, crewID: crewID, userID: staffID)
+            guard let role = try crewRole(db, crewID: crewID, userID: userID), role != .pending else { throw StorageError.notFound }
+            guard role != .owner, role == .member || actor == .owner else { throw StorageError.forbidden }
+            try removeMembership(db, crewID: crewID, userID: userID, role: role)
+        }
+    }
+
+    private func removeMembership(_ db: Database, crewID: Int64, userID: Int64, role: CrewRole) throws {
+        try db.execute(sql: "DELETE FROM crewMembers WHERE crewID = ? AND userID = ?", arguments: [crewID, userID])
+        if role.isMember {
+            try db.execute(sql: "UPDATE crews SET memberCount = memberCount - 1 WHERE id = ?", arguments: [crewID])
+        }
+    }
+
+    // MARK: - Roles
+
+    /// The owner makes a member staff, or staff a member again.
+    public func setCrewRole(crewID: Int64, userID: Int64, role: CrewRole, by ownerID: Int64) throws {
+        guard role == .staff || role == .member else { throw StorageError.forbidden }
+        try writer.write { db in
+            guard try crewRole(db, crewID: crewID, userID: ownerID) == .owner else { throw StorageError.forbidden }
+            guard let current = try crewRole(db, crewID: crewID, userID: userID), current == .member || current == .staff else {
+                throw StorageError.notFound
+            }
+            try db.execute(sql: "UPDATE crewMembers SET role = ? WHERE crewID = ? AND userID = ?", arguments: [role.rawValue, crewID, userID])
+        }
+    }
+
+    /// The owner hands the crew to a member or staff, and stays on as staff.
+    public func transferCrew(crewID: Int64, to userID: Int64, by ownerID: Int64) throws {
+        try writer.write { db in
+            guard try crewRole(db, crewID: crewID, userID: ownerID) == .owner else { throw StorageError.forbidden }
+            guard let current = try crewRole(db, crewID: crewID, userID: userID), current == .member || current == .staff else {
+                throw StorageError.notFound
+            }
+            // Demote first: the unique index allows one owner at a time.
+            try db.execute(sql: "UPDATE crewMembers SET role = 'staff' WHERE crewID = ? AND userID = ?", arguments: [crewID, ownerID])
+            try db.execute(sql: "UPDATE crewMembers SET role = 'owner' WHERE crewID = ? AND userID = ?", arguments: [crewID, userID])
+        }
+    }
+
+    // MARK: - Reads
+
+    /// Members (owner, staff, then members, by join date), or only pending requests.
+    public func crewMembers(crewID: Int64, pending: Bool = false) throws -> [CrewMember] {
+        try reader.read { db in
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT users.*, crewMembers.role AS crewRole, crewMembers.joinedAt AS crewJoinedAt
+                FROM crewMembers JOIN users ON users.id = crewMembers.userID
+                WHERE crewMembers.crewID = ? AND (crewMembers.role = 'pending') = ?
+                ORDER BY CASE crewMembers.role WHEN 'owner' THEN 0 WHEN 'staff' THEN 1 ELSE 2 END, crewMembers.joinedAt
+                """, arguments: [crewID, pending])
+            return try rows.map { row in
+                CrewMember(user: try User(row: row), role: CrewRole(rawValue: row["crewRole"]) ?? .member, joinedAt: row["crewJoinedAt"])
+            }
+        }
+    }
+
+    /// The crews `userID` belongs to (not pending), most active first.
+    public func crews(ofUser userID: Int64) throws -> [(crew: Crew, role: CrewRole)] {
+        try reader.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT crews.*, crewMembers.role AS crewRole FROM crewMembers JOIN crews ON crews.id = crewMembers.crewID
+                WHERE crewMembers.userID = ? AND crewMembers.role != 'pending' ORDER BY crews.lastActivityAt DESC
+                """, arguments: [userID])
+            .map { (try Crew(row: $0), CrewRole(rawValue: $0["crewRole"]) ?? .member) }
+        }
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import GRDB
+
+/// How a crew list is ordered.
+public enum CrewOrder: String, Sendable, CaseIterable {
+    /// Most recent posts, comments and joins first.
+    case activity
+    case newest
+}
+
+extension AppDatabase {
+    /// Crews matching `query` in name or description (trigram FTS5 from three characters, a
+    /// scan below), filtered by sport and region.
+    public func searchCrews(_ query: String, sport: Crew.Sport?, region: String?, order: CrewOrder, limit: Int = 30) throws -> [Crew] {
+        let query = query.trimmingCharacters(in: .whitespacesAndNewlines)
+        var conditions: [String] = []
+        var arguments: [any DatabaseValueConvertible] = []
+        if query.count >= 3 {
+            conditions.append("crews.id IN (SELECT rowid FROM crewSearch WHERE crewSearch MATCH ?)")
+            arguments.append("\"" + query.replacingOccurrences(of: "\"", with: "\"\"") + "\"")
+        } else if !query.isEmpty {
+            let pattern = "%" + query.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
+                .replacingOccurrences(of: "_", with: "\\_") + "%"
+            conditions.append("(crews.name LIKE ? ESCAPE '\\' OR crews.description LIKE ? ESCAPE '\\')")
+            arguments += [pattern, pattern]
+        }
+        if let sport {
+            conditions.append("crews.sport = ?")
+            arguments.append(sport.rawValue)
+        }
+        if let region {
+            conditions.append("crews.region = ?")
+            arguments.append(region)
+        }
+        let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+        let orderBy = order == .activity ? "crews.lastActivityAt DESC" : "crews.id DESC"
+        return try reader.read { db in
+            try Crew.fetchAll(db, sql: "SELECT crews.* FROM crews \(filter) ORDER BY \(orderBy) LIMIT ?",
+                              arguments: StatementArguments(arguments + [limit]))
+        }
+    }
+
+    /// Crews `userID` has not joined: those the people they follow belong to, then those in
+    /// their region or of the sports of their crews, biggest first.
+    public func recommendedCrews(userID: Int64, region: String?, limit: Int = 6) throws -> [Crew] {
+        try reader.read { db in
+            try Crew.fetchAll(db, sql: """
+                SELECT crews.*,
+                    (SELECT count(*) FROM crewMembers m JOIN follows f ON f.followeeID = m.userID
+                     WHERE m.crewID = crews.id AND m.role != 'pending' AND f.followerID = ?1) AS friends
+                FROM crews
+                WHERE crews.id NOT IN (SELECT crewID FROM crewMembers WHERE userID = ?1)
+                  AND (friends > 0 OR crews.region = ?2
+                       OR crews.sport IN (SELECT c.sport FROM crews c JOIN crewMembers m ON m.crewID = c.id WHERE m.userID = ?1))
+                ORDER BY friends DESC, crews.region = ?2 DESC, crews.memberCount DESC
+                LIMIT ?3
+                """, arguments: [userID, region, limit])
+        }
+    }
+}
