@@ -23,6 +23,20 @@ public struct LedgerEntry: Codable, Sendable, Equatable, FetchableRecord, Mutabl
 
     public static let databaseTableName = "crewLedger"
 
+    public init(id: Int64? = nil, crewID: Int64, kind: Kind, memberID: Int64?, amount: Int, occurredOn: String, note: String,
+                provider: String, recordedBy: Int64, createdAt: Date) {
+        self.id = id
+        self.crewID = crewID
+        self.kind = kind
+        self.memberID = memberID
+        self.amount = amount
+        self.occurredOn = occurredOn
+        self.note = note
+        self.provider = provider
+        self.recordedBy = recordedBy
+        self.createdAt = createdAt
+    }
+
     public mutating func didInsert(_ inserted: InsertionSuccess) {
         id = inserted.rowID
     }

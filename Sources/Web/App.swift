@@ -13,6 +13,8 @@ public final class App: HTTPHandler, @unchecked Sendable {
     let signupLimit = RateLimiter(limit: 10, window: 3600)
     let staticFiles: StaticFiles
     let media: MediaStore
+    /// Records crew dues; the manual collector until a payment provider is plugged in.
+    let duesCollector: any DuesCollector = ManualDuesCollector()
     let cookies: CookieNames
     /// Verified against when a login names no account, so both cases cost one hash.
     let dummyPasswordHash: String

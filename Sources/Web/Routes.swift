@@ -35,6 +35,26 @@ enum Routes {
             return response
         }
 
+        // MARK: - Crews
+        router.get(Paths.crews, app.page(app.crewList))
+        router.get(Paths.newCrew, app.page(app.crewNew))
+        router.post(Paths.crews, app.page(app.crewCreate))
+        router.get("/crews/:slug", app.page(app.crewShow))
+        router.get("/crews/:slug/edit", app.page(app.crewEdit))
+        router.post("/crews/:slug/edit", app.page(app.crewUpdate))
+        router.get("/crews/:slug/members", app.page(app.crewMembersShow))
+        router.get("/crews/:slug/posts", app.page(app.crewPostsShow))
+        router.get("/crews/:slug/ledger", app.page(app.crewLedgerShow))
+        router.post("/crews/:slug/ledger", app.page(app.crewLedgerRecord))
+        router.post("/crews/:slug/join", app.page(app.crewJoin))
+        router.post("/crews/:slug/leave", app.page(app.crewLeave))
+        router.post("/crews/:slug/invite", app.page(app.crewInviteRegenerate))
+        router.post("/crews/:slug/comments", app.page(app.crewCommentCreate))
+        router.post("/crews/:slug/comments/:id/delete", app.page(app.crewCommentDelete))
+        for action in [CrewMemberAction.accept, .reject, .remove, .promote, .demote, .transfer] {
+            router.post("/crews/:slug/members/:username/\(action.rawValue)", app.page(app.crewMemberAction(action)))
+        }
+
         // MARK: - Comments
         router.post("/posts/:id/comments", app.page(app.commentCreate))
         router.get("/comments/:id/edit", app.page(app.commentEdit))

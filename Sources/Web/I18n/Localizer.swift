@@ -50,6 +50,11 @@ public struct Localizer: Sendable {
         formatters.format(date, skeleton: "yMMMM", language, timeZone)
     }
 
+    /// A date, e.g. "Nov 22, 2026" or "2026년 11월 22일".
+    func date(_ date: Date, _ language: Language) -> String {
+        formatters.format(date, skeleton: "yMMMd", language, timeZone)
+    }
+
     /// A date and time, e.g. "Nov 22, 2026, 3:04 PM" or "2026년 11월 22일 오후 3:04".
     func dateTime(_ date: Date, _ language: Language) -> String {
         formatters.format(date, skeleton: "yMMMdjmm", language, timeZone)

@@ -11,6 +11,10 @@ extension App {
         guard errors.isEmpty else {
             return try renderPostForm(body: form.body, errors: errors, badFile: badFile, editing: nil, context)
         }
+        let crew = try (context.form["crew"]).flatMap { $0.isEmpty ? nil : $0 }.map { slug -> Crew in
+            guard let crew = try database.crew(slug: slug) else { throw HTTPError(.notFound) }
+            return crew
+        }
         let content = try postContent(form.body)
         var saved: [String] = []
         do {
@@ -21,7 +25,9 @@ extension App {
                 photos.append(NewPhoto(fileName: name, mediaType: image.format.mediaType, width: image.width,
                                        height: image.height, byteCount: image.data.count))
             }
-            let post = try database.createPost(authorID: user.storedID, content: content, photos: photos)
+            let post = try crewAction(context) {
+                try database.createPost(authorID: user.storedID, content: content, photos: photos, crewID: crew?.storedID)
+            }
             return redirect(to: Paths.post(try post.storedID), flash: "post_published")
         } catch {
             media.delete(saved)

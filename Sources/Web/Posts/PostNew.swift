@@ -22,6 +22,7 @@ extension App {
                 "errors": messages,
                 "hasErrors": !errors.isEmpty,
                 "maxPhotos": PostForm.maximumPhotos,
+                "crew": (editing == nil ? context.form["crew"] : nil) as Any,
             ]
         )
     }

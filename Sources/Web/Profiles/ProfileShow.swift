@@ -52,6 +52,13 @@ extension App {
         profile["followersURL"] = Paths.followers(user.username)
         profile["followingURL"] = Paths.following(user.username)
         profile["atomURL"] = Paths.userFeed(user.username)
+        let crews = try database.crews(ofUser: userID)
+        profile["crews"] = crews.map { entry -> [String: Any] in
+            var view = crewView(entry.crew, language)
+            view["role"] = localizer.text("crews.role.\(entry.role.rawValue)", language)
+            return view
+        }
+        profile["hasCrews"] = !crews.isEmpty
         let isSelf = context.user?.id == userID
         var view: [String: Any] = [
             "profile": profile,

@@ -1,0 +1,41 @@
+import HTTP
+import Markdown
+import Storage
+
+extension App {
+    /// `GET /crews/:slug/edit`: owner and staff only.
+    func crewEdit(_ context: RequestContext) throws -> HTTPResponse {
+        let (crew, _) = try staffCrew(context)
+        return try renderCrewForm(CrewForm(crew), errors: FieldErrors(), editing: crew, context)
+    }
+
+    /// `POST /crews/:slug/edit`
+    func crewUpdate(_ context: RequestContext) throws -> HTTPResponse {
+        let (crew, user) = try staffCrew(context)
+        let form = CrewForm(context)
+        var (validated, cover, errors) = form.validate()
+        if var fields = validated {
+            fields.descriptionHTML = MarkdownRenderer.html(fields.description)
+            do {
+                let updated = try database.updateCrew(id: crew.storedID, by: user.storedID, fields: fields)
+                if let cover { try saveCrewCover(cover, crew: updated, by: user) }
+                return redirect(to: Paths.crew(updated.slug), flash: "crew_saved")
+            } catch StorageError.slugTaken {
+                errors.add("slug", "errors.crew_slug_taken")
+            } catch StorageError.crewFull {
+                errors.add("member_cap", "errors.crew_cap_below_members")
+            }
+        }
+        return try renderCrewForm(form, errors: errors, editing: crew, context)
+    }
+
+    /// The crew of `:slug` when the signed-in user is its owner or staff; 403 otherwise.
+    func staffCrew(_ context: RequestContext) throws -> (Crew, User) {
+        let user = try context.requireUser()
+        let crew = try crew(context)
+        guard try database.crewRole(crewID: crew.storedID, userID: user.storedID)?.isStaff == true else {
+            throw crewError(.forbidden, context.language)
+        }
+        return (crew, user)
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import HTTP
+import Storage
+
+extension App {
+    /// `GET /crews/:slug/ledger`: the crew's books, for its members; staff also record here.
+    func crewLedgerShow(_ context: RequestContext) throws -> HTTPResponse {
+        try renderLedger(context, errors: FieldErrors(), status: .ok)
+    }
+
+    /// `POST /crews/:slug/ledger`: staff record dues paid or waived, income or an expense.
+    func crewLedgerRecord(_ context: RequestContext) throws -> HTTPResponse {
+        let (crew, user) = try staffCrew(context)
+        let form = context.form
+        var errors = FieldErrors()
+        let kind = form["kind"].flatMap(LedgerEntry.Kind.init(rawValue:))
+        if kind == nil { errors.add("kind", "errors.choice") }
+        let amount = Int((form["amount"] ?? "").trimmed)
+        if amount.map({ !(0...100_000_000_000).contains($0) }) ?? true { errors.add("amount", "errors.ledger_amount") }
+        let day = (form["date"] ?? "").trimmed
+        if !Self.isDate(day) { errors.add("date", "errors.ledger_date") }
+        let note = (form["note"] ?? "").trimmed
+        if note.count > 200 || note.hasControlCharacters { errors.add("note", "errors.ledger_note") }
+        var memberID: Int64? = nil
+        if kind == .dues || kind == .waiver {
+            memberID = try (form["member"]).flatMap { try database.user(username: $0)?.id }
+            if memberID == nil { errors.add("member", "errors.ledger_member") }
+        }
+        guard errors.isEmpty, let kind, let amount else { return try renderLedger(context, errors: errors, status: .unprocessableContent) }
+        let entry = LedgerEntry(id: nil, crewID: try crew.storedID, kind: kind, memberID: memberID, amount: kind == .waiver ? 0 : amount,
+                                occurredOn: day, note: note, provider: "", recordedBy: try user.storedID, createdAt: Date())
+        _ = try crewAction(context) { try duesCollector.record(entry, in: database) }
+        return redirect(to: Paths.crew(crew.slug) + "/ledger", flash: "ledger_recorded")
+    }
+
+    private func renderLedger(_ context: RequestContext, errors: FieldErrors, status: HTTPStatus) throws -> HTTPResponse {
+        let crew = try crew(context)
+        let role = try viewerRole(crew, context)
+        guard role?.isMember == true else { throw crewError(.forbidden, context.language) }
+        let language = context.language
+        let ledger = try database.ledger(crewID: crew.storedID)
+        let members = try database.crewMembers(crewID: crew.storedID)
+        let names = Dictionary(members.map { ($0.user.id ?? 0, $0.user.displayName) }, uniquingKeysWith: { first, _ in first })
+        let money = { (amount: Int) in "\(self.localizer.number(amount, language)) \(crew.feeCurrency)" }
+        return try renderCrew(crew, tab: .ledger, role: role, [
+            "entries": ledger.entries.map { entry -> [String: Any] in
+                [
+                    "date": entry.occurredOn,
+                    "kind": localizer.text("crews.ledger.kind.\(entry.kind.rawValue)", language),
+                    "who": entry.memberID.flatMap { names[$0] } as Any,
+                    "note": entry.note.nilIfEmpty as Any,
+                    "amount": money(entry.amount),
+                    "isExpense": entry.kind == .expense,
+                ]
+            },
+            "hasEntries": !ledger.entries.isEmpty,
+            "income": money(ledger.income),
+            "expenses": money(ledger.expenses),
+            "balance": money(ledger.balance),
+            "kinds": LedgerEntry.Kind.allCases.map { ["value": $0.rawValue, "label": localizer.text("crews.ledger.kind.\($0.rawValue)", language), "selected": $0.rawValue == context.form["kind"]] as [String: Any] },
+            "memberOptions": members.map { ["value": $0.user.username, "label": $0.user.displayName, "selected": $0.user.username == context.form["member"]] as [String: Any] },
+            "today": InternetDate.format(Date()).prefix(10).description,
+            "feeAmount": crew.feeAmount,
+            "errors": errors.localized(localizer, language),
+            "hasErrors": !errors.isEmpty,
+        ], context, status: status)
+    }
+
+    /// The first day of the crew's current dues period.
+    func duesPeriodStart(_ crew: Crew, now: Date = Date()) -> String {
+        let today = InternetDate.format(now)
+        switch crew.feePeriod {
+        case .month: return String(today.prefix(7)) + "-01"
+        case .year: return String(today.prefix(4)) + "-01-01"
+        case .once: return "0000-01-01"
+        }
+    }
+
+    static func isDate(_ text: String) -> Bool {
+        let parts = text.split(separator: "-")
+        guard text.count == 10, parts.count == 3, let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]) else { return false }
+        return (2000...2100).contains(year) && (1...12).contains(month) && (1...31).contains(day)
+    }
+}

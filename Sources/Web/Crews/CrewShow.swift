@@ -1,0 +1,65 @@
+import Foundation
+import HTTP
+import Storage
+
+extension App {
+    /// `GET /crews/:slug`: about the crew, and its comment thread.
+    func crewShow(_ context: RequestContext) throws -> HTTPResponse {
+        let crew = try crew(context)
+        let comments = try database.crewComments(crewID: crew.storedID)
+        let role = try viewerRole(crew, context)
+        return try renderCrew(crew, tab: .about, role: role, [
+            "descriptionHTML": crew.descriptionHTML,
+            "meetingTime": crew.meetingTime.nilIfEmpty as Any,
+            "meetingPlace": crew.meetingPlace.nilIfEmpty as Any,
+            "comments": comments.map { entry -> [String: Any] in
+                [
+                    "id": entry.comment.id ?? 0,
+                    "author": userView(entry.author),
+                    "bodyHTML": entry.comment.bodyHTML,
+                    "date": localizer.dateTime(entry.comment.createdAt, context.language),
+                    "canDelete": entry.author.id == context.user?.id || role?.isStaff == true,
+                    "deleteURL": Paths.crew(crew.slug) + "/comments/\(entry.comment.id ?? 0)/delete",
+                ]
+            },
+            "hasComments": !comments.isEmpty,
+        ], context)
+    }
+
+    /// `GET /crews/:slug/posts`: posts written in the crew.
+    func crewPostsShow(_ context: RequestContext) throws -> HTTPResponse {
+        let crew = try crew(context)
+        let page = try database.crewPosts(crewID: crew.storedID, before: cursor(context), viewerID: context.user?.id)
+        var view = feedView(page, path: Paths.crew(crew.slug) + "/posts", context)
+        view["composeURL"] = Paths.newPost + "?crew=" + crew.slug
+        return try renderCrew(crew, tab: .posts, role: try viewerRole(crew, context), view, context)
+    }
+
+    func viewerRole(_ crew: Crew, _ context: RequestContext) throws -> CrewRole? {
+        try context.user.flatMap { try database.crewRole(crewID: crew.storedID, userID: $0.storedID) }
+    }
+
+    /// The crew page around one tab: header, join controls and tab navigation.
+    func renderCrew(_ crew: Crew, tab: CrewTab, role: CrewRole?, _ data: [String: Any], _ context: RequestContext, status: HTTPStatus = .ok) throws -> HTTPResponse {
+        let base = Paths.crew(crew.slug)
+        var view: [String: Any] = [
+            "crew": crewView(crew, context.language),
+            "tab": [tab.rawValue: true],
+            "tabs": [
+                "about": base, "members": base + "/members", "posts": base + "/posts", "ledger": base + "/ledger",
+            ],
+            "isMember": role?.isMember == true,
+            "isPending": role == .pending,
+            "isStaff": role?.isStaff == true,
+            "isOwner": role == .owner,
+            "canJoin": context.user != nil && role == nil && !crew.isFull,
+            "needsCode": crew.joinPolicy == .invite,
+            "asksApproval": crew.joinPolicy == .approval,
+            "inviteCode": (role?.isStaff == true ? crew.inviteCode : nil) as Any,
+            "hasFee": crew.feeAmount > 0,
+            "roleLabel": role.map { localizer.text("crews.role.\($0.rawValue)", context.language) } as Any,
+        ]
+        view.merge(data) { _, new in new }
+        return try render("crew", context, title: crew.name, section: .crews, status: status, view)
+    }
+}

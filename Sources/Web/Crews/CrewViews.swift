@@ -1,0 +1,70 @@
+import Foundation
+import HTTP
+import Storage
+
+enum CrewTab: String {
+    case about, members, posts, ledger
+}
+
+extension App {
+    /// A crew as cards and headers show it.
+    func crewView(_ crew: Crew, _ language: Language) -> [String: Any] {
+        var view: [String: Any] = [
+            "slug": crew.slug,
+            "url": Paths.crew(crew.slug),
+            "name": crew.name,
+            "initial": String(crew.name.first ?? "?").uppercased(),
+            "sport": localizer.text("crews.sport.\(crew.sport.rawValue)", language),
+            "region": crew.region.map { localizer.text("choices.region.\($0)", language) } as Any,
+            "memberCount": localizer.number(crew.memberCount, language),
+            "capText": crew.memberCap.map { localizer.text("crews.cap", language, ["count": localizer.number($0, language)]) } as Any,
+            "policy": localizer.text("crews.policy.\(crew.joinPolicy.rawValue)", language),
+            "feeText": feeText(crew, language) as Any,
+            "full": crew.isFull,
+        ]
+        if let cover = crew.coverFileName {
+            view["cover"] = ["url": Paths.media(cover), "width": crew.coverWidth ?? 0, "height": crew.coverHeight ?? 0]
+        }
+        return view
+    }
+
+    func feeText(_ crew: Crew, _ language: Language) -> String? {
+        guard crew.feeAmount > 0 else { return nil }
+        return localizer.text("crews.fee_\(crew.feePeriod.rawValue)", language,
+                              ["amount": localizer.number(crew.feeAmount, language), "currency": crew.feeCurrency])
+    }
+
+    /// The crew named by `:slug`, or 404.
+    func crew(_ context: RequestContext) throws -> Crew {
+        guard let slug = context.request.parameters["slug"], let crew = try database.crew(slug: slug) else { throw HTTPError(.notFound) }
+        return crew
+    }
+
+    /// Turns a refused crew action into the page the user sees.
+    func crewError(_ error: StorageError, _ language: Language) -> HTTPError {
+        switch error {
+        case .forbidden: HTTPError(.forbidden, message: localizer.text("crews.errors.forbidden", language))
+        case .crewFull: HTTPError(.conflict, message: localizer.text("crews.errors.full", language))
+        case .alreadyMember: HTTPError(.conflict, message: localizer.text("crews.errors.already_member", language))
+        case .wrongInviteCode: HTTPError(.unprocessableContent, message: localizer.text("crews.errors.invite_code", language))
+        case .ownerCannotLeave: HTTPError(.conflict, message: localizer.text("crews.errors.owner_leave", language))
+        case .slugTaken: HTTPError(.conflict, message: localizer.text("errors.crew_slug_taken", language))
+        default: HTTPError(.notFound)
+        }
+    }
+
+    /// Runs a crew write, mapping refusals to pages.
+    func crewAction<T>(_ context: RequestContext, _ action: () throws -> T) throws -> T {
+        do {
+            return try action()
+        } catch let error as StorageError {
+            throw crewError(error, context.language)
+        }
+    }
+
+    /// A random invite code of six characters that are hard to misread.
+    static func newInviteCode() -> String {
+        let alphabet = Array("ABCDEFGHJKLMNPQRSTUVWXYZ23456789")
+        return String(Crypto.randomBytes(6).map { alphabet[Int($0) % alphabet.count] })
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+import Testing
+import HTTP
+import Storage
+@testable import Web
+
+@Suite struct CrewTests {
+    private func createCrew(_ browser: Browser, name: String, policy: String = "open", cap: String = "", fee: String = "0") -> HTTPResponse {
+        browser.postMultipart("/crews", [
+            ("name", name), ("slug", ""), ("sport", "running"), ("region", "seoul"), ("description", "We run **every Saturday**."),
+            ("meeting_time", "Sat 7:00"), ("meeting_place", "Yeouido"), ("fee_amount", fee), ("fee_currency", "KRW"),
+            ("fee_period", "month"), ("join_policy", policy), ("member_cap", cap),
+        ], files: [], from: "/crews/new")
+    }
+
+    @Test func aKoreanNamedCrewGetsAUsableSlugAndCollisionsGetDistinctOnes() throws {
+        let site = try TestSite()
+        let owner = site.browser()
+        owner.signUp(username: "owner")
+        let first = createCrew(owner, name: "한강 러닝 크루")
+        #expect(first.status == .seeOther)
+        #expect(first.headers["Location"] == "/crews/hangang-leoning-keulu")
+        #expect(createCrew(owner, name: "한강 러닝 크루").headers["Location"] == "/crews/hangang-leoning-keulu-2")
+        let page = owner.get("/crews/hangang-leoning-keulu").bodyText
+        #expect(page.contains("<strong>every Saturday</strong>"))
+        #expect(owner.get("/crews?q=%ED%95%9C%EA%B0%95").bodyText.contains("hangang-leoning-keulu-2"))
+    }
+
+    @Test func approvalRequestsAreAcceptedByStaffOnly() throws {
+        let site = try TestSite()
+        let owner = site.browser(), mina = site.browser(), jun = site.browser()
+        owner.signUp(username: "owner")
+        mina.signUp(username: "mina")
+        jun.signUp(username: "jun")
+        let url = try #require(createCrew(owner, name: "Night Owls", policy: "approval").headers["Location"])
+        #expect(mina.post(url + "/join", [], from: url).status == .seeOther)
+        #expect(mina.get(url).bodyText.contains("Your request is waiting"))
+        #expect(owner.get("/notifications").bodyText.contains("asked to join Night Owls"))
+
+        // A member who is not staff cannot accept: 403, and nothing changes.
+        jun.post(url + "/join", [], from: url)
+        owner.post(url + "/members/jun/accept", [], from: url + "/members")
+        let forbidden = jun.post(url + "/members/mina/accept", [], from: url)
+        #expect(forbidden.status == .forbidden)
+        #expect(try site.database.crewRole(crewID: site.database.crew(slug: "night-owls")!.storedID, userID: site.database.user(username: "mina")!.storedID) == .pending)
+
+        // The owner accepts; Mina is told.
+        #expect(owner.post(url + "/members/mina/accept", [], from: url + "/members").status == .seeOther)
+        #expect(mina.get("/notifications").bodyText.contains("accepted you into Night Owls"))
+        #expect(owner.get(url + "/members").bodyText.contains("Mina Kim"))
+    }
+
+    @Test func staffCannotHandOverTheCrew() throws {
+        let site = try TestSite()
+        let owner = site.browser(), staff = site.browser()
+        owner.signUp(username: "owner")
+        staff.signUp(username: "staffer")
+        let url = try #require(createCrew(owner, name: "Trail Cats").headers["Location"])
+        staff.post(url + "/join", [], from: url)
+        owner.post(url + "/members/staffer/promote", [], from: url + "/members")
+        let attempt = staff.post(url + "/members/owner/transfer", [], from: url)
+        #expect(attempt.status == .forbidden)
+        #expect(owner.post(url + "/leave", [], from: url).status == .conflict)
+        let crewID = try #require(try site.database.crew(slug: "trail-cats")?.id)
+        #expect(try site.database.crewRole(crewID: crewID, userID: site.database.user(username: "owner")!.storedID) == .owner)
+    }
+
+    @Test func inviteCodesAndCapsAreEnforced() throws {
+        let site = try TestSite()
+        let owner = site.browser(), mina = site.browser(), jun = site.browser()
+        owner.signUp(username: "owner")
+        mina.signUp(username: "mina")
+        jun.signUp(username: "jun")
+        let url = try #require(createCrew(owner, name: "Secret Runners", policy: "invite", cap: "2").headers["Location"])
+        let code = try #require(owner.get(url).bodyText.firstMatch(of: /<code class="code">([A-Z0-9]{6})<\/code>/)?.1)
+        #expect(mina.post(url + "/join", [("code", "WRONG1")], from: url).status == .unprocessableContent)
+        #expect(mina.post(url + "/join", [("code", String(code).lowercased())], from: url).status == .seeOther)
+        let full = jun.post(url + "/join", [("code", String(code))], from: url)
+        #expect(full.status == .conflict || full.status == .forbidden)
+        #expect(try site.database.crew(slug: "secret-runners")?.memberCount == 2)
+    }
+
+    @Test func staffRecordDuesAndMembersSeeTheLedger() throws {
+        let site = try TestSite()
+        let owner = site.browser(), mina = site.browser(), visitor = site.browser()
+        owner.signUp(username: "owner")
+        mina.signUp(username: "mina")
+        visitor.signUp(username: "visitor")
+        let url = try #require(createCrew(owner, name: "Paying Club", fee: "10000").headers["Location"])
+        mina.post(url + "/join", [], from: url)
+        let today = String(InternetDate.format(Date()).prefix(10))
+        #expect(owner.post(url + "/ledger", [("kind", "dues"), ("member", "mina"), ("amount", "10000"), ("date", today), ("note", "")], from: url + "/ledger").status == .seeOther)
+        #expect(owner.post(url + "/ledger", [("kind", "expense"), ("member", ""), ("amount", "2500"), ("date", today), ("note", "water")], from: url + "/ledger").status == .seeOther)
+        #expect(mina.post(url + "/ledger", [("kind", "income"), ("amount", "1"), ("date", today)], from: url).status == .forbidden)
+        #expect(owner.post(url + "/ledger", [("kind", "dues"), ("member", ""), ("amount", "-5"), ("date", "soon")], from: url + "/ledger").status == .unprocessableContent)
+        let ledger = mina.get(url + "/ledger").bodyText
+        #expect(ledger.contains("10,000 KRW") && ledger.contains("2,500 KRW") && ledger.contains("7,500 KRW"))
+        #expect(mina.get(url + "/members").bodyText.contains("dues paid"))
+        #expect(visitor.get(url + "/ledger").status == .forbidden)
+    }
+
+    @Test func crewPostsReachMembersHomeFeeds() throws {
+        let site = try TestSite()
+        let owner = site.browser(), mina = site.browser(), outsider = site.browser()
+        owner.signUp(username: "owner")
+        mina.signUp(username: "mina")
+        outsider.signUp(username: "outsider")
+        let url = try #require(createCrew(owner, name: "Feed Crew").headers["Location"])
+        mina.post(url + "/join", [], from: url)
+        #expect(owner.post("/posts", [("body", "Crew news: route change"), ("crew", "feed-crew")], from: "/posts/new?crew=feed-crew").status == .seeOther)
+        #expect(mina.get("/").bodyText.contains("Crew news: route change"))
+        #expect(owner.get(url + "/posts").bodyText.contains("Crew news"))
+        #expect(outsider.post("/posts", [("body", "spam"), ("crew", "feed-crew")], from: "/posts/new").status == .forbidden)
+        #expect(owner.get("/u/mina").bodyText.contains("Feed Crew"))
+    }
+}
