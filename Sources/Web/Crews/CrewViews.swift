@@ -16,7 +16,8 @@ extension App {
             "initial": String(crew.name.first ?? "?").uppercased(),
             "sport": localizer.text("crews.sport.\(crew.sport.rawValue)", language),
             "region": crew.region.map { localizer.text("choices.region.\($0)", language) } as Any,
-            "memberCount": localizer.number(crew.memberCount, language),
+            "memberCount": crew.memberCount == 1 ? localizer.text("crews.member_one", language)
+                : localizer.text("crews.member_other", language, ["count": localizer.number(crew.memberCount, language)]),
             "capText": crew.memberCap.map { localizer.text("crews.cap", language, ["count": localizer.number($0, language)]) } as Any,
             "policy": localizer.text("crews.policy.\(crew.joinPolicy.rawValue)", language),
             "feeText": feeText(crew, language) as Any,
