@@ -111,6 +111,12 @@ import Storage
         #expect(mina.get("/").bodyText.contains("Crew news: route change"))
         #expect(owner.get(url + "/posts").bodyText.contains("Crew news"))
         #expect(outsider.post("/posts", [("body", "spam"), ("crew", "feed-crew")], from: "/posts/new").status == .forbidden)
+        // Staff moderate posts in their crew; an outsider cannot delete them.
+        let memberPost = try #require(mina.post("/posts", [("body", "off-topic"), ("crew", "feed-crew")], from: "/posts/new").headers["Location"])
+        #expect(outsider.post(memberPost + "/delete", [], from: memberPost).status == .notFound)
+        #expect(owner.get(memberPost).bodyText.contains("Delete (crew staff)"))
+        #expect(owner.post(memberPost + "/delete", [], from: memberPost).status == .seeOther)
+        #expect(owner.get(memberPost).status == .notFound)
         #expect(owner.get("/u/mina").bodyText.contains("Feed Crew"))
     }
 }

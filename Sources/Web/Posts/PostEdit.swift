@@ -25,7 +25,8 @@ extension App {
         return redirect(to: Paths.post(postID), flash: "post_saved")
     }
 
-    /// `POST /posts/:id/delete`: removes the post, its comments and its photo files.
+    /// `POST /posts/:id/delete`: removes the post, its comments and its photo files. Its
+    /// author may, and so may the staff of the crew it was posted in.
     func postDelete(_ context: RequestContext) throws -> HTTPResponse {
         let user = try context.requireUser()
         guard let id = context.request.parameters["id"].flatMap(Int64.init) else { throw HTTPError(.notFound) }
@@ -33,7 +34,11 @@ extension App {
         do {
             files = try database.deletePost(id: id, authorID: user.storedID)
         } catch StorageError.notFound {
-            throw HTTPError(.notFound)
+            do {
+                files = try database.deleteCrewPost(id: id, by: user.storedID)
+            } catch StorageError.notFound, StorageError.forbidden {
+                throw HTTPError(.notFound)
+            }
         }
         media.delete(files)
         return redirect(to: Paths.profile(user.username), flash: "post_deleted")

@@ -10,8 +10,14 @@ extension App {
         let title = item.post.body.isEmpty
             ? localizer.text("posts.title_by", language, ["name": item.author.displayName])
             : String(item.post.body.prefix(60))
+        var post = postView(item, context)
+        // Crew staff moderate the posts written in their crew.
+        if let crewID = item.post.crewID, let viewer = context.user, item.author.id != viewer.id,
+           try database.crewRole(crewID: crewID, userID: viewer.storedID)?.isStaff == true {
+            post["canModerate"] = true
+        }
         return try render("post", context, title: title, section: .feed, [
-            "post": postView(item, context),
+            "post": post,
             "comments": thread.map { commentView($0, postAuthorID: item.post.authorID, context) },
             "hasComments": !thread.isEmpty,
             "replyTo": context.form["reply"].flatMap(Int64.init) as Any,
