@@ -28,10 +28,8 @@ import Storage
 
     @Test func approvalRequestsAreAcceptedByStaffOnly() throws {
         let site = try TestSite()
-        let owner = site.browser(), mina = site.browser(), jun = site.browser()
-        owner.signUp(username: "owner")
-        mina.signUp(username: "mina")
-        jun.signUp(username: "jun")
+        let browsers = site.members("owner", "mina", "jun")
+        let (owner, mina, jun) = (browsers[0], browsers[1], browsers[2])
         let url = try #require(createCrew(owner, name: "Night Owls", policy: "approval").headers["Location"])
         #expect(mina.post(url + "/join", [], from: url).status == .seeOther)
         #expect(mina.get(url).bodyText.contains("Your request is waiting"))
@@ -52,9 +50,8 @@ import Storage
 
     @Test func staffCannotHandOverTheCrew() throws {
         let site = try TestSite()
-        let owner = site.browser(), staff = site.browser()
-        owner.signUp(username: "owner")
-        staff.signUp(username: "staffer")
+        let browsers = site.members("owner", "staffer")
+        let (owner, staff) = (browsers[0], browsers[1])
         let url = try #require(createCrew(owner, name: "Trail Cats").headers["Location"])
         staff.post(url + "/join", [], from: url)
         owner.post(url + "/members/staffer/promote", [], from: url + "/members")
@@ -67,10 +64,8 @@ import Storage
 
     @Test func inviteCodesAndCapsAreEnforced() throws {
         let site = try TestSite()
-        let owner = site.browser(), mina = site.browser(), jun = site.browser()
-        owner.signUp(username: "owner")
-        mina.signUp(username: "mina")
-        jun.signUp(username: "jun")
+        let browsers = site.members("owner", "mina", "jun")
+        let (owner, mina, jun) = (browsers[0], browsers[1], browsers[2])
         let url = try #require(createCrew(owner, name: "Secret Runners", policy: "invite", cap: "2").headers["Location"])
         let code = try #require(owner.get(url).bodyText.firstMatch(of: /<code class="code">([A-Z0-9]{6})<\/code>/)?.1)
         #expect(mina.post(url + "/join", [("code", "WRONG1")], from: url).status == .unprocessableContent)
@@ -82,10 +77,8 @@ import Storage
 
     @Test func staffRecordDuesAndMembersSeeTheLedger() throws {
         let site = try TestSite()
-        let owner = site.browser(), mina = site.browser(), visitor = site.browser()
-        owner.signUp(username: "owner")
-        mina.signUp(username: "mina")
-        visitor.signUp(username: "visitor")
+        let browsers = site.members("owner", "mina", "visitor")
+        let (owner, mina, visitor) = (browsers[0], browsers[1], browsers[2])
         let url = try #require(createCrew(owner, name: "Paying Club", fee: "10000").headers["Location"])
         mina.post(url + "/join", [], from: url)
         let today = String(InternetDate.format(Date()).prefix(10))
@@ -101,10 +94,8 @@ import Storage
 
     @Test func crewPostsReachMembersHomeFeeds() throws {
         let site = try TestSite()
-        let owner = site.browser(), mina = site.browser(), outsider = site.browser()
-        owner.signUp(username: "owner")
-        mina.signUp(username: "mina")
-        outsider.signUp(username: "outsider")
+        let browsers = site.members("owner", "mina", "outsider")
+        let (owner, mina, outsider) = (browsers[0], browsers[1], browsers[2])
         let url = try #require(createCrew(owner, name: "Feed Crew").headers["Location"])
         mina.post(url + "/join", [], from: url)
         #expect(owner.post("/posts", [("body", "Crew news: route change"), ("crew", "feed-crew")], from: "/posts/new?crew=feed-crew").status == .seeOther)

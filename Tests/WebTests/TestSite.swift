@@ -28,6 +28,15 @@ struct TestSite {
     func browser(language: String? = nil, address: String = "127.0.0.1") -> Browser {
         Browser(app: app, language: language, address: address)
     }
+
+    /// One signed-up, signed-in browser per username, in order.
+    func members(_ usernames: String...) -> [Browser] {
+        usernames.map { name in
+            let browser = browser()
+            browser.signUp(username: name)
+            return browser
+        }
+    }
 }
 
 /// Drives the router in-process the way a browser would: keeps cookies, sends the page's
