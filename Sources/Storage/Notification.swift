@@ -6,6 +6,7 @@ public struct Notification: Codable, Sendable, Equatable, FetchableRecord, Mutab
     public enum Kind: String, Codable, Sendable {
         case follow, comment, reply, mention
         case crewRequest, crewAccepted, crewRejected
+        case meetupApplied, meetupAccepted, meetupRejected, meetupPromoted, meetupChanged
     }
 
     public var id: Int64?
@@ -15,6 +16,9 @@ public struct Notification: Codable, Sendable, Equatable, FetchableRecord, Mutab
     public var postID: Int64?
     public var commentID: Int64?
     public var crewID: Int64?
+    public var meetupID: Int64?
+    /// What changed, for `meetupChanged`.
+    public var detail: String
     public var createdAt: Date
     public var readAt: Date?
 
@@ -35,10 +39,11 @@ public struct NotificationItem: Sendable, Equatable {
 extension AppDatabase {
     func insertNotification(
         _ db: Database, userID: Int64, kind: Notification.Kind, actorID: Int64, postID: Int64?, commentID: Int64?,
-        crewID: Int64? = nil, now: Date
+        crewID: Int64? = nil, meetupID: Int64? = nil, detail: String = "", now: Date
     ) throws {
         var notification = Notification(id: nil, userID: userID, kind: kind, actorID: actorID, postID: postID,
-                                        commentID: commentID, crewID: crewID, createdAt: now, readAt: nil)
+                                        commentID: commentID, crewID: crewID, meetupID: meetupID, detail: detail,
+                                        createdAt: now, readAt: nil)
         try notification.insert(db)
     }
 

@@ -20,6 +20,8 @@ public struct User: Codable, Sendable, Equatable, FetchableRecord, MutablePersis
     public var language: String?
     public var role: Role
     public var createdAt: Date
+    /// Names the member's private calendar feed; made on first use.
+    public var calendarToken: String?
 
     public static let databaseTableName = "users"
 
@@ -40,6 +42,7 @@ public struct User: Codable, Sendable, Equatable, FetchableRecord, MutablePersis
         self.language = language
         self.role = role
         self.createdAt = createdAt
+        self.calendarToken = nil
     }
 
     public enum Columns {

@@ -13,6 +13,10 @@ enum Paths {
 
     static let newPost = "/posts/new"
     static let crews = "/crews"
+    static let meetups = "/meetups"
+    static let newMeetup = "/meetups/new"
+
+    static func meetup(_ id: Int64) -> String { "/meetups/\(id)" }
     static let newCrew = "/crews/new"
 
     static func crew(_ slug: String) -> String { "/crews/" + slug }

@@ -18,11 +18,13 @@ extension App {
                 item.crew.map { Paths.crewMembers($0.slug) } ?? Paths.crews
             case .crewAccepted, .crewRejected:
                 item.crew.map { Paths.crew($0.slug) } ?? Paths.crews
+            case .meetupApplied, .meetupAccepted, .meetupRejected, .meetupPromoted, .meetupChanged:
+                notification.meetupID.map(Paths.meetup) ?? Paths.meetups
             }
             return [
                 "actor": userView(item.actor),
                 "text": localizer.text("notifications.\(notification.kind.rawValue)", language,
-                                       ["name": item.actor.displayName, "crew": item.crew?.name ?? ""]),
+                                       ["name": item.actor.displayName, "crew": item.crew?.name ?? "", "detail": notification.detail]),
                 "url": target,
                 "date": localizer.dateTime(notification.createdAt, language),
                 "unread": notification.readAt == nil,

@@ -1,0 +1,102 @@
+import Foundation
+import GRDB
+
+/// A run (or walk, or game) people sign up for.
+public struct Meetup: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRecord, StoredRecord {
+    public enum TimeSlot: String, Codable, Sendable, CaseIterable { case beforeWork, afterWork, weekend }
+    public enum Pace: String, Codable, Sendable, CaseIterable { case beginner, average, fast, elite }
+    public enum Style: String, Codable, Sendable, CaseIterable { case walk, jog, run, interval }
+    public enum SignupMode: String, Codable, Sendable, CaseIterable { case firstCome, approval }
+    public enum GenderRule: String, Codable, Sendable, CaseIterable { case any, female, male }
+
+    public var id: Int64?
+    public var hostID: Int64
+    public var crewID: Int64?
+    public var crewOnly: Bool
+    public var title: String
+    public var description: String
+    public var descriptionHTML: String
+    public var startsAt: Date
+    public var durationMinutes: Int
+    public var placeName: String
+    public var address: String
+    public var latitude: Double?
+    public var longitude: Double?
+    public var placeNote: String
+    public var region: String?
+    public var timeSlot: TimeSlot
+    public var distanceKm: Double?
+    public var pace: Pace
+    public var style: Style
+    public var capacity: Int
+    public var signupMode: SignupMode
+    public var deadline: Date
+    public var afterParty: Bool
+    public var genderRule: GenderRule
+    public var minAge: Int?
+    public var maxAge: Int?
+    /// Job categories allowed, comma-separated; empty for everyone.
+    public var jobs: String
+    public var acceptedCount: Int
+    public var closedAt: Date?
+    /// Bumped on every edit, for calendar clients (RFC 5545 SEQUENCE).
+    public var sequence: Int
+    public var createdAt: Date
+    public var updatedAt: Date
+
+    public static let databaseTableName = "meetups"
+
+    public mutating func didInsert(_ inserted: InsertionSuccess) {
+        id = inserted.rowID
+    }
+
+    public var jobList: [String] { jobs.split(separator: ",").map(String.init) }
+
+    /// Closed by the host, or past its deadline or start.
+    public func isClosed(at now: Date) -> Bool {
+        closedAt != nil || now >= deadline || now >= startsAt
+    }
+
+    public var endsAt: Date { startsAt.addingTimeInterval(Double(durationMinutes) * 60) }
+
+    /// Why `user` may not join, if they may not: each reason names the rule.
+    public func ineligibility(of user: User, at now: Date) -> [Ineligibility] {
+        var reasons: [Ineligibility] = []
+        if genderRule != .any {
+            if let gender = user.gender { if gender != genderRule.rawValue { reasons.append(.gender) } } else { reasons.append(.missingGender) }
+        }
+        if minAge != nil || maxAge != nil {
+            if let birthYear = user.birthYear {
+                let age = Calendar(identifier: .gregorian).component(.year, from: now) - birthYear
+                if let minAge, age < minAge { reasons.append(.age) }
+                if let maxAge, age > maxAge { reasons.append(.age) }
+            } else {
+                reasons.append(.missingBirthYear)
+            }
+        }
+        if !jobList.isEmpty {
+            if let job = user.job { if !jobList.contains(job) { reasons.append(.job) } } else { reasons.append(.missingJob) }
+        }
+        return reasons
+    }
+}
+
+/// A rule a member does not meet, or profile data the rule needs.
+public enum Ineligibility: String, Sendable, Equatable {
+    case gender, age, job
+    case missingGender, missingBirthYear, missingJob
+
+    public var needsProfile: Bool { self == .missingGender || self == .missingBirthYear || self == .missingJob }
+}
+
+/// Where an application stands.
+public enum ApplicationStatus: String, Codable, Sendable {
+    case accepted, pending, waitlisted, rejected, cancelled
+}
+
+/// A participant as the meetup page and attendance form list them.
+public struct Participant: Sendable, Equatable {
+    public var user: User
+    public var status: ApplicationStatus
+    public var attended: Bool?
+}

@@ -1,0 +1,206 @@
+import Foundation
+import GRDB
+
+/// What applying did, or why it did nothing.
+public enum ApplyResult: Sendable, Equatable {
+    case accepted, pending, waitlisted
+    case closed
+    case notEligible([Ineligibility])
+    case alreadyApplied(ApplicationStatus)
+}
+
+extension AppDatabase {
+    // MARK: - Hosting
+
+    public func createMeetup(_ meetup: Meetup) throws -> Meetup {
+        try writer.write { db in
+            var meetup = meetup
+            if let crewID = meetup.crewID {
+                guard try crewRole(db, crewID: crewID, userID: meetup.hostID)?.isMember == true else { throw StorageError.forbidden }
+            }
+            try meetup.insert(db)
+            return meetup
+        }
+    }
+
+    /// Saves the host's changes and bumps the calendar sequence. When the time or the place
+    /// changes, everyone going is notified with `change` (a human summary).
+    public func updateMeetup(_ meetup: Meetup, by hostID: Int64, change: String?, now: Date = Date()) throws -> Meetup {
+        try writer.write { db in
+            guard let old = try Meetup.fetchOne(db, key: meetup.id), old.hostID == hostID else { throw StorageError.notFound }
+            guard meetup.capacity >= old.acceptedCount else { throw StorageError.crewFull }
+            var meetup = meetup
+            meetup.acceptedCount = old.acceptedCount
+            meetup.closedAt = old.closedAt
+            meetup.sequence = old.sequence + 1
+            meetup.createdAt = old.createdAt
+            meetup.updatedAt = now
+            try meetup.update(db)
+            if let change {
+                for user in try Int64.fetchAll(db, sql: "SELECT userID FROM meetupApplications WHERE meetupID = ? AND status = 'accepted'", arguments: [meetup.id]) {
+                    try insertNotification(db, userID: user, kind: .meetupChanged, actorID: hostID, postID: nil, commentID: nil,
+                                           meetupID: meetup.id, detail: change, now: now)
+                }
+            }
+            return meetup
+        }
+    }
+
+    public func closeMeetup(id: Int64, by hostID: Int64, now: Date = Date()) throws {
+        try writer.write { db in
+            guard let meetup = try Meetup.fetchOne(db, key: id), meetup.hostID == hostID else { throw StorageError.notFound }
+            try db.execute(sql: "UPDATE meetups SET closedAt = coalesce(closedAt, ?) WHERE id = ?", arguments: [now, id])
+        }
+    }
+
+    // MARK: - Signing up
+
+    /// Applies `userID`: accepted while there is room (first come), waitlisted after that, or
+    /// pending for the host (approval). Eligibility and the deadline are checked here, in the
+    /// same transaction that takes the place.
+    public func apply(meetupID: Int64, userID: Int64, now: Date = Date()) throws -> ApplyResult {
+        try writer.write { db in
+            guard let meetup = try Meetup.fetchOne(db, key: meetupID), let user = try User.fetchOne(db, key: userID) else {
+                throw StorageError.notFound
+            }
+            if meetup.crewOnly, let crewID = meetup.crewID, try crewRole(db, crewID: crewID, userID: userID)?.isMember != true {
+                throw StorageError.forbidden
+            }
+            guard meetup.hostID != userID else { return .alreadyApplied(.accepted) }
+            let existing = try String.fetchOne(db, sql: "SELECT status FROM meetupApplications WHERE meetupID = ? AND userID = ?",
+                                               arguments: [meetupID, userID]).flatMap(ApplicationStatus.init(rawValue:))
+            if let existing, existing != .cancelled { return .alreadyApplied(existing) }
+            if meetup.isClosed(at: now) { return .closed }
+            let reasons = meetup.ineligibility(of: user, at: now)
+            guard reasons.isEmpty else { return .notEligible(reasons) }
+
+            let status: ApplicationStatus
+            if meetup.signupMode == .approval {
+                status = .pending
+            } else if meetup.acceptedCount < meetup.capacity {
+                status = .accepted
+                try db.execute(sql: "UPDATE meetups SET acceptedCount = acceptedCount + 1 WHERE id = ?", arguments: [meetupID])
+            } else {
+                status = .waitlisted
+            }
+            try db.execute(sql: """
+                INSERT INTO meetupApplications (meetupID, userID, status, queuedAt) VALUES (?, ?, ?, ?)
+                ON CONFLICT (meetupID, userID) DO UPDATE SET status = excluded.status, queuedAt = excluded.queuedAt, attended = NULL
+                """, arguments: [meetupID, userID, status.rawValue, now])
+            if status == .pending {
+                try insertNotification(db, userID: meetup.hostID, kind: .meetupApplied, actorID: userID, postID: nil, commentID: nil,
+                                       meetupID: meetupID, now: now)
+            }
+            return status == .accepted ? .accepted : status == .pending ? .pending : .waitlisted
+        }
+    }
+
+    /// Withdraws an application. A place given up goes to the first on the waitlist, who is told.
+    public func cancelApplication(meetupID: Int64, userID: Int64, now: Date = Date()) throws {
+        try writer.write { db in
+            guard let meetup = try Meetup.fetchOne(db, key: meetupID) else { throw StorageError.notFound }
+            guard let status = try String.fetchOne(db, sql: "SELECT status FROM meetupApplications WHERE meetupID = ? AND userID = ?",
+                                                   arguments: [meetupID, userID]).flatMap(ApplicationStatus.init(rawValue:)),
+                  [.accepted, .pending, .waitlisted].contains(status)
+            else { throw StorageError.notFound }
+            guard now < meetup.startsAt else { throw StorageError.forbidden }
+            try db.execute(sql: "UPDATE meetupApplications SET status = 'cancelled' WHERE meetupID = ? AND userID = ?", arguments: [meetupID, userID])
+            guard status == .accepted else { return }
+            try db.execute(sql: "UPDATE meetups SET acceptedCount = acceptedCount - 1 WHERE id = ?", arguments: [meetupID])
+            if let next = try Int64.fetchOne(db, sql: """
+                SELECT userID FROM meetupApplications WHERE meetupID = ? AND status = 'waitlisted' ORDER BY queuedAt, id LIMIT 1
+                """, arguments: [meetupID]) {
+                try db.execute(sql: "UPDATE meetupApplications SET status = 'accepted' WHERE meetupID = ? AND userID = ?", arguments: [meetupID, next])
+                try db.execute(sql: "UPDATE meetups SET acceptedCount = acceptedCount + 1 WHERE id = ?", arguments: [meetupID])
+                try insertNotification(db, userID: next, kind: .meetupPromoted, actorID: meetup.hostID, postID: nil, commentID: nil,
+                                       meetupID: meetupID, now: now)
+            }
+        }
+    }
+
+    /// The host accepts or rejects a pending application; accepting past capacity is refused.
+    public func decideApplication(meetupID: Int64, userID: Int64, by hostID: Int64, accept: Bool, now: Date = Date()) throws {
+        try writer.write { db in
+            guard let meetup = try Meetup.fetchOne(db, key: meetupID), meetup.hostID == hostID else { throw StorageError.forbidden }
+            guard try String.fetchOne(db, sql: "SELECT status FROM meetupApplications WHERE meetupID = ? AND userID = ?",
+                                      arguments: [meetupID, userID]) == ApplicationStatus.pending.rawValue
+            else { throw StorageError.notFound }
+            if accept {
+                do {
+                    try db.execute(sql: "UPDATE meetups SET acceptedCount = acceptedCount + 1 WHERE id = ?", arguments: [meetupID])
+                } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
+                    throw StorageError.crewFull
+                }
+            }
+            try db.execute(sql: "UPDATE meetupApplications SET status = ? WHERE meetupID = ? AND userID = ?",
+                           arguments: [accept ? "accepted" : "rejected", meetupID, userID])
+            try insertNotification(db, userID: userID, kind: accept ? .meetupAccepted : .meetupRejected, actorID: hostID,
+                                   postID: nil, commentID: nil, meetupID: meetupID, now: now)
+        }
+    }
+
+    /// After the start, the host records who came; `present` holds the accepted users who did.
+    public func recordAttendance(meetupID: Int64, by hostID: Int64, present: Set<Int64>, now: Date = Date()) throws {
+        try writer.write { db in
+            guard let meetup = try Meetup.fetchOne(db, key: meetupID), meetup.hostID == hostID else { throw StorageError.forbidden }
+            guard now >= meetup.startsAt else { throw StorageError.forbidden }
+            for user in try Int64.fetchAll(db, sql: "SELECT userID FROM meetupApplications WHERE meetupID = ? AND status = 'accepted'", arguments: [meetupID]) {
+                try db.execute(sql: "UPDATE meetupApplications SET attended = ? WHERE meetupID = ? AND userID = ?",
+                               arguments: [present.contains(user), meetupID, user])
+            }
+        }
+    }
+
+    // MARK: - Reads
+
+    public func meetup(id: Int64) throws -> Meetup? {
+        try reader.read { db in try Meetup.fetchOne(db, key: id) }
+    }
+
+    /// Applicants of a meetup in queue order, with their status.
+    public func participants(meetupID: Int64) throws -> [Participant] {
+        try reader.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT users.*, a.status AS applicationStatus, a.attended AS applicationAttended
+                FROM meetupApplications a JOIN users ON users.id = a.userID
+                WHERE a.meetupID = ? AND a.status IN ('accepted', 'pending', 'waitlisted') ORDER BY a.queuedAt, a.id
+                """, arguments: [meetupID])
+            .map { Participant(user: try User(row: $0), status: ApplicationStatus(rawValue: $0["applicationStatus"]) ?? .pending,
+                               attended: $0["applicationAttended"]) }
+        }
+    }
+
+    /// The viewer's application status and, when waitlisted, their place in the queue (1-based).
+    public func application(meetupID: Int64, userID: Int64) throws -> (status: ApplicationStatus, waitlistPlace: Int?)? {
+        try reader.read { db in
+            guard let row = try Row.fetchOne(db, sql: "SELECT id, status, queuedAt FROM meetupApplications WHERE meetupID = ? AND userID = ?",
+                                             arguments: [meetupID, userID]),
+                  let status = ApplicationStatus(rawValue: row["status"])
+            else { return nil }
+            guard status == .waitlisted else { return (status, nil) }
+            let queuedAt: Date = row["queuedAt"]
+            let id: Int64 = row["id"]
+            let ahead = try Int.fetchOne(db, sql: """
+                SELECT count(*) FROM meetupApplications WHERE meetupID = ? AND status = 'waitlisted' AND (queuedAt < ? OR (queuedAt = ? AND id < ?))
+                """, arguments: [meetupID, queuedAt, queuedAt, id]) ?? 0
+            return (status, ahead + 1)
+        }
+    }
+
+    public func waitlistLength(meetupID: Int64) throws -> Int {
+        try reader.read { db in
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM meetupApplications WHERE meetupID = ? AND status = 'waitlisted'", arguments: [meetupID]) ?? 0
+        }
+    }
+
+    /// Share of finished meetups a member attended, over those where attendance was taken.
+    public func attendance(userID: Int64) throws -> (attended: Int, recorded: Int) {
+        try reader.read { db in
+            let row = try Row.fetchOne(db, sql: """
+                SELECT count(*) FILTER (WHERE attended = 1) AS attended, count(*) AS recorded
+                FROM meetupApplications WHERE userID = ? AND status = 'accepted' AND attended IS NOT NULL
+                """, arguments: [userID])
+            return (row?["attended"] ?? 0, row?["recorded"] ?? 0)
+        }
+    }
+}

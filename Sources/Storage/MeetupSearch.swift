@@ -1,0 +1,164 @@
+import Foundation
+import GRDB
+
+/// Filters of the meetup list; every one optional, all kept in the URL.
+public struct MeetupFilter: Sendable {
+    public var from: Date?
+    public var to: Date?
+    public var timeSlot: Meetup.TimeSlot?
+    public var region: String?
+    public var minDistance: Double?
+    public var maxDistance: Double?
+    public var pace: Meetup.Pace?
+    public var genderRule: Meetup.GenderRule?
+    /// Meetups whose age range admits this age.
+    public var age: Int?
+    /// Meetups open to this job category.
+    public var job: String?
+    /// Only meetups still taking signups.
+    public var openOnly = false
+    public var keyword: String?
+    public var crewID: Int64?
+
+    public init() {}
+}
+
+/// A position in the meetup list: the start time and id of the last meetup shown.
+public struct MeetupCursor: Sendable, Equatable {
+    public var startsAt: Date
+    public var id: Int64
+
+    public init(startsAt: Date, id: Int64) {
+        self.startsAt = startsAt
+        self.id = id
+    }
+}
+
+extension AppDatabase {
+    /// Upcoming meetups (soonest first) matching `filter` that `viewerID` may see: crew-only
+    /// meetups show to their crew's members.
+    public func meetups(_ filter: MeetupFilter, viewerID: Int64?, after cursor: MeetupCursor?, limit: Int = 20, now: Date = Date())
+        throws -> (meetups: [Meetup], next: MeetupCursor?)
+    {
+        var conditions = ["startsAt >= ?"]
+        var arguments: [any DatabaseValueConvertible] = [filter.from.map { max($0, now) } ?? now]
+        func add(_ condition: String, _ values: any DatabaseValueConvertible...) {
+            conditions.append(condition)
+            arguments += values
+        }
+        if let to = filter.to { add("startsAt < ?", to) }
+        if let slot = filter.timeSlot { add("timeSlot = ?", slot.rawValue) }
+        if let region = filter.region { add("region = ?", region) }
+        if let min = filter.minDistance { add("distanceKm >= ?", min) }
+        if let max = filter.maxDistance { add("distanceKm <= ?", max) }
+        if let pace = filter.pace { add("pace = ?", pace.rawValue) }
+        if let rule = filter.genderRule { add("genderRule = ?", rule.rawValue) }
+        if let age = filter.age { add("(minAge IS NULL OR minAge <= ?) AND (maxAge IS NULL OR maxAge >= ?)", age, age) }
+        if let job = filter.job { add("(jobs = '' OR ',' || jobs || ',' LIKE ?)", "%," + job + ",%") }
+        if filter.openOnly { add("closedAt IS NULL AND deadline > ? AND acceptedCount < capacity", now) }
+        if let crewID = filter.crewID { add("crewID = ?", crewID) }
+        if let keyword = filter.keyword, !keyword.isEmpty {
+            let pattern = "%" + keyword.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
+                .replacingOccurrences(of: "_", with: "\\_") + "%"
+            add("(title LIKE ? ESCAPE '\\' OR description LIKE ? ESCAPE '\\' OR placeName LIKE ? ESCAPE '\\')", pattern, pattern, pattern)
+        }
+        if let cursor { add("(startsAt > ? OR (startsAt = ? AND id > ?))", cursor.startsAt, cursor.startsAt, cursor.id) }
+        add("(crewOnly = 0 OR crewID IN (SELECT crewID FROM crewMembers WHERE userID = ? AND role != 'pending'))", viewerID ?? -1)
+        return try reader.read { db in
+            let found = try Meetup.fetchAll(db, sql: """
+                SELECT * FROM meetups WHERE \(conditions.joined(separator: " AND ")) ORDER BY startsAt, id LIMIT ?
+                """, arguments: StatementArguments(arguments + [limit + 1]))
+            let shown = Array(found.prefix(limit))
+            let next = found.count > limit ? shown.last.map { MeetupCursor(startsAt: $0.startsAt, id: $0.id ?? 0) } : nil
+            return (shown, next)
+        }
+    }
+
+    /// The upcoming and recent meetups `userID` is going to (accepted) or hosts.
+    public func meetupsGoing(userID: Int64, since: Date) throws -> [Meetup] {
+        try reader.read { db in
+            try Meetup.fetchAll(db, sql: """
+                SELECT * FROM meetups WHERE startsAt >= ?1 AND (hostID = ?2 OR id IN
+                    (SELECT meetupID FROM meetupApplications WHERE userID = ?2 AND status = 'accepted'))
+                ORDER BY startsAt
+                """, arguments: [since, userID])
+        }
+    }
+
+    /// The member's calendar token, made on first use.
+    public func calendarToken(userID: Int64, make: () -> String) throws -> String {
+        try writer.write { db in
+            if let token = try String.fetchOne(db, sql: "SELECT calendarToken FROM users WHERE id = ?", arguments: [userID]) { return token }
+            let token = make()
+            try db.execute(sql: "UPDATE users SET calendarToken = ? WHERE id = ?", arguments: [token, userID])
+            return token
+        }
+    }
+
+    public func user(calendarToken: String) throws -> User? {
+        try reader.read { db in try User.fetchOne(db, sql: "SELECT * FROM users WHERE calendarToken = ?", arguments: [calendarToken]) }
+    }
+
+    // MARK: - Talk and bookmarks
+
+    /// Adds to a meetup's talk thread: the host and accepted participants only.
+    public func addTalk(meetupID: Int64, authorID: Int64, body: String, bodyHTML: String, now: Date = Date()) throws {
+        try writer.write { db in
+            guard try canTalk(db, meetupID: meetupID, userID: authorID) else { throw StorageError.forbidden }
+            try db.execute(sql: "INSERT INTO meetupTalk (meetupID, authorID, body, bodyHTML, createdAt) VALUES (?, ?, ?, ?, ?)",
+                           arguments: [meetupID, authorID, body, bodyHTML, now])
+        }
+    }
+
+    /// The talk thread, oldest first, for the host and accepted participants; 403 for others.
+    public func talk(meetupID: Int64, viewerID: Int64) throws -> [(author: User, bodyHTML: String, createdAt: Date)] {
+        try reader.read { db in
+            guard try canTalk(db, meetupID: meetupID, userID: viewerID) else { throw StorageError.forbidden }
+            return try Row.fetchAll(db, sql: """
+                SELECT users.*, t.bodyHTML AS talkHTML, t.createdAt AS talkAt FROM meetupTalk t JOIN users ON users.id = t.authorID
+                WHERE t.meetupID = ? ORDER BY t.id
+                """, arguments: [meetupID])
+            .map { (try User(row: $0), $0["talkHTML"], $0["talkAt"]) }
+        }
+    }
+
+    public func talkCount(meetupID: Int64) throws -> Int {
+        try reader.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM meetupTalk WHERE meetupID = ?", arguments: [meetupID]) ?? 0 }
+    }
+
+    public func canTalk(meetupID: Int64, userID: Int64) throws -> Bool {
+        try reader.read { db in try canTalk(db, meetupID: meetupID, userID: userID) }
+    }
+
+    private func canTalk(_ db: Database, meetupID: Int64, userID: Int64) throws -> Bool {
+        try Bool.fetchOne(db, sql: """
+            SELECT EXISTS (SELECT 1 FROM meetups WHERE id = ?1 AND hostID = ?2)
+                OR EXISTS (SELECT 1 FROM meetupApplications WHERE meetupID = ?1 AND userID = ?2 AND status = 'accepted')
+            """, arguments: [meetupID, userID]) ?? false
+    }
+
+    public func setMeetupBookmark(meetupID: Int64, userID: Int64, on: Bool, now: Date = Date()) throws {
+        try writer.write { db in
+            if on {
+                guard try Meetup.exists(db, key: meetupID) else { throw StorageError.notFound }
+                try db.execute(sql: "INSERT OR IGNORE INTO meetupBookmarks (userID, meetupID, createdAt) VALUES (?, ?, ?)", arguments: [userID, meetupID, now])
+            } else {
+                try db.execute(sql: "DELETE FROM meetupBookmarks WHERE userID = ? AND meetupID = ?", arguments: [userID, meetupID])
+            }
+        }
+    }
+
+    public func bookmarkedMeetups(userID: Int64) throws -> [Meetup] {
+        try reader.read { db in
+            try Meetup.fetchAll(db, sql: """
+                SELECT meetups.* FROM meetupBookmarks b JOIN meetups ON meetups.id = b.meetupID WHERE b.userID = ? ORDER BY b.id DESC LIMIT 100
+                """, arguments: [userID])
+        }
+    }
+
+    public func isMeetupBookmarked(meetupID: Int64, userID: Int64) throws -> Bool {
+        try reader.read { db in
+            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM meetupBookmarks WHERE userID = ? AND meetupID = ?)", arguments: [userID, meetupID]) ?? false
+        }
+    }
+}
