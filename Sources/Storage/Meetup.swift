@@ -44,6 +44,74 @@ public struct Meetup: Codable, Sendable, Equatable, FetchableRecord, MutablePers
     public var createdAt: Date
     public var updatedAt: Date
 
+    public init(
+        id: Int64?,
+        hostID: Int64,
+        crewID: Int64?,
+        crewOnly: Bool,
+        title: String,
+        description: String,
+        descriptionHTML: String,
+        startsAt: Date,
+        durationMinutes: Int,
+        placeName: String,
+        address: String,
+        latitude: Double?,
+        longitude: Double?,
+        placeNote: String,
+        region: String?,
+        timeSlot: TimeSlot,
+        distanceKm: Double?,
+        pace: Pace,
+        style: Style,
+        capacity: Int,
+        signupMode: SignupMode,
+        deadline: Date,
+        afterParty: Bool,
+        genderRule: GenderRule,
+        minAge: Int?,
+        maxAge: Int?,
+        jobs: String,
+        acceptedCount: Int,
+        closedAt: Date?,
+        sequence: Int,
+        createdAt: Date,
+        updatedAt: Date
+    ) {
+        self.id = id
+        self.hostID = hostID
+        self.crewID = crewID
+        self.crewOnly = crewOnly
+        self.title = title
+        self.description = description
+        self.descriptionHTML = descriptionHTML
+        self.startsAt = startsAt
+        self.durationMinutes = durationMinutes
+        self.placeName = placeName
+        self.address = address
+        self.latitude = latitude
+        self.longitude = longitude
+        self.placeNote = placeNote
+        self.region = region
+        self.timeSlot = timeSlot
+        self.distanceKm = distanceKm
+        self.pace = pace
+        self.style = style
+        self.capacity = capacity
+        self.signupMode = signupMode
+        self.deadline = deadline
+        self.afterParty = afterParty
+        self.genderRule = genderRule
+        self.minAge = minAge
+        self.maxAge = maxAge
+        self.jobs = jobs
+        self.acceptedCount = acceptedCount
+        self.closedAt = closedAt
+        self.sequence = sequence
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+    }
+
     public static let databaseTableName = "meetups"
 
     public mutating func didInsert(_ inserted: InsertionSuccess) {

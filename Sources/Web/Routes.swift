@@ -44,6 +44,7 @@ enum Routes {
         router.post("/crews/:slug/edit", app.page(app.crewUpdate))
         router.get("/crews/:slug/members", app.page(app.crewMembersShow))
         router.get("/crews/:slug/posts", app.page(app.crewPostsShow))
+        router.get("/crews/:slug/meetups", app.page(app.crewMeetupsShow))
         router.get("/crews/:slug/ledger", app.page(app.crewLedgerShow))
         router.post("/crews/:slug/ledger", app.page(app.crewLedgerRecord))
         router.post("/crews/:slug/join", app.page(app.crewJoin))
@@ -54,6 +55,25 @@ enum Routes {
         for action in [CrewMemberAction.accept, .reject, .remove, .promote, .demote, .transfer] {
             router.post("/crews/:slug/members/:username/\(action.rawValue)", app.page(app.crewMemberAction(action)))
         }
+
+        // MARK: - Meetups
+        router.get(Paths.meetups, app.page(app.meetupList))
+        router.get(Paths.newMeetup, app.page(app.meetupNew))
+        router.post(Paths.meetups, app.page(app.meetupCreate))
+        router.get("/meetups/:id.ics", app.page(app.meetupCalendar))
+        router.get("/meetups/:id", app.page(app.meetupShow))
+        router.get("/meetups/:id/edit", app.page(app.meetupEdit))
+        router.post("/meetups/:id/edit", app.page(app.meetupUpdate))
+        router.post("/meetups/:id/apply", app.page(app.meetupApply))
+        router.post("/meetups/:id/cancel", app.page(app.meetupCancel))
+        router.post("/meetups/:id/close", app.page(app.meetupClose))
+        router.post("/meetups/:id/comments", app.page(app.meetupTalk))
+        router.post("/meetups/:id/attendance", app.page(app.meetupAttendance))
+        router.post("/meetups/:id/bookmark", app.page(app.meetupBookmark(true)))
+        router.post("/meetups/:id/unbookmark", app.page(app.meetupBookmark(false)))
+        router.post("/meetups/:id/applications/:user/accept", app.page(app.meetupDecide(true)))
+        router.post("/meetups/:id/applications/:user/reject", app.page(app.meetupDecide(false)))
+        router.get("/calendar/:token.ics", app.page(app.calendarFeed))
 
         // MARK: - Comments
         router.post("/posts/:id/comments", app.page(app.commentCreate))

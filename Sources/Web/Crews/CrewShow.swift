@@ -35,6 +35,19 @@ extension App {
         return try renderCrew(crew, tab: .posts, role: try viewerRole(crew, context), view, context)
     }
 
+    /// `GET /crews/:slug/meetups`: the crew's upcoming meetups.
+    func crewMeetupsShow(_ context: RequestContext) throws -> HTTPResponse {
+        let crew = try crew(context)
+        var filter = MeetupFilter()
+        filter.crewID = try crew.storedID
+        let meetups = try database.meetups(filter, viewerID: context.user?.id, after: nil, limit: 50).meetups
+        return try renderCrew(crew, tab: .meetups, role: try viewerRole(crew, context), [
+            "meetups": meetups.map { meetupView($0, context.language) },
+            "hasMeetups": !meetups.isEmpty,
+            "newMeetupURL": Paths.newMeetup + "?crew=" + crew.slug,
+        ], context)
+    }
+
     func viewerRole(_ crew: Crew, _ context: RequestContext) throws -> CrewRole? {
         try context.user.flatMap { try database.crewRole(crewID: crew.storedID, userID: $0.storedID) }
     }
@@ -46,7 +59,7 @@ extension App {
             "crew": crewView(crew, context.language),
             "tab": [tab.rawValue: true],
             "tabs": [
-                "about": base, "members": base + "/members", "posts": base + "/posts", "ledger": base + "/ledger",
+                "about": base, "members": base + "/members", "meetups": base + "/meetups", "posts": base + "/posts", "ledger": base + "/ledger",
             ],
             "isMember": role?.isMember == true,
             "isPending": role == .pending,

@@ -59,6 +59,12 @@ extension App {
             return view
         }
         profile["hasCrews"] = !crews.isEmpty
+        let attendance = try database.attendance(userID: userID)
+        if attendance.recorded > 0 {
+            // RunnerBe's reliability label: how often they came when they said they would.
+            profile["attendance"] = localizer.text("profile.attendance", language,
+                                                   ["attended": String(attendance.attended), "recorded": String(attendance.recorded)])
+        }
         let isSelf = context.user?.id == userID
         var view: [String: Any] = [
             "profile": profile,

@@ -1,0 +1,64 @@
+import Foundation
+import HTTP
+import Storage
+
+extension App {
+    /// `GET /meetups`: upcoming meetups, soonest first, with every filter in the URL.
+    func meetupList(_ context: RequestContext) throws -> HTTPResponse {
+        let language = context.language
+        let form = context.form
+        var filter = MeetupFilter()
+        let day = { (name: String) in form[name].flatMap { MeetupForm.parseLocal($0 + "T00:00", self.localizer.timeZone) } }
+        filter.from = day("from")
+        filter.to = day("to").map { $0.addingTimeInterval(86_400) }
+        filter.timeSlot = form["slot"].flatMap(Meetup.TimeSlot.init(rawValue:))
+        filter.region = form["region"].flatMap { Choices.regions.contains($0) ? $0 : nil }
+        filter.minDistance = form["min_km"].flatMap(Double.init)
+        filter.maxDistance = form["max_km"].flatMap(Double.init)
+        filter.pace = form["pace"].flatMap(Meetup.Pace.init(rawValue:))
+        filter.genderRule = form["gender"].flatMap(Meetup.GenderRule.init(rawValue:))
+        filter.age = form["age"].flatMap(Int.init)
+        filter.job = form["job"].flatMap { Choices.jobs.contains($0) ? $0 : nil }
+        filter.openOnly = form["open"] == "1"
+        filter.keyword = form["q"].map { String($0.trimmed.prefix(100)) }
+        let mine = form["eligible"] == "1" ? context.user : nil
+        if let mine {
+            // "Only ones I can join": my age, job and gender narrow the list.
+            if let year = mine.birthYear { filter.age = Calendar(identifier: .gregorian).component(.year, from: Date()) - year }
+            filter.job = mine.job ?? filter.job
+            filter.openOnly = true
+        }
+        let cursor = try meetupCursor(form["after"])
+        var (meetups, next) = try database.meetups(filter, viewerID: context.user?.id, after: cursor)
+        if let mine { meetups = meetups.filter { $0.ineligibility(of: mine, at: Date()).isEmpty } }
+
+        var query = context.request.queryString.split(separator: "&").filter { !$0.hasPrefix("after=") }.joined(separator: "&")
+        if !query.isEmpty { query += "&" }
+        let choice = { (values: [String], prefix: String, selected: String?) in
+            values.map { ["value": $0, "label": self.localizer.text("\(prefix).\($0)", language), "selected": $0 == selected] as [String: Any] }
+        }
+        return try render("meetups", context, title: localizer.text("meetups.title", language), section: .meetups, [
+            "meetups": meetups.map { meetupView($0, language) },
+            "hasMeetups": !meetups.isEmpty,
+            "nextURL": next.map { Paths.meetups + "?" + query + "after=\(Int($0.startsAt.timeIntervalSince1970))-\($0.id)" } as Any,
+            "q": form["q"] ?? "", "from": form["from"] ?? "", "to": form["to"] ?? "", "minKm": form["min_km"] ?? "",
+            "maxKm": form["max_km"] ?? "", "age": form["age"] ?? "", "open": filter.openOnly, "eligible": mine != nil,
+            "slots": choice(Meetup.TimeSlot.allCases.map(\.rawValue), "meetups.slot", filter.timeSlot?.rawValue),
+            "paces": choice(Meetup.Pace.allCases.map(\.rawValue), "meetups.pace", filter.pace?.rawValue),
+            "genders": choice(Meetup.GenderRule.allCases.map(\.rawValue), "meetups.gender", filter.genderRule?.rawValue),
+            "regions": options(Choices.regions, labels: "choices.region", selected: filter.region, language),
+            "jobs": options(Choices.jobs, labels: "choices.job", selected: form["job"], language),
+            "calendarURL": try context.user.map { user in
+                "/calendar/" + (try database.calendarToken(userID: user.storedID) { Crypto.randomToken(24) }) + ".ics"
+            } as Any,
+        ])
+    }
+
+    /// `after=<unix seconds>-<id>`; garbage is a 400.
+    private func meetupCursor(_ text: String?) throws -> MeetupCursor? {
+        guard let text else { return nil }
+        let parts = text.split(separator: "-")
+        guard parts.count == 2, let seconds = Double(parts[0]), let id = Int64(parts[1]) else { throw HTTPError(.badRequest) }
+        return MeetupCursor(startsAt: Date(timeIntervalSince1970: seconds), id: id)
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import HTTP
+import Storage
+
+extension App {
+    /// `POST /meetups/:id/apply`: takes a place, joins the waitlist or asks the host. A profile
+    /// missing what the rules need leads to settings; unmet rules are a 403 saying which.
+    func meetupApply(_ context: RequestContext) throws -> HTTPResponse {
+        let user = try context.requireUser()
+        let meetup = try meetup(context)
+        let language = context.language
+        let result = try crewAction(context) { try database.apply(meetupID: meetup.storedID, userID: user.storedID) }
+        switch result {
+        case .accepted: return redirect(to: Paths.meetup(try meetup.storedID), flash: "meetup_accepted")
+        case .pending: return redirect(to: Paths.meetup(try meetup.storedID), flash: "meetup_pending")
+        case .waitlisted: return redirect(to: Paths.meetup(try meetup.storedID), flash: "meetup_waitlisted")
+        case .alreadyApplied: return redirect(to: Paths.meetup(try meetup.storedID))
+        case .closed: throw HTTPError(.conflict, message: localizer.text("meetups.errors.closed", language))
+        case .notEligible(let reasons) where reasons.contains(where: \.needsProfile):
+            return redirect(to: Paths.settings + "?for=" + PercentEncoding.encode(Paths.meetup(try meetup.storedID)), flash: "profile_needed")
+        case .notEligible(let reasons):
+            let why = reasons.map { localizer.text("meetups.why.\($0.rawValue)", language) }.joined(separator: " ")
+            throw HTTPError(.forbidden, message: why)
+        }
+    }
+
+    /// `POST /meetups/:id/cancel`
+    func meetupCancel(_ context: RequestContext) throws -> HTTPResponse {
+        let user = try context.requireUser()
+        let meetup = try meetup(context)
+        try crewAction(context) { try database.cancelApplication(meetupID: meetup.storedID, userID: user.storedID) }
+        return redirect(to: Paths.meetup(try meetup.storedID), flash: "meetup_cancelled")
+    }
+
+    /// `POST /meetups/:id/close`: the host stops taking signups.
+    func meetupClose(_ context: RequestContext) throws -> HTTPResponse {
+        let meetup = try hostedMeetup(context)
+        try database.closeMeetup(id: meetup.storedID, by: meetup.hostID)
+        return redirect(to: Paths.meetup(try meetup.storedID), flash: "meetup_closed")
+    }
+
+    /// `POST /meetups/:id/applications/:user/{accept,reject}`
+    func meetupDecide(_ accept: Bool) -> Page {
+        { [unowned self] context in
+            let meetup = try hostedMeetup(context)
+            guard let name = context.request.parameters["user"], let applicant = try database.user(username: name) else {
+                throw HTTPError(.notFound)
+            }
+            do {
+                try database.decideApplication(meetupID: meetup.storedID, userID: applicant.storedID, by: meetup.hostID, accept: accept)
+            } catch StorageError.crewFull {
+                throw HTTPError(.conflict, message: localizer.text("meetups.errors.full", context.language))
+            } catch StorageError.notFound {
+                throw HTTPError(.notFound)
+            }
+            return redirect(to: Paths.meetup(try meetup.storedID) + "#participants", flash: accept ? "application_accepted" : "application_rejected")
+        }
+    }
+
+    /// `POST /meetups/:id/attendance`: one form, a checkbox per person going.
+    func meetupAttendance(_ context: RequestContext) throws -> HTTPResponse {
+        let meetup = try hostedMeetup(context)
+        let present = Set(context.form.values("present").compactMap(Int64.init))
+        do {
+            try database.recordAttendance(meetupID: meetup.storedID, by: meetup.hostID, present: present)
+        } catch StorageError.forbidden {
+            throw HTTPError(.conflict, message: localizer.text("meetups.errors.not_started", context.language))
+        }
+        return redirect(to: Paths.meetup(try meetup.storedID) + "#participants", flash: "attendance_saved")
+    }
+
+    /// `POST /meetups/:id/comments`: the talk thread, for the host and those going.
+    func meetupTalk(_ context: RequestContext) throws -> HTTPResponse {
+        let user = try context.requireUser()
+        let meetup = try meetup(context)
+        let body = (context.form["body"] ?? "").trimmed
+        guard !body.isEmpty, body.count <= 2000, !body.hasControlCharacters else {
+            throw HTTPError(.unprocessableContent, message: localizer.text("errors.crew_comment_length", context.language))
+        }
+        do {
+            try database.addTalk(meetupID: meetup.storedID, authorID: user.storedID, body: body, bodyHTML: postContent(body).bodyHTML)
+        } catch StorageError.forbidden {
+            throw HTTPError(.forbidden, message: localizer.text("meetups.errors.talk_members", context.language))
+        }
+        return redirect(to: Paths.meetup(try meetup.storedID) + "#talk")
+    }
+
+    /// `POST /meetups/:id/bookmark` and `/unbookmark`
+    func meetupBookmark(_ on: Bool) -> Page {
+        { [unowned self] context in
+            let user = try context.requireUser()
+            let meetup = try meetup(context)
+            try database.setMeetupBookmark(meetupID: meetup.storedID, userID: user.storedID, on: on)
+            return .redirect(to: Paths.meetup(try meetup.storedID))
+        }
+    }
+}

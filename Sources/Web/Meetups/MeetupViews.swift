@@ -1,0 +1,60 @@
+import Foundation
+import HTTP
+import Storage
+
+extension App {
+    /// A meetup as list cards show it.
+    func meetupView(_ meetup: Meetup, _ language: Language) -> [String: Any] {
+        let text = { (key: String) in self.localizer.text(key, language) }
+        return [
+            "id": meetup.id ?? 0,
+            "url": Paths.meetup(meetup.id ?? 0),
+            "title": meetup.title,
+            "when": localizer.dateTime(meetup.startsAt, language),
+            "isoDate": InternetDate.format(meetup.startsAt),
+            "place": meetup.placeName,
+            "region": meetup.region.map { text("choices.region.\($0)") } as Any,
+            "slot": text("meetups.slot.\(meetup.timeSlot.rawValue)"),
+            "pace": text("meetups.pace.\(meetup.pace.rawValue)"),
+            "style": text("meetups.style.\(meetup.style.rawValue)"),
+            "distance": meetup.distanceKm.map { localizer.text("meetups.km", language, ["km": Self.decimal($0)]) } as Any,
+            "going": localizer.text("meetups.going_count", language, ["count": String(meetup.acceptedCount), "capacity": String(meetup.capacity)]),
+            "closed": meetup.isClosed(at: Date()),
+            "full": meetup.acceptedCount >= meetup.capacity,
+            "rules": meetupRules(meetup, language),
+            "crewOnly": meetup.crewOnly,
+        ]
+    }
+
+    /// The eligibility rules in words; empty when anyone may join.
+    func meetupRules(_ meetup: Meetup, _ language: Language) -> [String] {
+        var rules: [String] = []
+        if meetup.genderRule != .any { rules.append(localizer.text("meetups.rule.\(meetup.genderRule.rawValue)", language)) }
+        switch (meetup.minAge, meetup.maxAge) {
+        case let (min?, max?): rules.append(localizer.text("meetups.rule.ages", language, ["min": String(min), "max": String(max)]))
+        case let (min?, nil): rules.append(localizer.text("meetups.rule.min_age", language, ["min": String(min)]))
+        case let (nil, max?): rules.append(localizer.text("meetups.rule.max_age", language, ["max": String(max)]))
+        default: break
+        }
+        if !meetup.jobList.isEmpty {
+            rules.append(meetup.jobList.map { localizer.text("choices.job.\($0)", language) }.joined(separator: ", "))
+        }
+        return rules
+    }
+
+    /// The meetup named by `:id`, if the viewer may see it; 404 otherwise.
+    func meetup(_ context: RequestContext) throws -> Meetup {
+        guard let id = context.request.parameters["id"].flatMap(Int64.init), let meetup = try database.meetup(id: id) else {
+            throw HTTPError(.notFound)
+        }
+        if meetup.crewOnly, let crewID = meetup.crewID {
+            let role = try context.user.flatMap { try database.crewRole(crewID: crewID, userID: $0.storedID) }
+            guard role?.isMember == true else { throw HTTPError(.notFound) }
+        }
+        return meetup
+    }
+
+    static func decimal(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String(format: "%.1f", value)
+    }
+}
