@@ -1,0 +1,107 @@
+import Foundation
+import Testing
+import HTTP
+import Storage
+@testable import Web
+
+@Suite struct MeetupTests {
+    private func host(_ browser: Browser, extra: [(String, String)] = []) -> HTTPResponse {
+        let start = Date().addingTimeInterval(3 * 86_400)
+        let local = MeetupForm.local(start, .current)
+        var fields: [String: String] = [
+            "title": "Evening 5K, Han river", "description": "Easy pace; we regroup.", "starts_at": local, "duration": "60",
+            "place_name": "Yeouido Park", "address": "Seoul, Yeouido", "latitude": "37.5283", "longitude": "126.9327",
+            "place_note": "Gate 2", "region": "seoul", "time_slot": "afterWork", "distance": "5", "pace": "average",
+            "style": "run", "capacity": "2", "signup_mode": "firstCome", "deadline": "", "gender_rule": "any",
+        ]
+        for (name, value) in extra { fields[name] = value }
+        return browser.post("/meetups", fields.map { ($0.key, $0.value) }, from: "/meetups/new")
+    }
+
+    @Test func aMeetupFillsUpThenWaitlistsAndTheTalkIsPrivate() throws {
+        let site = try TestSite()
+        let people = site.members("hostess", "mina", "jun", "hana")
+        let created = host(people[0])
+        #expect(created.status == .seeOther)
+        let url = try #require(created.headers["Location"])
+        #expect(people[0].get(url).bodyText.contains("You are hosting this meetup."))
+
+        #expect(people[1].post(url + "/apply", [], from: url).status == .seeOther)
+        #expect(people[2].post(url + "/apply", [], from: url).status == .seeOther)
+        #expect(people[3].get(url).bodyText.contains("Join the waitlist"))
+        people[3].post(url + "/apply", [], from: url)
+        #expect(people[3].get(url).bodyText.contains("You are on the waitlist: #1"))
+
+        // The talk thread: people going may write; the waitlisted get 403.
+        #expect(people[1].post(url + "/comments", [("body", "Meet at gate 2!")], from: url).status == .seeOther)
+        #expect(people[3].post(url + "/comments", [("body", "let me in")], from: url).status == .forbidden)
+        #expect(!people[3].get(url).bodyText.contains("Meet at gate 2!"))
+        #expect(people[2].get(url).bodyText.contains("Meet at gate 2!"))
+
+        // Mina cancels: Hana moves up and is told.
+        people[1].post(url + "/cancel", [], from: url)
+        #expect(people[3].get(url).bodyText.contains("You are going!"))
+        #expect(people[3].get("/notifications").bodyText.contains("A place opened up"))
+    }
+
+    @Test func rulesNeedAProfileAndTheHostsOwnGender() throws {
+        let site = try TestSite()
+        let people = site.members("hostess", "blank")
+        // Without a gender in her profile, the host cannot limit to women.
+        let refused = host(people[0], extra: [("gender_rule", "female")])
+        #expect(refused.status == .unprocessableContent)
+        #expect(refused.bodyText.contains("You can only limit a meetup to your own gender"))
+
+        let url = try #require(host(people[0], extra: [("min_age", "20"), ("max_age", "40")]).headers["Location"])
+        let apply = people[1].post(url + "/apply", [], from: url)
+        #expect(apply.headers["Location"]?.hasPrefix("/settings") == true)
+        #expect(people[1].get(url).bodyText.contains("Add your birth year to your profile to join."))
+
+        people[1].post("/settings", [("display_name", "Blank"), ("birth_year", "1950")])
+        #expect(people[1].post(url + "/apply", [], from: url).status == .forbidden)
+    }
+
+    @Test func theCalendarFileCarriesTheRightInstant() throws {
+        let site = try TestSite()
+        let people = site.members("hostess")
+        let url = try #require(host(people[0], extra: [("title", "Long run; with, commas\\ and a very long title")]).headers["Location"])
+        let id = try #require(Int64(url.split(separator: "/").last ?? ""))
+        let meetup = try #require(try site.database.meetup(id: id))
+        let response = people[0].get(url + ".ics")
+        #expect(response.headers["Content-Type"] == "text/calendar; charset=utf-8")
+        let text = response.bodyText
+        #expect(text.hasSuffix("\r\n"))
+        let physical = text.components(separatedBy: "\r\n").dropLast()
+        #expect(physical.allSatisfy { $0.utf8.count <= 75 })
+        #expect(!text.replacingOccurrences(of: "\r\n", with: "").contains("\n"))
+        // Unfold (RFC 5545 §3.1) and read the properties.
+        let lines = text.replacingOccurrences(of: "\r\n ", with: "").components(separatedBy: "\r\n")
+        let property = { (name: String) in lines.first { $0.hasPrefix(name + ":") }.map { String($0.dropFirst(name.count + 1)) } }
+        #expect(lines.first == "BEGIN:VCALENDAR" && lines.contains("END:VCALENDAR") && lines.contains("BEGIN:VEVENT"))
+        #expect(property("DTSTART") == ICalendar.stamp(meetup.startsAt))
+        #expect(property("SUMMARY") == "Long run\\; with\\, commas\\\\ and a very long title")
+        #expect(property("SEQUENCE") == "0")
+        #expect(property("GEO") == "37.5283;126.9327")
+        let formatter = DateFormatter()
+        formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        #expect(formatter.date(from: property("DTSTART") ?? "") == meetup.startsAt)
+    }
+
+    @Test func editingTheTimeNotifiesPeopleGoing() throws {
+        let site = try TestSite()
+        let people = site.members("hostess", "mina")
+        let url = try #require(host(people[0]).headers["Location"])
+        people[1].post(url + "/apply", [], from: url)
+        let later = MeetupForm.local(Date().addingTimeInterval(4 * 86_400), .current)
+        let edit = people[0].post(url + "/edit", [
+            ("title", "Evening 5K, Han river"), ("starts_at", later), ("duration", "60"), ("place_name", "Banpo Bridge"),
+            ("time_slot", "afterWork"), ("pace", "average"), ("style", "run"), ("capacity", "2"), ("signup_mode", "firstCome"),
+            ("gender_rule", "any"),
+        ], from: url + "/edit")
+        #expect(edit.status == .seeOther)
+        #expect(people[1].get("/notifications").bodyText.contains("Banpo Bridge"))
+        #expect(people[1].get(url + ".ics").bodyText.contains("SEQUENCE:1"))
+        #expect(people[1].post(url + "/edit", [("title", "hijack")], from: url).status == .forbidden)
+    }
+}
