@@ -30,6 +30,9 @@ struct Serve: ParsableCommand {
     @Flag(help: "The site is reached over HTTPS: Secure, __Host- cookies (env MOIM_SECURE_COOKIES=1).")
     var secureCookies = Environment.value("MOIM_SECURE_COOKIES") == "1"
 
+    @Option(help: "Time zone for meetup times and dates, e.g. Asia/Seoul (env MOIM_TIME_ZONE; default: the system's).")
+    var timeZone: String = Environment.value("MOIM_TIME_ZONE") ?? TimeZone.current.identifier
+
     @Flag(help: "Do not print an access-log line per request (env MOIM_QUIET=1).")
     var quiet = Environment.value("MOIM_QUIET") == "1"
 
@@ -48,6 +51,8 @@ struct Serve: ParsableCommand {
         web.publicDirectory = publicDirectory
         web.mediaDirectory = dataOptions.data + "/media"
         web.secureCookies = secureCookies
+        guard let zone = TimeZone(identifier: timeZone) else { throw ValidationError("Unknown time zone \(timeZone).") }
+        web.timeZone = zone
         let app = try App(database: database, configuration: web)
 
         var http = HTTPServer.Configuration()

@@ -27,7 +27,8 @@ extension App {
         view["mapURL"] = meetup.latitude.flatMap { lat in meetup.longitude.map { "geo:\(lat),\($0)" } }
         view["afterParty"] = meetup.afterParty
         view["mode"] = localizer.text("meetups.mode.\(meetup.signupMode.rawValue)", language)
-        view["waitlist"] = try database.waitlistLength(meetupID: meetupID)
+        let waitlist = try database.waitlistLength(meetupID: meetupID)
+        view["waitlist"] = waitlist > 0 ? waitlist : nil
         view["icsURL"] = Paths.meetup(meetupID) + ".ics"
         view["hasRules"] = !meetupRules(meetup, language).isEmpty
 
@@ -57,6 +58,7 @@ extension App {
             "started": now >= meetup.startsAt,
             "canClose": isHost && meetup.closedAt == nil && !meetup.isClosed(at: now),
             "going": accepted.map { participantView($0, meetupID: meetupID) },
+            "hasGoing": !accepted.isEmpty,
             "pending": isHost ? participants.filter { $0.status == .pending }.map { participantView($0, meetupID: meetupID) } : [],
             "hasPending": isHost && participants.contains { $0.status == .pending },
             "canTalk": canTalk,
