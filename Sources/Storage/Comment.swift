@@ -14,6 +14,7 @@ public struct Comment: Codable, Sendable, Equatable, FetchableRecord, MutablePer
     public var createdAt: Date
     public var updatedAt: Date?
     public var deletedAt: Date?
+    public var hiddenAt: Date?
 
     public static let databaseTableName = "comments"
     /// Replies nest this deep; a reply to a comment at this depth stays at it.
@@ -46,7 +47,7 @@ extension AppDatabase {
                 parentAuthor = parent.authorID
             }
             var comment = Comment(id: nil, postID: postID, authorID: authorID, parentID: parentID, depth: depth,
-                                  body: content.body, bodyHTML: content.bodyHTML, createdAt: now, updatedAt: nil, deletedAt: nil)
+                                  body: content.body, bodyHTML: content.bodyHTML, createdAt: now, updatedAt: nil, deletedAt: nil, hiddenAt: nil)
             try comment.insert(db)
             let commentID = try comment.storedID
             try db.execute(sql: "UPDATE posts SET commentCount = commentCount + 1 WHERE id = ?", arguments: [postID])

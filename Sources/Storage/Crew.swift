@@ -41,6 +41,7 @@ public struct Crew: Codable, Sendable, Equatable, FetchableRecord, MutablePersis
     public var memberCount: Int
     public var createdAt: Date
     public var lastActivityAt: Date
+    public var hiddenAt: Date?
 
     public static let databaseTableName = "crews"
 

@@ -19,7 +19,7 @@ extension AppDatabase {
                             meetingTime: fields.meetingTime, meetingPlace: fields.meetingPlace,
                             feeAmount: fields.feeAmount, feeCurrency: fields.feeCurrency, feePeriod: fields.feePeriod,
                             joinPolicy: fields.joinPolicy, inviteCode: inviteCode, memberCap: fields.memberCap,
-                            memberCount: 1, createdAt: now, lastActivityAt: now)
+                            memberCount: 1, createdAt: now, lastActivityAt: now, hiddenAt: nil)
             try crew.insert(db)
             try db.execute(sql: "INSERT INTO crewMembers (crewID, userID, role, joinedAt) VALUES (?, ?, 'owner', ?)",
                            arguments: [crew.id, ownerID, now])

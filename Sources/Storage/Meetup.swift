@@ -43,6 +43,8 @@ public struct Meetup: Codable, Sendable, Equatable, FetchableRecord, MutablePers
     public var sequence: Int
     public var createdAt: Date
     public var updatedAt: Date
+    /// Set when moderators hid the meetup.
+    public var hiddenAt: Date? = nil
 
     public init(
         id: Int64?,

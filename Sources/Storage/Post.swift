@@ -13,6 +13,9 @@ public struct Post: Codable, Sendable, Equatable, FetchableRecord, MutablePersis
     public var commentCount: Int
     /// The crew this post was written in, if any; its members see it in their home feeds.
     public var crewID: Int64?
+    /// Set when moderators hid the post: only its author and staff still see it.
+    public var hiddenAt: Date?
+    public var commentsLocked: Bool
 
     public static let databaseTableName = "posts"
 

@@ -13,7 +13,8 @@ extension AppDatabase {
                 try db.execute(sql: "UPDATE crews SET lastActivityAt = ? WHERE id = ?", arguments: [now, crewID])
             }
             var post = Post(id: nil, authorID: authorID, body: content.body, bodyHTML: content.bodyHTML,
-                            createdAt: now, updatedAt: nil, likeCount: 0, commentCount: 0, crewID: crewID)
+                            createdAt: now, updatedAt: nil, likeCount: 0, commentCount: 0, crewID: crewID,
+                            hiddenAt: nil, commentsLocked: false)
             try post.insert(db)
             let postID = try post.storedID
             for (position, photo) in photos.enumerated() {

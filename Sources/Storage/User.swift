@@ -22,6 +22,12 @@ public struct User: Codable, Sendable, Equatable, FetchableRecord, MutablePersis
     public var createdAt: Date
     /// Names the member's private calendar feed; made on first use.
     public var calendarToken: String?
+    /// Until then the member cannot sign in (`distantFuture` for ever).
+    public var suspendedUntil: Date?
+    /// Until then the member can read but not post.
+    public var silencedUntil: Date?
+    /// Why, shown to them.
+    public var sanctionReason: String
 
     public static let databaseTableName = "users"
 
@@ -43,7 +49,14 @@ public struct User: Codable, Sendable, Equatable, FetchableRecord, MutablePersis
         self.role = role
         self.createdAt = createdAt
         self.calendarToken = nil
+        self.suspendedUntil = nil
+        self.silencedUntil = nil
+        self.sanctionReason = ""
     }
+
+    public func isSuspended(at now: Date = Date()) -> Bool { suspendedUntil.map { $0 > now } ?? false }
+    public func isSilenced(at now: Date = Date()) -> Bool { silencedUntil.map { $0 > now } ?? false }
+    public var isStaff: Bool { role != .member }
 
     public enum Columns {
         static let id = Column(CodingKeys.id)
