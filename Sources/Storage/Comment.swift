@@ -36,7 +36,8 @@ extension AppDatabase {
     /// the comment replied to, and mentioned users — each once.
     public func addComment(postID: Int64, authorID: Int64, parentID: Int64?, content: PostContent, now: Date = Date()) throws -> Comment {
         try writer.write { db in
-            guard let post = try Post.fetchOne(db, key: postID) else { throw StorageError.notFound }
+            guard let post = try Post.fetchOne(db, key: postID), post.hiddenAt == nil || post.authorID == authorID else { throw StorageError.notFound }
+            if try post.commentsLocked || isBlocked(db, authorID, post.authorID) { throw StorageError.forbidden }
             var depth = 0
             var parentAuthor: Int64? = nil
             if let parentID {
@@ -107,9 +108,22 @@ extension AppDatabase {
     }
 
     /// A post's comments in thread order: each comment followed by its replies, oldest first.
-    public func thread(postID: Int64, limit: Int = 500) throws -> [ThreadComment] {
+    /// Hidden comments show only to their author and staff, and blocked people's not at all;
+    /// their replies stay.
+    public func thread(postID: Int64, viewerID: Int64? = nil, limit: Int = 500) throws -> [ThreadComment] {
         try reader.read { db in
+            let viewer = try Viewer.load(db, id: viewerID)
             let comments = try Comment.fetchAll(db, sql: "SELECT * FROM comments WHERE postID = ? ORDER BY id LIMIT ?", arguments: [postID, limit])
+                .map { comment in
+                    var comment = comment
+                    if !viewer.sees(authorID: comment.authorID, hiddenAt: comment.hiddenAt) {
+                        // Kept as a placeholder so that replies keep their place.
+                        comment.body = ""
+                        comment.bodyHTML = ""
+                        comment.deletedAt = comment.deletedAt ?? comment.hiddenAt ?? Date.distantPast
+                    }
+                    return comment
+                }
             let authors = try User.fetchAll(db, keys: Array(Set(comments.map(\.authorID)))).reduce(into: [Int64: User]()) { $0[$1.id ?? 0] = $1 }
             let children = Dictionary(grouping: comments, by: \.parentID)
             var ordered: [ThreadComment] = []

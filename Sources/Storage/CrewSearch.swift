@@ -13,7 +13,7 @@ extension AppDatabase {
     /// scan below), filtered by sport and region.
     public func searchCrews(_ query: String, sport: Crew.Sport?, region: String?, order: CrewOrder, limit: Int = 30) throws -> [Crew] {
         let query = query.trimmingCharacters(in: .whitespacesAndNewlines)
-        var conditions: [String] = []
+        var conditions: [String] = ["crews.hiddenAt IS NULL"]
         var arguments: [any DatabaseValueConvertible] = []
         if query.count >= 3 {
             conditions.append("crews.id IN (SELECT rowid FROM crewSearch WHERE crewSearch MATCH ?)")

@@ -13,6 +13,7 @@ extension AppDatabase {
     public func follow(followerID: Int64, followeeID: Int64, now: Date = Date()) throws {
         guard followerID != followeeID else { return }
         try writer.write { db in
+            if try isBlocked(db, followerID, followeeID) { throw StorageError.forbidden }
             try db.execute(sql: "INSERT OR IGNORE INTO follows (followerID, followeeID, createdAt) VALUES (?, ?, ?)",
                            arguments: [followerID, followeeID, now])
             if db.changesCount > 0 {

@@ -67,6 +67,7 @@ extension AppDatabase {
                 throw StorageError.forbidden
             }
             guard meetup.hostID != userID else { return .alreadyApplied(.accepted) }
+            if try meetup.hiddenAt != nil || isBlocked(db, meetup.hostID, userID) { throw StorageError.forbidden }
             let existing = try String.fetchOne(db, sql: "SELECT status FROM meetupApplications WHERE meetupID = ? AND userID = ?",
                                                arguments: [meetupID, userID]).flatMap(ApplicationStatus.init(rawValue:))
             if let existing, existing != .cancelled { return .alreadyApplied(existing) }

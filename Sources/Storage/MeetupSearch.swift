@@ -40,7 +40,7 @@ extension AppDatabase {
     public func meetups(_ filter: MeetupFilter, viewerID: Int64?, after cursor: MeetupCursor?, limit: Int = 20, now: Date = Date())
         throws -> (meetups: [Meetup], next: MeetupCursor?)
     {
-        var conditions = ["startsAt >= ?"]
+        var conditions = ["startsAt >= ?", "hiddenAt IS NULL"]
         var arguments: [any DatabaseValueConvertible] = [filter.from.map { max($0, now) } ?? now]
         func add(_ condition: String, _ values: any DatabaseValueConvertible...) {
             conditions.append(condition)

@@ -66,6 +66,7 @@ extension AppDatabase {
 
     func notifyMentions(_ db: Database, actorID: Int64, userIDs: [Int64], postID: Int64, commentID: Int64?, now: Date) throws {
         for userID in Set(userIDs) where userID != actorID {
+            if try isBlocked(db, actorID, userID) { continue }
             try insertNotification(db, userID: userID, kind: .mention, actorID: actorID, postID: postID, commentID: commentID, now: now)
         }
     }
@@ -93,8 +94,11 @@ extension AppDatabase {
     }
 
     /// Decorates posts with authors, photos and the viewer's likes and bookmarks, in four
-    /// queries whatever the number of posts.
+    /// queries whatever the number of posts. Posts hidden by moderators (unless the viewer
+    /// wrote them or is staff) and posts of blocked people are left out.
     func feedItems(_ db: Database, posts: [Post], viewerID: Int64?) throws -> [FeedItem] {
+        let viewer = try Viewer.load(db, id: viewerID)
+        let posts = posts.filter { viewer.sees(authorID: $0.authorID, hiddenAt: $0.hiddenAt) }
         guard !posts.isEmpty else { return [] }
         let postIDs = posts.compactMap(\.id)
         let marks = databaseQuestionMarks(count: postIDs.count)

@@ -15,6 +15,9 @@ extension App {
             "byPostAuthor": entry.author.id == postAuthorID,
             "bodyHTML": comment.bodyHTML,
             "deleted": comment.deletedAt != nil,
+            // Hidden from this viewer (a placeholder), or hidden but shown to its author or staff.
+            "hiddenPlaceholder": comment.hiddenAt != nil && comment.bodyHTML.isEmpty,
+            "hidden": comment.hiddenAt != nil && !comment.bodyHTML.isEmpty,
             "edited": comment.updatedAt != nil && comment.deletedAt == nil,
             "date": localizer.dateTime(comment.createdAt, context.language),
             "isAuthor": context.user?.id == entry.author.id && comment.deletedAt == nil,

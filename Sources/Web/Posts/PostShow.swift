@@ -6,7 +6,7 @@ extension App {
     func postShow(_ context: RequestContext) throws -> HTTPResponse {
         let item = try feedItem(context)
         let language = context.language
-        let thread = try database.thread(postID: item.post.storedID)
+        let thread = try database.thread(postID: item.post.storedID, viewerID: context.user?.id)
         let title = item.post.body.isEmpty
             ? localizer.text("posts.title_by", language, ["name": item.author.displayName])
             : String(item.post.body.prefix(60))

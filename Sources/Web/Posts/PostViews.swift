@@ -27,6 +27,8 @@ extension App {
             "liked": item.likedByViewer,
             "bookmarked": item.bookmarkedByViewer,
             "isAuthor": context.user?.id == item.author.id,
+            "hidden": item.post.hiddenAt != nil,
+            "locked": item.post.commentsLocked,
             "returnTo": context.request.target + "#post-\(id)",
         ]
     }

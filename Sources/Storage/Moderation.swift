@@ -1,0 +1,75 @@
+import Foundation
+import GRDB
+
+/// What can be reported and moderated.
+public enum ModerationTarget: String, Codable, Sendable, CaseIterable {
+    case post, comment, crew, meetup, user
+
+    /// The table holding a `hiddenAt` for this kind of content, if it can be hidden.
+    var table: String? {
+        switch self {
+        case .post: "posts"
+        case .comment: "comments"
+        case .crew: "crews"
+        case .meetup: "meetups"
+        case .user: nil
+        }
+    }
+}
+
+public enum ReportReason: String, Codable, Sendable, CaseIterable {
+    case spam, harassment, inappropriate, offTopic, other
+}
+
+/// One line of the moderation log.
+public struct LogEntry: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRecord, StoredRecord {
+    public var id: Int64?
+    /// Nil for automatic actions (auto-hide).
+    public var moderatorID: Int64?
+    public var action: String
+    public var targetType: String
+    public var targetID: Int64
+    /// What the target was, kept for the record even after deletion.
+    public var targetLabel: String
+    public var reason: String
+    public var createdAt: Date
+
+    public static let databaseTableName = "moderationLog"
+
+    public mutating func didInsert(_ inserted: InsertionSuccess) {
+        id = inserted.rowID
+    }
+}
+
+/// Open reports about one target, grouped.
+public struct ReportGroup: Sendable, Equatable {
+    public var targetType: ModerationTarget
+    public var targetID: Int64
+    public var count: Int
+    public var reasons: [ReportReason]
+    public var notes: [String]
+    public var latest: Date
+}
+
+/// Who is looking, for hiding what they should not see.
+struct Viewer {
+    var id: Int64?
+    var isStaff: Bool
+    /// People this viewer blocked, and people who blocked this viewer.
+    var blocked: Set<Int64>
+
+    static func load(_ db: Database, id: Int64?) throws -> Viewer {
+        guard let id else { return Viewer(id: nil, isStaff: false, blocked: []) }
+        let role = try String.fetchOne(db, sql: "SELECT role FROM users WHERE id = ?", arguments: [id])
+        let blocked = try Int64.fetchSet(db, sql: """
+            SELECT blockedID FROM blocks WHERE blockerID = ?1 UNION SELECT blockerID FROM blocks WHERE blockedID = ?1
+            """, arguments: [id])
+        return Viewer(id: id, isStaff: role == "admin" || role == "moderator", blocked: blocked)
+    }
+
+    /// Hidden content shows only to its author and staff; blocked people's content never shows.
+    func sees(authorID: Int64, hiddenAt: Date?) -> Bool {
+        if blocked.contains(authorID) { return false }
+        return hiddenAt == nil || isStaff || authorID == id
+    }
+}
