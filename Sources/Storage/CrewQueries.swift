@@ -70,6 +70,10 @@ extension AppDatabase {
         }
     }
 
+    public func crew(id: Int64) throws -> Crew? {
+        try reader.read { db in try Crew.fetchOne(db, key: id) }
+    }
+
     public func crew(slug: String) throws -> Crew? {
         try reader.read { db in try Crew.filter(Column("slug") == slug.lowercased()).fetchOne(db) }
     }

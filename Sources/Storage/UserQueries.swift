@@ -72,7 +72,8 @@ extension AppDatabase {
     }
 
     /// Sets a user's role and ends their sessions, so that the new role starts with a new token.
-    public func setRole(_ role: User.Role, username: String) throws -> User {
+    /// With `by`, the change is written to the moderation log.
+    public func setRole(_ role: User.Role, username: String, by adminID: Int64? = nil, now: Date = Date()) throws -> User {
         try writer.write { db in
             guard var user = try User.filter(User.Columns.username == username).fetchOne(db) else {
                 throw StorageError.notFound
@@ -80,6 +81,11 @@ extension AppDatabase {
             user.role = role
             try user.update(db)
             try Session.filter(Session.Columns.userID == user.storedID).deleteAll(db)
+            if let adminID {
+                var entry = LogEntry(id: nil, moderatorID: adminID, action: "role", targetType: "user", targetID: try user.storedID,
+                                     targetLabel: "@" + user.username, reason: role.rawValue, createdAt: now)
+                try entry.insert(db)
+            }
             return user
         }
     }

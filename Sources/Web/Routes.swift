@@ -1,4 +1,5 @@
 import HTTP
+import Storage
 
 /// Every route of the site, in one table.
 enum Routes {
@@ -96,9 +97,32 @@ enum Routes {
         router.get("/u/:username/feed.atom", app.page(app.userAtom))
         router.post("/u/:username/follow", app.page(app.profileFollow(true)))
         router.post("/u/:username/unfollow", app.page(app.profileFollow(false)))
+        router.post("/u/:username/block", app.page(app.profileBlock(true)))
+        router.post("/u/:username/unblock", app.page(app.profileBlock(false)))
         router.get(Paths.settings, app.page(app.settingsShow))
         router.post(Paths.settings, app.page(app.settingsProfileUpdate))
         router.post(Paths.settingsPassword, app.page(app.settingsPasswordUpdate))
+
+        // MARK: - Moderation
+        router.post("/reports", app.page(app.reportCreate))
+        router.post("/warnings/ack", app.page(app.warningsAcknowledge))
+        router.get("/moderation", app.page(app.publicModerationLog))
+        // Every /admin route goes through the staff gate; so does the other method on each
+        // path, so that a visitor gets 404, not a 405 that would reveal the area.
+        let admin: [(HTTPMethod, String, @Sendable (RequestContext, User) throws -> HTTPResponse)] = [
+            (.get, "/admin", app.adminDashboard),
+            (.get, "/admin/reports", app.adminReports),
+            (.post, "/admin/moderate", app.adminModerate),
+            (.get, "/admin/users", app.adminUsers),
+            (.get, "/admin/users/:username", app.adminUser),
+            (.post, "/admin/users/:username/sanction", app.adminSanction),
+            (.post, "/admin/users/:username/role", app.adminRole),
+            (.get, "/admin/log", app.adminLog),
+        ]
+        for (method, path, handler) in admin {
+            router.add(method, path, app.staffPage(handler))
+            router.add(method == .get ? .post : .get, path, app.staffPage { _, _ in throw HTTPError(.methodNotAllowed) })
+        }
 
         // MARK: - Static files and errors
         router.fallback = { [unowned app] request in

@@ -14,6 +14,21 @@ public struct WebConfiguration: Sendable {
     public var passwordStrength = PasswordStrength.interactive
     public var sessionLifetime = SessionLifetime()
     public var timeZone = TimeZone.current
+    /// Distinct reporters after which content is hidden until staff review it.
+    public var autoHideThreshold = 3
+    public var newAccountLimits = NewAccountLimits()
+
+    /// Discourse-style caps for accounts in their first days.
+    public struct NewAccountLimits: Sendable {
+        /// How long an account counts as new.
+        public var days = 3
+        /// Most of each kind per 24 hours while new.
+        public var perDay: [AppDatabase.Creation: Int] = [.posts: 5, .comments: 20, .meetups: 1, .crews: 1]
+        /// Most links in one post while new.
+        public var links = 2
+
+        public init() {}
+    }
 
     /// Argon2id cost: `interactive` is libsodium's (and OWASP's) choice for logins (64 MiB,
     /// t=2); `minimal` only keeps the test suite fast.

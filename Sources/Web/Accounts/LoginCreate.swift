@@ -26,6 +26,9 @@ extension App {
             return try renderLogin(login: login, next: next, error: "errors.login_failed", context)
         }
         loginThrottle.recordSuccess(account: login)
+        if user.isSuspended() {
+            throw HTTPError(.forbidden, message: suspensionMessage(user, context.language))
+        }
         var response = redirect(to: next, flash: "signed_in")
         try signIn(user, replacing: context.session, on: &response)
         return response

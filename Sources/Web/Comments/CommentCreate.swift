@@ -7,6 +7,7 @@ extension App {
     /// `POST /posts/:id/comments`: a comment, or a reply when `parent` is set.
     func commentCreate(_ context: RequestContext) throws -> HTTPResponse {
         let user = try context.requireUser()
+        try requireCanPost(user, .comments, context)
         guard let postID = context.request.parameters["id"].flatMap(Int64.init) else { throw HTTPError(.notFound) }
         let body = (context.form["body"] ?? "").trimmed
         guard !body.isEmpty, body.count <= Self.maximumCommentLength, !body.hasControlCharacters else {
@@ -21,6 +22,8 @@ extension App {
             comment = try database.addComment(postID: postID, authorID: user.storedID, parentID: parentID, content: postContent(body))
         } catch StorageError.notFound {
             throw HTTPError(.notFound)
+        } catch StorageError.forbidden {
+            throw HTTPError(.forbidden, message: localizer.text("moderation.cannot_comment", context.language))
         }
         return redirect(to: Paths.comment(try comment.storedID, post: postID))
     }

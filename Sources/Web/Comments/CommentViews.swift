@@ -25,6 +25,7 @@ extension App {
             "replying": replyTo == id && context.user != nil,
             "editURL": "/comments/\(id)/edit",
             "deleteURL": "/comments/\(id)/delete",
+            "report": reportView(.comment, id, context),
         ]
     }
 }

@@ -13,6 +13,7 @@ extension App {
     /// `POST /crews`: creates the crew with its creator as owner.
     func crewCreate(_ context: RequestContext) throws -> HTTPResponse {
         let user = try context.requireUser()
+        try requireCanPost(user, .crews, context)
         let form = CrewForm(context)
         let (validated, cover, errors) = form.validate()
         guard var fields = validated else { return try renderCrewForm(form, errors: errors, editing: nil, context) }

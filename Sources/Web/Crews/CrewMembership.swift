@@ -30,6 +30,7 @@ extension App {
     /// `POST /crews/:slug/comments`: any signed-in member of the site may comment.
     func crewCommentCreate(_ context: RequestContext) throws -> HTTPResponse {
         let user = try context.requireUser()
+        try requireCanPost(user, .comments, context)
         let crew = try crew(context)
         let body = (context.form["body"] ?? "").trimmed
         guard !body.isEmpty, body.count <= 2000, !body.hasControlCharacters else {

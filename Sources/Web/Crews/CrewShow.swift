@@ -70,6 +70,7 @@ extension App {
             "asksApproval": crew.joinPolicy == .approval,
             "inviteCode": (role?.isStaff == true ? crew.inviteCode : nil) as Any,
             "hasFee": crew.feeAmount > 0,
+            "report": reportView(.crew, try crew.storedID, context),
             "roleLabel": role.map { localizer.text("crews.role.\($0.rawValue)", context.language) } as Any,
         ]
         view.merge(data) { _, new in new }

@@ -35,9 +35,14 @@ extension App {
                               ["amount": localizer.number(crew.feeAmount, language), "currency": crew.feeCurrency])
     }
 
-    /// The crew named by `:slug`, or 404.
+    /// The crew named by `:slug`, or 404. A crew hidden by moderators shows only to its
+    /// members and to staff.
     func crew(_ context: RequestContext) throws -> Crew {
         guard let slug = context.request.parameters["slug"], let crew = try database.crew(slug: slug) else { throw HTTPError(.notFound) }
+        if crew.hiddenAt != nil, context.user?.isStaff != true,
+           try context.user.flatMap({ try database.crewRole(crewID: crew.storedID, userID: $0.storedID) })?.isMember != true {
+            throw HTTPError(.notFound)
+        }
         return crew
     }
 

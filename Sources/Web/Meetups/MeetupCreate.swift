@@ -14,6 +14,7 @@ extension App {
     /// `POST /meetups`
     func meetupCreate(_ context: RequestContext) throws -> HTTPResponse {
         let user = try context.requireUser()
+        try requireCanPost(user, .meetups, context)
         let form = MeetupForm(context.form)
         let crew = try form.crew.isEmpty ? nil : database.crew(slug: form.crew)
         let (meetup, errors) = form.validate(host: user, crewID: crew?.id, timeZone: localizer.timeZone)

@@ -66,6 +66,7 @@ extension App {
                 ["author": userView(entry.author), "bodyHTML": entry.bodyHTML, "date": localizer.dateTime(entry.createdAt, language)]
             } : [],
             "talkCount": try database.talkCount(meetupID: meetupID),
+            "report": reportView(.meetup, meetupID, context),
             "bookmarked": try viewer.map { try database.isMeetupBookmarked(meetupID: meetupID, userID: $0.storedID) } ?? false,
         ])
     }

@@ -72,6 +72,7 @@ extension App {
     /// `POST /meetups/:id/comments`: the talk thread, for the host and those going.
     func meetupTalk(_ context: RequestContext) throws -> HTTPResponse {
         let user = try context.requireUser()
+        try requireCanPost(user, .comments, context)
         let meetup = try meetup(context)
         let body = (context.form["body"] ?? "").trimmed
         guard !body.isEmpty, body.count <= 2000, !body.hasControlCharacters else {

@@ -47,6 +47,7 @@ extension App {
         guard let id = context.request.parameters["id"].flatMap(Int64.init), let meetup = try database.meetup(id: id) else {
             throw HTTPError(.notFound)
         }
+        if meetup.hiddenAt != nil, context.user?.isStaff != true, context.user?.id != meetup.hostID { throw HTTPError(.notFound) }
         if meetup.crewOnly, let crewID = meetup.crewID {
             let role = try context.user.flatMap { try database.crewRole(crewID: crewID, userID: $0.storedID) }
             guard role?.isMember == true else { throw HTTPError(.notFound) }

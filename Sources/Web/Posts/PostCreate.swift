@@ -6,8 +6,10 @@ extension App {
     /// part is refused.
     func postCreate(_ context: RequestContext) throws -> HTTPResponse {
         let user = try context.requireUser()
+        try requireCanPost(user, .posts, context)
         let form = PostForm(context)
-        let (images, errors, badFile) = form.validate()
+        var (images, errors, badFile) = form.validate()
+        if isNewAccount(user), form.linkCount > configuration.newAccountLimits.links { errors.add("body", "errors.too_many_links") }
         guard errors.isEmpty else {
             return try renderPostForm(body: form.body, errors: errors, badFile: badFile, editing: nil, context)
         }

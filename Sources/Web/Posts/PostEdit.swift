@@ -15,6 +15,7 @@ extension App {
         let user = try context.requireUser()
         let item = try feedItem(context)
         guard item.author.id == user.id else { throw HTTPError(.notFound) }
+        try requireCanPost(user, nil, context)
         let form = PostForm(context)
         let postID = try item.post.storedID
         let (_, errors, _) = form.validate(requirePhotosOrText: item.photos.isEmpty)

@@ -15,6 +15,11 @@ struct PostForm {
         photos = context.files.filter { $0.field == "photos" }
     }
 
+    /// Links in the text, for the cap on new accounts.
+    var linkCount: Int {
+        body.components(separatedBy: "http://").count + body.components(separatedBy: "https://").count - 2
+    }
+
     /// Checks the text and every photo; on success, the photos ready to store.
     func validate(requirePhotosOrText: Bool = true) -> (images: [ImageFile], errors: FieldErrors, badFile: String?) {
         var errors = FieldErrors()

@@ -11,6 +11,7 @@ extension App {
             ? localizer.text("posts.title_by", language, ["name": item.author.displayName])
             : String(item.post.body.prefix(60))
         var post = postView(item, context)
+        post["report"] = reportView(.post, try item.post.storedID, context)
         // Crew staff moderate the posts written in their crew.
         if let crewID = item.post.crewID, let viewer = context.user, item.author.id != viewer.id,
            try database.crewRole(crewID: crewID, userID: viewer.storedID)?.isStaff == true {

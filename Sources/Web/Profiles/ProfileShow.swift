@@ -72,6 +72,8 @@ extension App {
             "canFollow": context.user != nil && !isSelf,
             "following": try context.user.map { try database.isFollowing(followerID: $0.storedID, followeeID: userID) } ?? false,
             "tab": [tab.rawValue: true],
+            "report": reportView(.user, userID, context),
+            "blocked": try context.user.map { try database.hasBlocked(blockerID: $0.storedID, blockedID: userID) } ?? false,
         ]
         view.merge(data) { _, new in new }
         return try render("profile", context, title: "\(user.displayName) (@\(user.username))", view)
@@ -83,7 +85,7 @@ extension App {
             let me = try context.requireUser()
             let user = try profileUser(context)
             if follow {
-                try database.follow(followerID: me.storedID, followeeID: user.storedID)
+                try crewAction(context) { try database.follow(followerID: me.storedID, followeeID: user.storedID) }
             } else {
                 try database.unfollow(followerID: me.storedID, followeeID: user.storedID)
             }

@@ -54,6 +54,13 @@ extension App {
             view["currentUser"] = userView(user)
             let unread = (try? database.unreadNotificationCount(userID: user.storedID)) ?? 0
             if unread > 0 { view["unreadCount"] = unread > 99 ? "99+" : String(unread) }
+            // A moderator's warning stays on every page until the member says they read it.
+            let warnings = (try? database.unreadWarnings(userID: user.storedID)) ?? []
+            if !warnings.isEmpty {
+                view["warnings"] = warnings.map(\.reason)
+                view["hasWarnings"] = true
+            }
+            if user.isSilenced() { view["silenced"] = localizer.text("moderation.silenced", language, ["reason": user.sanctionReason]) }
         }
         if let flash = context.flash, flash.allSatisfy({ $0.isLetter || $0 == "_" }),
            case let text = localizer.text("flash.\(flash)", language), text != "flash.\(flash)" {

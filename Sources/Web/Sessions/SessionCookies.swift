@@ -10,7 +10,8 @@ extension App {
         else { return nil }
         let now = Date()
         guard let (session, user) = try database.session(
-            tokenHash: Crypto.sha256(bytes), lifetime: configuration.sessionLifetime, now: now)
+            tokenHash: Crypto.sha256(bytes), lifetime: configuration.sessionLifetime, now: now),
+            !user.isSuspended(at: now)
         else { return nil }
         // Recording every request would turn every page view into a write.
         if now.timeIntervalSince(session.lastSeenAt) > 600 {

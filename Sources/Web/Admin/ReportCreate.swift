@@ -1,0 +1,51 @@
+import HTTP
+import Storage
+
+extension App {
+    /// `POST /reports`: reports a post, comment, crew, meetup or member, from the small form
+    /// beside it. A second open report of the same thing by the same person is a 409.
+    func reportCreate(_ context: RequestContext) throws -> HTTPResponse {
+        let user = try context.requireUser()
+        let language = context.language
+        guard let target = context.form["target_type"].flatMap(ModerationTarget.init(rawValue:)),
+              let targetID = context.form["target_id"].flatMap(Int64.init),
+              let reason = context.form["reason"].flatMap(ReportReason.init(rawValue:))
+        else { throw HTTPError(.unprocessableContent, message: localizer.text("moderation.report_invalid", language)) }
+        let note = String((context.form["note"] ?? "").trimmed.prefix(500))
+        if reason == .other, note.isEmpty { throw HTTPError(.unprocessableContent, message: localizer.text("moderation.report_note_needed", language)) }
+        do {
+            try database.report(reporterID: user.storedID, target: target, targetID: targetID, reason: reason, note: note,
+                                autoHideThreshold: configuration.autoHideThreshold)
+        } catch StorageError.alreadyMember {
+            throw HTTPError(.conflict, message: localizer.text("moderation.already_reported", language))
+        } catch StorageError.notFound {
+            throw HTTPError(.notFound)
+        }
+        return redirect(to: Paths.local(context.form["return_to"]), flash: "report_sent")
+    }
+
+    /// `POST /u/:username/block` and `/unblock`
+    func profileBlock(_ on: Bool) -> Page {
+        { [unowned self] context in
+            let me = try context.requireUser()
+            let user = try profileUser(context)
+            try crewAction(context) { try database.setBlock(blockerID: me.storedID, blockedID: user.storedID, on: on) }
+            return redirect(to: Paths.profile(user.username), flash: on ? "blocked" : "unblocked")
+        }
+    }
+
+    /// `POST /warnings/ack`: "I have read this."
+    func warningsAcknowledge(_ context: RequestContext) throws -> HTTPResponse {
+        let user = try context.requireUser()
+        try database.acknowledgeWarnings(userID: user.storedID)
+        return redirect(to: Paths.local(context.form["return_to"]))
+    }
+
+    /// What the report form partial needs for one target.
+    func reportView(_ target: ModerationTarget, _ id: Int64, _ context: RequestContext) -> [String: Any] {
+        [
+            "type": target.rawValue, "id": id, "returnTo": context.request.target,
+            "reasons": ReportReason.allCases.map { ["value": $0.rawValue, "label": localizer.text("moderation.reason.\($0.rawValue)", context.language)] },
+        ]
+    }
+}
