@@ -1,0 +1,124 @@
+import Foundation
+import Testing
+import HTTP
+import Storage
+@testable import Web
+
+@Suite struct ModerationTests {
+    /// A site with an admin, a moderator and two members, each signed in.
+    private func staffedSite(_ configuration: WebConfiguration = TestSite.configuration()) throws -> (TestSite, admin: Browser, moderator: Browser, mina: Browser, jun: Browser) {
+        let site = try TestSite(configuration: configuration)
+        let people = site.members("boss", "moddy", "mina", "jun")
+        _ = try site.database.setRole(.admin, username: "boss")
+        _ = try site.database.setRole(.moderator, username: "moddy")
+        people[0].logIn("boss")
+        people[1].logIn("moddy")
+        return (site, people[0], people[1], people[2], people[3])
+    }
+
+    @Test(arguments: ["/admin", "/admin/reports", "/admin/users", "/admin/users/mina", "/admin/log"])
+    func adminPagesAreNotFoundForMembersAndVisitors(_ path: String) throws {
+        let (site, admin, moderator, mina, _) = try staffedSite()
+        #expect(mina.get(path).status == .notFound)
+        #expect(site.browser().get(path).status == .notFound)
+        #expect(mina.post(path, [], from: "/").status == .notFound)
+        #expect(admin.get(path).status == .ok)
+        #expect(moderator.get(path).status == .ok)
+    }
+
+    @Test func hiddenPostsShowOnlyToTheirAuthorAndStaff() throws {
+        let (site, _, moderator, mina, jun) = try staffedSite()
+        let url = try #require(mina.post("/posts", [("body", "questionable post")], from: "/posts/new").headers["Location"])
+        let id = try #require(Int64(url.split(separator: "/").last ?? ""))
+        #expect(moderator.post("/admin/moderate", [("action", "hide"), ("target_type", "post"), ("target_id", String(id)), ("reason", "rule 3")], from: "/admin/reports").status == .seeOther)
+        #expect(jun.get(url).status == .notFound)
+        #expect(!jun.get("/explore").bodyText.contains("questionable post"))
+        #expect(mina.get(url).bodyText.contains("Hidden by moderators"))
+        #expect(moderator.get(url).status == .ok)
+        moderator.post("/admin/moderate", [("action", "restore"), ("target_type", "post"), ("target_id", String(id)), ("reason", "")], from: "/admin/reports")
+        #expect(jun.get(url).status == .ok)
+        moderator.post("/admin/moderate", [("action", "delete"), ("target_type", "post"), ("target_id", String(id)), ("reason", "spam")], from: "/admin/reports")
+        #expect(mina.get(url).status == .notFound)
+        // Each action appears in the log exactly once.
+        let log = try site.database.moderationLog()
+        #expect(log.map(\.entry.action) == ["delete", "restore", "hide"])
+        _ = site
+    }
+
+    @Test func reportsFromEnoughPeopleHideContentAndThePublicLogNamesNoReporter() throws {
+        var configuration = TestSite.configuration()
+        configuration.autoHideThreshold = 2
+        let (site, _, _, mina, jun) = try staffedSite(configuration)
+        let hana = site.members("hana_reporter")[0]
+        let url = try #require(mina.post("/posts", [("body", "buy cheap shoes")], from: "/posts/new").headers["Location"])
+        let id = String(url.split(separator: "/").last ?? "")
+        let report = [("target_type", "post"), ("target_id", id), ("reason", "spam"), ("note", ""), ("return_to", "/")]
+        #expect(jun.post("/reports", report, from: url).status == .seeOther)
+        #expect(jun.post("/reports", report, from: url).status == .conflict)
+        #expect(site.browser().get(url).status == .ok)
+        #expect(hana.post("/reports", report, from: url).status == .seeOther)
+        #expect(site.browser().get(url).status == .notFound)
+        let publicLog = site.browser().get("/moderation").bodyText
+        #expect(publicLog.contains("Hidden automatically"))
+        #expect(!publicLog.contains("jun") && !publicLog.contains("hana_reporter"))
+    }
+
+    @Test func suspensionEndsSessionsAndBlocksSignIn() throws {
+        let (site, admin, moderator, mina, _) = try staffedSite()
+        #expect(mina.get("/settings").status == .ok)
+        #expect(moderator.post("/admin/users/mina/sanction", [("action", "suspend"), ("reason", "harassment"), ("days", "7")], from: "/admin/users/mina").status == .seeOther)
+        #expect(mina.get("/settings").status == .seeOther)
+        let login = site.browser().logIn("mina")
+        #expect(login.status == .forbidden)
+        #expect(login.bodyText.contains("harassment"))
+        // Moderators cannot act on admins.
+        #expect(moderator.post("/admin/users/boss/sanction", [("action", "suspend"), ("reason", "coup")], from: "/admin/users/boss").status == .forbidden)
+        #expect(admin.get("/settings").status == .ok)
+    }
+
+    @Test func silencedMembersReadButCannotPost() throws {
+        let (_, _, moderator, mina, _) = try staffedSite()
+        moderator.post("/admin/users/mina/sanction", [("action", "silence"), ("reason", "cool down"), ("days", "1")], from: "/admin/users/mina")
+        #expect(mina.get("/").status == .ok)
+        let attempt = mina.post("/posts", [("body", "still here")], from: "/posts/new")
+        #expect(attempt.status == .forbidden)
+        #expect(attempt.bodyText.contains("cool down"))
+    }
+
+    @Test func warningsStayUntilRead() throws {
+        let (_, _, moderator, mina, _) = try staffedSite()
+        moderator.post("/admin/users/mina/sanction", [("action", "warn"), ("reason", "Please be kind in comments.")], from: "/admin/users/mina")
+        #expect(mina.get("/").bodyText.contains("Please be kind in comments."))
+        mina.post("/warnings/ack", [("return_to", "/")], from: "/")
+        #expect(!mina.get("/").bodyText.contains("Please be kind in comments."))
+    }
+
+    @Test func newAccountsHitDailyCapsWith429() throws {
+        var configuration = TestSite.configuration()
+        configuration.newAccountLimits.days = 3
+        configuration.newAccountLimits.perDay[.posts] = 2
+        let site = try TestSite(configuration: configuration)
+        let newbie = site.members("newbie")[0]
+        #expect(newbie.post("/posts", [("body", "one")], from: "/posts/new").status == .seeOther)
+        #expect(newbie.post("/posts", [("body", "two")], from: "/posts/new").status == .seeOther)
+        let third = newbie.post("/posts", [("body", "three")], from: "/posts/new")
+        #expect(third.status == .tooManyRequests)
+        #expect(third.headers["Retry-After"] != nil)
+        #expect(third.bodyText.contains("first 3 days"))
+        let links = newbie.post("/posts", [("body", "http://a.example http://b.example http://c.example")], from: "/posts/new")
+        #expect(links.status != .seeOther)
+    }
+
+    @Test func blockingHidesEachOthersContentBothWays() throws {
+        let (_, _, _, mina, jun) = try staffedSite()
+        let minasPost = try #require(mina.post("/posts", [("body", "mina writes")], from: "/posts/new").headers["Location"])
+        jun.post("/posts", [("body", "jun writes")], from: "/posts/new")
+        #expect(jun.post("/u/mina/block", [], from: "/u/mina").status == .seeOther)
+        #expect(!jun.get("/explore").bodyText.contains("mina writes"))
+        #expect(!mina.get("/explore").bodyText.contains("jun writes"))
+        #expect(jun.post(minasPost + "/comments", [("body", "hey")], from: "/explore").status != .seeOther)
+        #expect(mina.post("/u/jun/follow", [], from: "/u/jun").status == .forbidden)
+        jun.post("/u/mina/unblock", [], from: "/u/mina")
+        #expect(jun.get("/explore").bodyText.contains("mina writes"))
+    }
+}
