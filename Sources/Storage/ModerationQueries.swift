@@ -160,6 +160,18 @@ extension AppDatabase {
         return try String.fetchOne(db, sql: sql, arguments: [id])
     }
 
+    /// Who wrote or owns a target, for the review queue's "author's history" link.
+    public func targetAuthor(_ target: ModerationTarget, id: Int64) throws -> User? {
+        let sql = switch target {
+        case .post: "SELECT users.* FROM posts JOIN users ON users.id = posts.authorID WHERE posts.id = ?"
+        case .comment: "SELECT users.* FROM comments JOIN users ON users.id = comments.authorID WHERE comments.id = ?"
+        case .crew: "SELECT users.* FROM crewMembers JOIN users ON users.id = crewMembers.userID WHERE crewMembers.crewID = ? AND role = 'owner'"
+        case .meetup: "SELECT users.* FROM meetups JOIN users ON users.id = meetups.hostID WHERE meetups.id = ?"
+        case .user: "SELECT * FROM users WHERE id = ?"
+        }
+        return try reader.read { db in try User.fetchOne(db, sql: sql, arguments: [id]) }
+    }
+
     /// The label of a target, for the review queue.
     public func targetLabel(_ target: ModerationTarget, id: Int64) throws -> String? {
         try reader.read { db in try label(db, target, id) }

@@ -31,6 +31,9 @@ extension App {
                 "reasons": Array(Set(group.reasons)).map { localizer.text("moderation.reason.\($0.rawValue)", language) },
                 "notes": group.notes,
                 "date": localizer.dateTime(group.latest, language),
+                "author": try database.targetAuthor(group.targetType, id: group.targetID).map { author -> [String: Any] in
+                    ["username": author.username, "url": "/admin/users/" + PercentEncoding.encode(author.username)]
+                } as Any,
                 "hideable": group.targetType != .user,
                 "lockable": group.targetType == .post,
             ]
