@@ -28,6 +28,10 @@ public struct User: Codable, Sendable, Equatable, FetchableRecord, MutablePersis
     public var silencedUntil: Date?
     /// Why, shown to them.
     public var sanctionReason: String
+    /// `km` or `mi`, for paces and distances.
+    public var units: String
+    /// Shows this month's distance on their crews' leaderboards.
+    public var onLeaderboard: Bool
 
     public static let databaseTableName = "users"
 
@@ -52,6 +56,8 @@ public struct User: Codable, Sendable, Equatable, FetchableRecord, MutablePersis
         self.suspendedUntil = nil
         self.silencedUntil = nil
         self.sanctionReason = ""
+        self.units = "km"
+        self.onLeaderboard = false
     }
 
     public func isSuspended(at now: Date = Date()) -> Bool { suspendedUntil.map { $0 > now } ?? false }

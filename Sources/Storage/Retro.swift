@@ -1,0 +1,166 @@
+import Foundation
+import GRDB
+
+/// A crew retrospective (KeyGo): members leave keyword feedback for each other before it
+/// starts; each person sees what they received from the start on.
+public struct Retro: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRecord, StoredRecord {
+    public var id: Int64?
+    public var crewID: Int64
+    public var name: String
+    public var startsAt: Date
+    public var closedAt: Date?
+    public var createdBy: Int64?
+    public var createdAt: Date
+
+    public static let databaseTableName = "retros"
+
+    public mutating func didInsert(_ inserted: InsertionSuccess) {
+        id = inserted.rowID
+    }
+
+    public func hasStarted(at now: Date) -> Bool { now >= startsAt }
+}
+
+/// One piece of feedback: Continue or Stop, a keyword, why, and optionally what to start.
+public struct Feedback: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRecord, StoredRecord {
+    public enum Kind: String, Codable, Sendable, CaseIterable { case `continue`, stop }
+
+    public var id: Int64?
+    public var retroID: Int64
+    public var authorID: Int64
+    public var recipientID: Int64
+    public var kind: Kind
+    public var keyword: String
+    public var description: String
+    public var toStart: String
+    public var createdAt: Date
+    public var updatedAt: Date
+
+    public static let databaseTableName = "retroFeedback"
+
+    public init(retroID: Int64, authorID: Int64, recipientID: Int64, kind: Kind, keyword: String, description: String, toStart: String, now: Date = Date()) {
+        self.retroID = retroID
+        self.authorID = authorID
+        self.recipientID = recipientID
+        self.kind = kind
+        self.keyword = keyword
+        self.description = description
+        self.toStart = toStart
+        self.createdAt = now
+        self.updatedAt = now
+    }
+
+    public mutating func didInsert(_ inserted: InsertionSuccess) {
+        id = inserted.rowID
+    }
+}
+
+extension AppDatabase {
+    public func createRetro(crewID: Int64, by staffID: Int64, name: String, startsAt: Date, now: Date = Date()) throws -> Retro {
+        try writer.write { db in
+            try requireStaff(db, crewID: crewID, userID: staffID)
+            var retro = Retro(id: nil, crewID: crewID, name: name, startsAt: startsAt, closedAt: nil, createdBy: staffID, createdAt: now)
+            try retro.insert(db)
+            return retro
+        }
+    }
+
+    public func retros(crewID: Int64) throws -> [Retro] {
+        try reader.read { db in try Retro.fetchAll(db, sql: "SELECT * FROM retros WHERE crewID = ? ORDER BY startsAt DESC", arguments: [crewID]) }
+    }
+
+    public func retro(id: Int64) throws -> Retro? {
+        try reader.read { db in try Retro.fetchOne(db, key: id) }
+    }
+
+    /// Staff close a retro once it has started.
+    public func closeRetro(id: Int64, by staffID: Int64, now: Date = Date()) throws {
+        try writer.write { db in
+            guard let retro = try Retro.fetchOne(db, key: id) else { throw StorageError.notFound }
+            try requireStaff(db, crewID: retro.crewID, userID: staffID)
+            guard retro.hasStarted(at: now) else { throw StorageError.forbidden }
+            try db.execute(sql: "UPDATE retros SET closedAt = coalesce(closedAt, ?) WHERE id = ?", arguments: [now, id])
+        }
+    }
+
+    /// Leaves feedback before the retro starts; author and recipient must both be members.
+    public func addFeedback(_ feedback: Feedback, now: Date = Date()) throws -> Feedback {
+        try writer.write { db in
+            guard let retro = try Retro.fetchOne(db, key: feedback.retroID) else { throw StorageError.notFound }
+            guard !retro.hasStarted(at: now) else { throw StorageError.forbidden }
+            for user in [feedback.authorID, feedback.recipientID] {
+                guard try crewRole(db, crewID: retro.crewID, userID: user)?.isMember == true else { throw StorageError.forbidden }
+            }
+            var feedback = feedback
+            try feedback.insert(db)
+            return feedback
+        }
+    }
+
+    /// Changes or deletes (`delete: true`) one's own feedback, until the retro starts.
+    public func changeFeedback(id: Int64, authorID: Int64, keyword: String, description: String, toStart: String, kind: Feedback.Kind,
+                               delete: Bool, now: Date = Date()) throws {
+        try writer.write { db in
+            guard var feedback = try Feedback.fetchOne(db, key: id), feedback.authorID == authorID,
+                  let retro = try Retro.fetchOne(db, key: feedback.retroID)
+            else { throw StorageError.notFound }
+            guard !retro.hasStarted(at: now) else { throw StorageError.forbidden }
+            if delete {
+                try feedback.delete(db)
+            } else {
+                feedback.keyword = keyword
+                feedback.description = description
+                feedback.toStart = toStart
+                feedback.kind = kind
+                feedback.updatedAt = now
+                try feedback.update(db)
+            }
+        }
+    }
+
+    /// What `authorID` wrote in a retro (only ever visible to its author).
+    public func feedbackWritten(retroID: Int64, authorID: Int64) throws -> [(feedback: Feedback, recipient: User)] {
+        try reader.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT retroFeedback.*, users.username AS rUsername FROM retroFeedback JOIN users ON users.id = retroFeedback.recipientID
+                WHERE retroID = ? AND authorID = ? ORDER BY retroFeedback.id
+                """, arguments: [retroID, authorID])
+            .compactMap { row in
+                let feedback = try Feedback(row: row)
+                return try User.fetchOne(db, key: feedback.recipientID).map { (feedback, $0) }
+            }
+        }
+    }
+
+    /// What `recipientID` received in a retro: nothing before it starts.
+    public func feedbackReceived(retroID: Int64, recipientID: Int64, now: Date = Date()) throws -> [(feedback: Feedback, author: User)] {
+        try reader.read { db in
+            guard let retro = try Retro.fetchOne(db, key: retroID), retro.hasStarted(at: now) else { return [] }
+            let feedback = try Feedback.fetchAll(db, sql: "SELECT * FROM retroFeedback WHERE retroID = ? AND recipientID = ? ORDER BY kind, keyword",
+                                                 arguments: [retroID, recipientID])
+            let authors = try User.fetchAll(db, keys: Array(Set(feedback.map(\.authorID)))).reduce(into: [Int64: User]()) { $0[$1.id ?? 0] = $1 }
+            return feedback.compactMap { item in authors[item.authorID].map { (item, $0) } }
+        }
+    }
+
+    /// Every keyword `userID` received in retros that have started, across crews, with counts.
+    public func feedbackArchive(userID: Int64, now: Date = Date()) throws -> (items: [(feedback: Feedback, retro: Retro, crew: String)], counts: [(keyword: String, count: Int)]) {
+        try reader.read { db in
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT retroFeedback.*, crews.name AS crewName FROM retroFeedback
+                JOIN retros ON retros.id = retroFeedback.retroID JOIN crews ON crews.id = retros.crewID
+                WHERE retroFeedback.recipientID = ? AND retros.startsAt <= ? ORDER BY retros.startsAt DESC, retroFeedback.id
+                """, arguments: [userID, now])
+            var items: [(Feedback, Retro, String)] = []
+            for row in rows {
+                let feedback = try Feedback(row: row)
+                if let retro = try Retro.fetchOne(db, key: feedback.retroID) { items.append((feedback, retro, row["crewName"])) }
+            }
+            let counts = try Row.fetchAll(db, sql: """
+                SELECT keyword, count(*) AS count FROM retroFeedback JOIN retros ON retros.id = retroFeedback.retroID
+                WHERE recipientID = ? AND retros.startsAt <= ? GROUP BY keyword ORDER BY count DESC, keyword
+                """, arguments: [userID, now]).map { ($0["keyword"] as String, $0["count"] as Int) }
+            return (items, counts)
+        }
+    }
+}
