@@ -76,6 +76,14 @@ enum Routes {
         router.post("/meetups/:id/applications/:user/reject", app.page(app.meetupDecide(false)))
         router.get("/calendar/:token.ics", app.page(app.calendarFeed))
 
+        // MARK: - Records
+        router.get("/records", app.page(app.recordCalendar))
+        router.get("/records/new", app.page(app.recordNew))
+        router.post("/records", app.page(app.recordCreate))
+        router.get("/records/:id", app.page(app.recordShow))
+        router.post("/records/:id/delete", app.page(app.recordDelete))
+        router.get("/u/:username/records", app.page(app.profileRecords))
+
         // MARK: - Comments
         router.post("/posts/:id/comments", app.page(app.commentCreate))
         router.get("/comments/:id/edit", app.page(app.commentEdit))
@@ -102,6 +110,7 @@ enum Routes {
         router.get(Paths.settings, app.page(app.settingsShow))
         router.post(Paths.settings, app.page(app.settingsProfileUpdate))
         router.post(Paths.settingsPassword, app.page(app.settingsPasswordUpdate))
+        router.post("/settings/running", app.page(app.settingsRunningUpdate))
 
         // MARK: - Moderation
         router.post("/reports", app.page(app.reportCreate))

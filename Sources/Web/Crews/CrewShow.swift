@@ -8,6 +8,7 @@ extension App {
         let crew = try crew(context)
         let comments = try database.crewComments(crewID: crew.storedID)
         let role = try viewerRole(crew, context)
+        let leaderboard = try crewLeaderboard(crew, context)
         return try renderCrew(crew, tab: .about, role: role, [
             "descriptionHTML": crew.descriptionHTML,
             "meetingTime": crew.meetingTime.nilIfEmpty as Any,
@@ -23,6 +24,8 @@ extension App {
                 ]
             },
             "hasComments": !comments.isEmpty,
+            "leaderboard": leaderboard,
+            "hasLeaderboard": !leaderboard.isEmpty,
         ], context)
     }
 
@@ -46,6 +49,22 @@ extension App {
             "hasMeetups": !meetups.isEmpty,
             "newMeetupURL": Paths.newMeetup + "?crew=" + crew.slug,
         ], context)
+    }
+
+    /// This month's distance per opted-in member, summed in SQL.
+    private func crewLeaderboard(_ crew: Crew, _ context: RequestContext) throws -> [[String: Any]] {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = localizer.timeZone
+        guard let start = calendar.date(from: calendar.dateComponents([.year, .month], from: Date())),
+              let end = calendar.date(byAdding: .month, value: 1, to: start) else { return [] }
+        let units = context.user?.units ?? "km"
+        return try database.leaderboard(crewID: crew.storedID, from: start, to: end).enumerated().map { index, row in
+            var view = userView(row.user)
+            view["rank"] = index + 1
+            view["distance"] = distanceText(row.meters, units: units, context.language)
+            view["runs"] = row.runs
+            return view
+        }
     }
 
     func viewerRole(_ crew: Crew, _ context: RequestContext) throws -> CrewRole? {

@@ -19,6 +19,8 @@ extension App {
                 "profile": profileView(fields, language),
                 "errors": errors.localized(localizer, language),
                 "hasErrors": !errors.isEmpty,
+                "unitsKm": user.units != "mi",
+                "onLeaderboard": user.onLeaderboard,
             ]
         )
     }

@@ -1,0 +1,68 @@
+import Foundation
+import HTTP
+import Storage
+
+extension App {
+    /// `GET /records?month=YYYY-MM`: the signed-in member's month of runs.
+    func recordCalendar(_ context: RequestContext) throws -> HTTPResponse {
+        let user = try context.requireUser()
+        return try renderCalendar(runner: user, context, path: "/records")
+    }
+
+    /// `GET /u/:username/records`: the same calendar of someone, with what they let you see.
+    func profileRecords(_ context: RequestContext) throws -> HTTPResponse {
+        let runner = try profileUser(context)
+        return try renderCalendar(runner: runner, context, path: Paths.profile(runner.username) + "/records")
+    }
+
+    private func renderCalendar(runner: User, _ context: RequestContext, path: String) throws -> HTTPResponse {
+        let language = context.language
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = localizer.timeZone
+        calendar.firstWeekday = 2  // weeks start on Monday
+        let month: Date
+        if let text = context.form["month"] {
+            guard let parsed = MeetupForm.parseLocal(text + "-01T00:00", localizer.timeZone), text.count == 7 else { throw HTTPError(.badRequest) }
+            month = parsed
+        } else {
+            month = calendar.date(from: calendar.dateComponents([.year, .month], from: Date()))!
+        }
+        guard let next = calendar.date(byAdding: .month, value: 1, to: month), let previous = calendar.date(byAdding: .month, value: -1, to: month) else {
+            throw HTTPError(.badRequest)
+        }
+        let units = context.user?.units ?? runner.units
+        let records = try database.records(userID: runner.storedID, from: month, to: next, viewerID: context.user?.id)
+        let byDay = Dictionary(grouping: records) { calendar.component(.day, from: $0.startedAt) }
+        let leading = (calendar.component(.weekday, from: month) + 5) % 7
+        let days = calendar.range(of: .day, in: .month, for: month)?.count ?? 30
+        var weeks: [[String: Any]] = []
+        var cells: [[String: Any]] = Array(repeating: ["blank": true], count: leading)
+        var weekMeters = 0
+        for day in 1...days {
+            let runs = byDay[day] ?? []
+            weekMeters += runs.reduce(0) { $0 + $1.distanceMeters }
+            cells.append(["day": day, "runs": runs.map { recordView($0, units: units, language) }, "hasRuns": !runs.isEmpty])
+            if cells.count == 7 || day == days {
+                while cells.count < 7 { cells.append(["blank": true]) }
+                weeks.append(["days": cells, "total": weekMeters > 0 ? distanceText(weekMeters, units: units, language) : nil as String? as Any])
+                cells = []
+                weekMeters = 0
+            }
+        }
+        let monthFormat = { (date: Date) in String(InternetDate.format(date.addingTimeInterval(Double(self.localizer.timeZone.secondsFromGMT(for: date)))).prefix(7)) }
+        let totalMeters = records.reduce(0) { $0 + $1.distanceMeters }
+        let totalSeconds = records.reduce(0) { $0 + $1.durationSeconds }
+        return try render("records", context, title: localizer.monthYear(month, language), section: .records, [
+            "runner": userView(runner),
+            "isSelf": context.user?.id == runner.id,
+            "month": localizer.monthYear(month, language),
+            "previousURL": path + "?month=" + monthFormat(previous),
+            "nextURL": path + "?month=" + monthFormat(next),
+            "weekdays": (0..<7).map { localizer.weekday($0, language) },
+            "weeks": weeks,
+            "totalDistance": distanceText(totalMeters, units: units, language),
+            "totalTime": durationText(totalSeconds),
+            "runCount": records.count,
+        ])
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+import HTTP
+import Storage
+
+extension App {
+    /// Distance in the member's units: "10.2 km" or "6.34 mi".
+    func distanceText(_ meters: Int, units: String, _ language: Language) -> String {
+        units == "mi" ? String(format: "%.2f mi", Double(meters) / 1609.344) : String(format: "%.2f km", Double(meters) / 1000)
+    }
+
+    /// Pace as minutes:seconds per km (or per mile).
+    func paceText(meters: Int, seconds: Int, units: String) -> String {
+        let perUnit = Double(seconds) / (Double(meters) / (units == "mi" ? 1609.344 : 1000))
+        guard perUnit.isFinite, perUnit < 100 * 60 else { return "—" }
+        let whole = Int(perUnit.rounded())
+        return String(format: "%d:%02d /%@", whole / 60, whole % 60, units == "mi" ? "mi" : "km")
+    }
+
+    func durationText(_ seconds: Int) -> String {
+        seconds >= 3600 ? String(format: "%d:%02d:%02d", seconds / 3600, seconds / 60 % 60, seconds % 60)
+            : String(format: "%d:%02d", seconds / 60, seconds % 60)
+    }
+
+    func recordView(_ record: RunRecord, units: String, _ language: Language) -> [String: Any] {
+        [
+            "id": record.id ?? 0,
+            "url": "/records/\(record.id ?? 0)",
+            "date": localizer.dateTime(record.startedAt, language),
+            "distance": distanceText(record.distanceMeters, units: units, language),
+            "duration": durationText(record.durationSeconds),
+            "pace": paceText(meters: record.distanceMeters, seconds: record.durationSeconds, units: units),
+            "elevation": record.elevationGain > 0 ? "\(record.elevationGain) m" : nil as String? as Any,
+            "visibility": localizer.text("records.visibility.\(record.visibility.rawValue)", language),
+            "hasTrack": record.track != nil,
+        ]
+    }
+}
