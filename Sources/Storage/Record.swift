@@ -83,7 +83,7 @@ extension AppDatabase {
         try reader.read { db in
             let levels = try visibleLevels(db, ownerID: userID, viewerID: viewerID)
             return try RunRecord.fetchAll(db, sql: """
-                SELECT * FROM records WHERE userID = ? AND startedAt >= ? AND startedAt < ? AND visibility IN (\\(databaseQuestionMarks(count: levels.count)))
+                SELECT * FROM records WHERE userID = ? AND startedAt >= ? AND startedAt < ? AND visibility IN (\(databaseQuestionMarks(count: levels.count)))
                 ORDER BY startedAt
                 """, arguments: StatementArguments([userID, from, to] + levels.map { $0 as any DatabaseValueConvertible }))
         }

@@ -1,0 +1,99 @@
+import Foundation
+import Testing
+import HTTP
+import Storage
+@testable import Web
+
+/// A GPX file of `steps` points going north along a meridian, 0.001° apart, climbing 2 m and
+/// taking 30 s per step, like a watch would write it.
+func gpxFixture(steps: Int, start: Date = Date(timeIntervalSince1970: 1_795_000_000)) -> [UInt8] {
+    let iso = ISO8601DateFormatter()
+    let points = (0...steps).map { index in
+        """
+              <trkpt lat="\(37.5 + Double(index) * 0.001)" lon="126.93"><ele>\(10 + index * 2)</ele><time>\(iso.string(from: start.addingTimeInterval(Double(index) * 30)))</time></trkpt>
+        """
+    }.joined(separator: "\n")
+    return Array("""
+        <?xml version="1.0" encoding="UTF-8"?>
+        <gpx version="1.1" creator="Moim tests" xmlns="http://www.topografix.com/GPX/1/1">
+          <trk><name>Morning run</name><trkseg>
+        \(points)
+          </trkseg></trk>
+        </gpx>
+        """.utf8)
+}
+
+@Suite struct GPXTests {
+    @Test func readsDistanceTimeAndClimbWithinHalfAPercent() throws {
+        let track = try GPXTrack(Data(gpxFixture(steps: 90)))
+        // Reference: 0.001° of latitude on a sphere of the same radius is 2πR/360000.
+        let reference = 90 * 2 * Double.pi * 6_371_008.8 / 360_000
+        #expect(abs(track.distance - reference) / reference < 0.005)
+        #expect(track.duration == 2700.0)
+        #expect(track.elevationGain == 180)
+    }
+
+    @Test func refusesHostileOrBrokenXML() {
+        let laughs = """
+            <?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">]>
+            <gpx><trk><trkseg><trkpt lat="1" lon="1"><name>&lol2;</name></trkpt></trkseg></trk></gpx>
+            """
+        #expect(throws: GPXTrack.Problem.unsafe) { try GPXTrack(Data(laughs.utf8)) }
+        #expect(throws: GPXTrack.Problem.self) { try GPXTrack(Data("<gpx><trk>".utf8)) }
+        #expect(throws: GPXTrack.Problem.notGPX) { try GPXTrack(Data("<kml><Placemark/></kml>".utf8)) }
+        #expect(throws: GPXTrack.Problem.tooLarge) { try GPXTrack(Data(count: GPXTrack.maximumBytes + 1)) }
+    }
+
+    @Test func trimmingHidesTheEnds() throws {
+        let track = try GPXTrack(Data(gpxFixture(steps: 20)))
+        let trimmed = track.trimmed(200)
+        #expect(trimmed.points.first?.latitude ?? 0 > track.points[1].latitude)
+        #expect(trimmed.points.last?.latitude ?? 99 < track.points[19].latitude)
+        #expect(GPXTrack(encoded: track.encoded).points.count == track.points.count)
+    }
+}
+
+@Suite struct RecordTests {
+    @Test func aGPXRunShowsItsRouteTrimmedToOthers() throws {
+        let site = try TestSite()
+        let people = site.members("runner", "friend")
+        let saved = people[0].postMultipart("/records", [("visibility", "public"), ("note", "felt **great**")],
+                                            files: [("gpx", "run.gpx", gpxFixture(steps: 60))], from: "/records/new")
+        #expect(saved.status == .seeOther)
+        let url = try #require(saved.headers["Location"])
+        let mine = people[0].get(url).bodyText
+        #expect(mine.contains("6.67 km"))
+        #expect(mine.contains("<polyline") && !mine.contains("the first and last 200 m are hidden"))
+        let theirs = people[1].get(url).bodyText
+        #expect(theirs.contains("the first and last 200 m are hidden"))
+        #expect(theirs.contains("<strong>great</strong>"))
+    }
+
+    @Test func visibilityIsHonoured() throws {
+        let site = try TestSite()
+        let people = site.members("runner", "friend")
+        let start = MeetupForm.local(Date().addingTimeInterval(-3600), .current)
+        let url = try #require(people[0].post("/records", [("started_at", start), ("distance", "5"), ("duration", "25:00"), ("visibility", "private")], from: "/records/new").headers["Location"])
+        #expect(people[0].get(url).status == .ok)
+        #expect(people[1].get(url).status == .notFound)
+        #expect(site.browser().get(url).status == .notFound)
+        #expect(people[0].get(url).bodyText.contains("5:00 /km"))
+    }
+
+    @Test func theCalendarTotalsTheMonth() throws {
+        let site = try TestSite()
+        let runner = site.members("runner")[0]
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = .current
+        let monthStart = calendar.date(from: calendar.dateComponents([.year, .month], from: Date()))!
+        for (day, km) in [(0, "5"), (1, "10.5")] {
+            let when = MeetupForm.local(monthStart.addingTimeInterval(Double(day) * 86_400 + 7 * 3600), .current)
+            let saved = runner.post("/records", [("started_at", when), ("distance", km), ("duration", "30:00"), ("visibility", "crew")], from: "/records/new")
+            #expect(saved.status == .seeOther, "\(saved.bodyText.suffix(3000))")
+        }
+        let page = runner.get("/records").bodyText
+        #expect(page.contains("15.50 km"))
+        #expect(page.contains(">2<"))
+        #expect(runner.get("/records?month=2026-13").status == .badRequest)
+    }
+}
