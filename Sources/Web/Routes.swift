@@ -46,6 +46,12 @@ enum Routes {
         router.get("/crews/:slug/members", app.page(app.crewMembersShow))
         router.get("/crews/:slug/posts", app.page(app.crewPostsShow))
         router.get("/crews/:slug/meetups", app.page(app.crewMeetupsShow))
+        router.get("/crews/:slug/retros", app.page(app.retroList))
+        router.post("/crews/:slug/retros", app.page(app.retroCreate))
+        router.get("/crews/:slug/retros/:id", app.page(app.retroShow))
+        router.post("/crews/:slug/retros/:id/feedback", app.page(app.feedbackCreate))
+        router.post("/crews/:slug/retros/:id/feedback/:fid", app.page(app.feedbackUpdate))
+        router.post("/crews/:slug/retros/:id/close", app.page(app.retroClose))
         router.get("/crews/:slug/ledger", app.page(app.crewLedgerShow))
         router.post("/crews/:slug/ledger", app.page(app.crewLedgerRecord))
         router.post("/crews/:slug/join", app.page(app.crewJoin))
@@ -83,6 +89,7 @@ enum Routes {
         router.get("/records/:id", app.page(app.recordShow))
         router.post("/records/:id/delete", app.page(app.recordDelete))
         router.get("/u/:username/records", app.page(app.profileRecords))
+        router.get("/u/:username/feedback", app.page(app.feedbackArchive))
 
         // MARK: - Comments
         router.post("/posts/:id/comments", app.page(app.commentCreate))

@@ -78,7 +78,7 @@ extension App {
             "crew": crewView(crew, context.language),
             "tab": [tab.rawValue: true],
             "tabs": [
-                "about": base, "members": base + "/members", "meetups": base + "/meetups", "posts": base + "/posts", "ledger": base + "/ledger",
+                "about": base, "members": base + "/members", "meetups": base + "/meetups", "posts": base + "/posts", "ledger": base + "/ledger", "retros": base + "/retros",
             ],
             "isMember": role?.isMember == true,
             "isPending": role == .pending,

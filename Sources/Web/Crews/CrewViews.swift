@@ -3,7 +3,7 @@ import HTTP
 import Storage
 
 enum CrewTab: String {
-    case about, members, meetups, posts, ledger
+    case about, members, meetups, posts, ledger, retros
 }
 
 extension App {

@@ -1,0 +1,154 @@
+import Foundation
+import HTTP
+import Storage
+
+extension App {
+    /// `GET /crews/:slug/retros`: the crew's retrospectives; staff create them here.
+    func retroList(_ context: RequestContext) throws -> HTTPResponse {
+        let (crew, role) = try retroCrew(context)
+        let language = context.language
+        let now = Date()
+        return try renderCrew(crew, tab: .retros, role: role, [
+            "retros": try database.retros(crewID: crew.storedID).map { retro -> [String: Any] in
+                [
+                    "name": retro.name, "url": Paths.crew(crew.slug) + "/retros/\(retro.id ?? 0)",
+                    "when": localizer.dateTime(retro.startsAt, language),
+                    "state": localizer.text(retro.closedAt != nil ? "retros.closed" : retro.hasStarted(at: now) ? "retros.open" : "retros.upcoming", language),
+                ]
+            },
+            "newStart": MeetupForm.local(now.addingTimeInterval(7 * 86_400), localizer.timeZone),
+            "timeZone": localizer.timeZone.identifier,
+        ], context)
+    }
+
+    /// `POST /crews/:slug/retros`: staff only.
+    func retroCreate(_ context: RequestContext) throws -> HTTPResponse {
+        let (crew, user) = try staffCrew(context)
+        let name = (context.form["name"] ?? "").trimmed
+        guard (1...60).contains(name.count), !name.hasControlCharacters,
+              let start = MeetupForm.parseLocal((context.form["starts_at"] ?? "").trimmed, localizer.timeZone)
+        else { throw HTTPError(.unprocessableContent, message: localizer.text("retros.errors.form", context.language)) }
+        let retro = try crewAction(context) { try database.createRetro(crewID: crew.storedID, by: user.storedID, name: name, startsAt: start) }
+        return redirect(to: Paths.crew(crew.slug) + "/retros/\(retro.id ?? 0)", flash: "retro_created")
+    }
+
+    /// `GET /crews/:slug/retros/:id`: before the start, the form and what you wrote; from the
+    /// start, the keywords you received.
+    func retroShow(_ context: RequestContext) throws -> HTTPResponse {
+        let (crew, role) = try retroCrew(context)
+        guard let user = context.user, let retro = try retro(context, crew) else { throw HTTPError(.notFound) }
+        let language = context.language
+        let now = Date()
+        let base = Paths.crew(crew.slug) + "/retros/\(retro.id ?? 0)"
+        let written = try database.feedbackWritten(retroID: retro.storedID, authorID: user.storedID)
+        let received = try database.feedbackReceived(retroID: retro.storedID, recipientID: user.storedID, now: now)
+        let chip = { (item: (feedback: Feedback, author: User)) -> [String: Any] in
+            ["keyword": item.feedback.keyword, "description": item.feedback.description, "toStart": item.feedback.toStart.nilIfEmpty as Any,
+             "author": item.author.displayName]
+        }
+        return try renderCrew(crew, tab: .retros, role: role, [
+            "retro": [
+                "name": retro.name, "url": base, "when": localizer.dateTime(retro.startsAt, language),
+                "started": retro.hasStarted(at: now), "closed": retro.closedAt != nil,
+                "canClose": role?.isStaff == true && retro.hasStarted(at: now) && retro.closedAt == nil,
+            ] as [String: Any],
+            "recipients": try database.crewMembers(crewID: crew.storedID).filter { $0.user.id != user.id }
+                .map { ["value": $0.user.username, "label": $0.user.displayName] },
+            "written": written.map { item -> [String: Any] in
+                ["id": item.feedback.id ?? 0, "recipient": item.recipient.displayName, "keyword": item.feedback.keyword,
+                 "kind": localizer.text("retros.kind.\(item.feedback.kind.rawValue)", language), "description": item.feedback.description,
+                 "isContinue": item.feedback.kind == .continue, "toStart": item.feedback.toStart,
+                 "editURL": base + "/feedback/\(item.feedback.id ?? 0)"]
+            },
+            "keepGoing": received.filter { $0.feedback.kind == .continue }.map(chip),
+            "stopDoing": received.filter { $0.feedback.kind == .stop }.map(chip),
+            "hasReceived": !received.isEmpty,
+        ], context)
+    }
+
+    /// `POST /crews/:slug/retros/:id/feedback`: leave feedback for one member.
+    func feedbackCreate(_ context: RequestContext) throws -> HTTPResponse {
+        let (crew, _) = try retroCrew(context)
+        guard let user = context.user, let retro = try retro(context, crew) else { throw HTTPError(.notFound) }
+        let fields = try feedbackFields(context)
+        guard let recipient = try context.form["recipient"].flatMap({ try database.user(username: $0) }) else {
+            throw HTTPError(.unprocessableContent, message: localizer.text("retros.errors.recipient", context.language))
+        }
+        let feedback = Feedback(retroID: try retro.storedID, authorID: try user.storedID, recipientID: try recipient.storedID, kind: fields.kind,
+                                keyword: fields.keyword, description: fields.description, toStart: fields.toStart)
+        do {
+            _ = try database.addFeedback(feedback)
+        } catch StorageError.forbidden {
+            throw HTTPError(.conflict, message: localizer.text("retros.errors.started", context.language))
+        }
+        return redirect(to: Paths.crew(crew.slug) + "/retros/\(retro.id ?? 0)", flash: "feedback_saved")
+    }
+
+    /// `POST /crews/:slug/retros/:id/feedback/:fid`: change or (with `delete`) remove one's own.
+    func feedbackUpdate(_ context: RequestContext) throws -> HTTPResponse {
+        let (crew, _) = try retroCrew(context)
+        guard let user = context.user, let retro = try retro(context, crew), let id = context.request.parameters["fid"].flatMap(Int64.init) else {
+            throw HTTPError(.notFound)
+        }
+        let delete = context.form["delete"] == "1"
+        let fields = delete ? (kind: Feedback.Kind.continue, keyword: "", description: "", toStart: "") : try feedbackFields(context)
+        do {
+            try database.changeFeedback(id: id, authorID: user.storedID, keyword: fields.keyword, description: fields.description,
+                                        toStart: fields.toStart, kind: fields.kind, delete: delete)
+        } catch StorageError.forbidden {
+            throw HTTPError(.conflict, message: localizer.text("retros.errors.started", context.language))
+        } catch StorageError.notFound {
+            throw HTTPError(.notFound)
+        }
+        return redirect(to: Paths.crew(crew.slug) + "/retros/\(retro.id ?? 0)", flash: delete ? "feedback_deleted" : "feedback_saved")
+    }
+
+    /// `POST /crews/:slug/retros/:id/close`: staff, once it has started.
+    func retroClose(_ context: RequestContext) throws -> HTTPResponse {
+        let (crew, user) = try staffCrew(context)
+        guard let retro = try retro(context, crew) else { throw HTTPError(.notFound) }
+        try crewAction(context) { try database.closeRetro(id: retro.storedID, by: user.storedID) }
+        return redirect(to: Paths.crew(crew.slug) + "/retros", flash: "retro_closed")
+    }
+
+    /// `GET /u/:username/feedback`: every keyword received, private to its owner.
+    func feedbackArchive(_ context: RequestContext) throws -> HTTPResponse {
+        let owner = try profileUser(context)
+        guard context.user?.id == owner.id else { throw HTTPError(.notFound) }
+        let language = context.language
+        let archive = try database.feedbackArchive(userID: owner.storedID)
+        return try render("feedback", context, title: localizer.text("retros.archive", language), [
+            "counts": archive.counts.map { ["keyword": $0.keyword, "count": $0.count] as [String: Any] },
+            "items": archive.items.map { item -> [String: Any] in
+                ["keyword": item.feedback.keyword, "description": item.feedback.description, "crew": item.crew, "retro": item.retro.name,
+                 "kind": localizer.text("retros.kind.\(item.feedback.kind.rawValue)", language), "isContinue": item.feedback.kind == .continue,
+                 "date": localizer.date(item.retro.startsAt, language)]
+            },
+            "hasItems": !archive.items.isEmpty,
+        ])
+    }
+
+    /// The crew of `:slug` when the signed-in user is a member; 403 for others signed in.
+    private func retroCrew(_ context: RequestContext) throws -> (Crew, CrewRole?) {
+        let user = try context.requireUser()
+        let crew = try crew(context)
+        let role = try database.crewRole(crewID: crew.storedID, userID: user.storedID)
+        guard role?.isMember == true else { throw HTTPError(.forbidden, message: localizer.text("retros.errors.members_only", context.language)) }
+        return (crew, role)
+    }
+
+    private func retro(_ context: RequestContext, _ crew: Crew) throws -> Retro? {
+        guard let id = context.request.parameters["id"].flatMap(Int64.init), let retro = try database.retro(id: id), retro.crewID == crew.id else { return nil }
+        return retro
+    }
+
+    private func feedbackFields(_ context: RequestContext) throws -> (kind: Feedback.Kind, keyword: String, description: String, toStart: String) {
+        let keyword = (context.form["keyword"] ?? "").trimmed
+        let description = (context.form["description"] ?? "").trimmed
+        let toStart = (context.form["to_start"] ?? "").trimmed
+        guard let kind = context.form["kind"].flatMap(Feedback.Kind.init(rawValue:)), (1...10).contains(keyword.count), (1...400).contains(description.count),
+              toStart.count <= 200, ![keyword, description, toStart].contains(where: \.hasControlCharacters)
+        else { throw HTTPError(.unprocessableContent, message: localizer.text("retros.errors.feedback", context.language)) }
+        return (kind, keyword, description, toStart)
+    }
+}
