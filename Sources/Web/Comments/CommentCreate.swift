@@ -9,10 +9,7 @@ extension App {
         let user = try context.requireUser()
         try requireCanPost(user, .comments, context)
         guard let postID = context.request.parameters["id"].flatMap(Int64.init) else { throw HTTPError(.notFound) }
-        let body = (context.form["body"] ?? "").trimmed
-        guard !body.isEmpty, body.count <= Self.maximumCommentLength, !body.hasControlCharacters else {
-            throw HTTPError(.unprocessableContent, message: localizer.text("errors.comment_length", context.language))
-        }
+        let body = try shortText(context, maximum: Self.maximumCommentLength, message: "errors.comment_length")
         let parentID = try context.form["parent"].flatMap { $0.isEmpty ? nil : $0 }.map { text -> Int64 in
             guard let id = Int64(text) else { throw HTTPError(.badRequest) }
             return id

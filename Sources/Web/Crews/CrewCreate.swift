@@ -39,9 +39,6 @@ extension App {
 
     func renderCrewForm(_ form: CrewForm, errors: FieldErrors, editing crew: Crew?, _ context: RequestContext) throws -> HTTPResponse {
         let language = context.language
-        let choice = { (values: [String], prefix: String, selected: String) in
-            values.map { ["value": $0, "label": self.localizer.text("\(prefix).\($0)", language), "selected": $0 == selected] as [String: Any] }
-        }
         return try render(
             "crew-form", context, title: localizer.text(crew == nil ? "crews.new_title" : "crews.edit_title", language),
             section: .crews, status: errors.isEmpty ? .ok : .unprocessableContent,
@@ -51,11 +48,11 @@ extension App {
                 "name": form.name, "slug": form.slug, "description": form.description,
                 "meetingTime": form.meetingTime, "meetingPlace": form.meetingPlace,
                 "feeAmount": form.feeAmount, "memberCap": form.memberCap,
-                "sports": choice(Crew.Sport.allCases.map(\.rawValue), "crews.sport", form.sport),
+                "sports": options(Crew.Sport.allCases.map(\.rawValue), labels: "crews.sport", selected: form.sport, language),
                 "regions": options(Choices.regions, labels: "choices.region", selected: form.region, language),
                 "currencies": CrewForm.currencies.map { ["value": $0, "label": $0, "selected": $0 == form.feeCurrency] as [String: Any] },
-                "periods": choice(Crew.FeePeriod.allCases.map(\.rawValue), "crews.period", form.feePeriod),
-                "policies": choice(Crew.JoinPolicy.allCases.map(\.rawValue), "crews.policy", form.joinPolicy),
+                "periods": options(Crew.FeePeriod.allCases.map(\.rawValue), labels: "crews.period", selected: form.feePeriod, language),
+                "policies": options(Crew.JoinPolicy.allCases.map(\.rawValue), labels: "crews.policy", selected: form.joinPolicy, language),
                 "errors": errors.localized(localizer, language),
                 "hasErrors": !errors.isEmpty,
             ]

@@ -15,9 +15,9 @@ extension App {
             "query": query,
             "crews": crews.map { crewView($0, language) },
             "hasCrews": !crews.isEmpty,
-            "sports": Crew.Sport.allCases.map { ["value": $0.rawValue, "label": localizer.text("crews.sport.\($0.rawValue)", language), "selected": $0 == sport] as [String: Any] },
+            "sports": options(Crew.Sport.allCases.map(\.rawValue), labels: "crews.sport", selected: sport?.rawValue, language),
             "regions": options(Choices.regions, labels: "choices.region", selected: region, language),
-            "orders": CrewOrder.allCases.map { ["value": $0.rawValue, "label": localizer.text("crews.order.\($0.rawValue)", language), "selected": $0 == order] as [String: Any] },
+            "orders": options(CrewOrder.allCases.map(\.rawValue), labels: "crews.order", selected: order.rawValue, language),
         ]
         if let user = context.user, query.isEmpty, sport == nil, region == nil {
             let recommended = try database.recommendedCrews(userID: user.storedID, region: user.region)

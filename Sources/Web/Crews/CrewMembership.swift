@@ -32,10 +32,7 @@ extension App {
         let user = try context.requireUser()
         try requireCanPost(user, .comments, context)
         let crew = try crew(context)
-        let body = (context.form["body"] ?? "").trimmed
-        guard !body.isEmpty, body.count <= 2000, !body.hasControlCharacters else {
-            throw HTTPError(.unprocessableContent, message: localizer.text("errors.crew_comment_length", context.language))
-        }
+        let body = try shortText(context, maximum: 2000, message: "errors.crew_comment_length")
         _ = try database.addCrewComment(crewID: crew.storedID, authorID: user.storedID, body: body, bodyHTML: postContent(body).bodyHTML)
         return redirect(to: Paths.crew(crew.slug) + "#comments")
     }

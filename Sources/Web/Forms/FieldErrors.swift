@@ -1,4 +1,5 @@
 import Foundation
+import HTTP
 
 /// Validation errors of a form: for each field, the catalog key of its first problem.
 struct FieldErrors {
@@ -25,3 +26,15 @@ extension String {
     }
 }
 
+
+extension App {
+    /// The trimmed text of a one-field form (a comment, a talk message), or 422 saying how long
+    /// it may be.
+    func shortText(_ context: RequestContext, field: String = "body", maximum: Int, message: String) throws -> String {
+        let text = (context.form[field] ?? "").trimmed
+        guard !text.isEmpty, text.count <= maximum, !text.hasControlCharacters else {
+            throw HTTPError(.unprocessableContent, message: localizer.text(message, context.language))
+        }
+        return text
+    }
+}

@@ -61,9 +61,6 @@ extension App {
 
     func renderMeetupForm(_ form: MeetupForm, errors: FieldErrors, editing: Meetup?, _ context: RequestContext) throws -> HTTPResponse {
         let language = context.language
-        let choice = { (values: [String], prefix: String, selected: String) in
-            values.map { ["value": $0, "label": self.localizer.text("\(prefix).\($0)", language), "selected": $0 == selected] as [String: Any] }
-        }
         return try render(
             "meetup-form", context, title: localizer.text(editing == nil ? "meetups.new_title" : "meetups.edit_title", language),
             section: .meetups, status: errors.isEmpty ? .ok : .unprocessableContent,
@@ -79,11 +76,11 @@ extension App {
                 "timeZone": localizer.timeZone.identifier,
                 "hasCrew": !form.crew.isEmpty,
                 "regions": options(Choices.regions, labels: "choices.region", selected: form.region, language),
-                "slots": choice(Meetup.TimeSlot.allCases.map(\.rawValue), "meetups.slot", form.timeSlot),
-                "paces": choice(Meetup.Pace.allCases.map(\.rawValue), "meetups.pace", form.pace),
-                "styles": choice(Meetup.Style.allCases.map(\.rawValue), "meetups.style", form.style),
-                "modes": choice(Meetup.SignupMode.allCases.map(\.rawValue), "meetups.mode", form.signupMode),
-                "genders": choice(Meetup.GenderRule.allCases.map(\.rawValue), "meetups.gender", form.genderRule),
+                "slots": options(Meetup.TimeSlot.allCases.map(\.rawValue), labels: "meetups.slot", selected: form.timeSlot, language),
+                "paces": options(Meetup.Pace.allCases.map(\.rawValue), labels: "meetups.pace", selected: form.pace, language),
+                "styles": options(Meetup.Style.allCases.map(\.rawValue), labels: "meetups.style", selected: form.style, language),
+                "modes": options(Meetup.SignupMode.allCases.map(\.rawValue), labels: "meetups.mode", selected: form.signupMode, language),
+                "genders": options(Meetup.GenderRule.allCases.map(\.rawValue), labels: "meetups.gender", selected: form.genderRule, language),
                 "jobs": Choices.jobs.map { ["value": $0, "label": localizer.text("choices.job.\($0)", language), "checked": form.jobs.contains($0)] as [String: Any] },
                 "errors": errors.localized(localizer, language),
                 "hasErrors": !errors.isEmpty,

@@ -34,18 +34,15 @@ extension App {
 
         var query = context.request.queryString.split(separator: "&").filter { !$0.hasPrefix("after=") }.joined(separator: "&")
         if !query.isEmpty { query += "&" }
-        let choice = { (values: [String], prefix: String, selected: String?) in
-            values.map { ["value": $0, "label": self.localizer.text("\(prefix).\($0)", language), "selected": $0 == selected] as [String: Any] }
-        }
         return try render("meetups", context, title: localizer.text("meetups.title", language), section: .meetups, [
             "meetups": meetups.map { meetupView($0, language) },
             "hasMeetups": !meetups.isEmpty,
             "nextURL": next.map { Paths.meetups + "?" + query + "after=\(Int($0.startsAt.timeIntervalSince1970))-\($0.id)" } as Any,
             "q": form["q"] ?? "", "from": form["from"] ?? "", "to": form["to"] ?? "", "minKm": form["min_km"] ?? "",
             "maxKm": form["max_km"] ?? "", "age": form["age"] ?? "", "open": filter.openOnly, "eligible": mine != nil,
-            "slots": choice(Meetup.TimeSlot.allCases.map(\.rawValue), "meetups.slot", filter.timeSlot?.rawValue),
-            "paces": choice(Meetup.Pace.allCases.map(\.rawValue), "meetups.pace", filter.pace?.rawValue),
-            "genders": choice(Meetup.GenderRule.allCases.map(\.rawValue), "meetups.gender", filter.genderRule?.rawValue),
+            "slots": options(Meetup.TimeSlot.allCases.map(\.rawValue), labels: "meetups.slot", selected: filter.timeSlot?.rawValue, language),
+            "paces": options(Meetup.Pace.allCases.map(\.rawValue), labels: "meetups.pace", selected: filter.pace?.rawValue, language),
+            "genders": options(Meetup.GenderRule.allCases.map(\.rawValue), labels: "meetups.gender", selected: filter.genderRule?.rawValue, language),
             "regions": options(Choices.regions, labels: "choices.region", selected: filter.region, language),
             "jobs": options(Choices.jobs, labels: "choices.job", selected: form["job"], language),
             "calendarURL": try context.user.map { user in

@@ -74,10 +74,7 @@ extension App {
         let user = try context.requireUser()
         try requireCanPost(user, .comments, context)
         let meetup = try meetup(context)
-        let body = (context.form["body"] ?? "").trimmed
-        guard !body.isEmpty, body.count <= 2000, !body.hasControlCharacters else {
-            throw HTTPError(.unprocessableContent, message: localizer.text("errors.crew_comment_length", context.language))
-        }
+        let body = try shortText(context, maximum: 2000, message: "errors.crew_comment_length")
         do {
             try database.addTalk(meetupID: meetup.storedID, authorID: user.storedID, body: body, bodyHTML: postContent(body).bodyHTML)
         } catch StorageError.forbidden {
