@@ -120,6 +120,7 @@ enum Routes {
         router.post("/settings/running", app.page(app.settingsRunningUpdate))
 
         // MARK: - Moderation
+        router.get("/reports/new", app.page(app.reportNew))
         router.post("/reports", app.page(app.reportCreate))
         router.post("/warnings/ack", app.page(app.warningsAcknowledge))
         router.get("/moderation", app.page(app.publicModerationLog))

@@ -122,3 +122,20 @@ import Storage
         #expect(jun.get("/explore").bodyText.contains("mina writes"))
     }
 }
+
+@Suite struct ReportPageTests {
+    @Test func aCommentIsReportedFromItsOwnPage() throws {
+        let site = try TestSite()
+        let people = site.members("mina", "jun")
+        let url = try #require(people[0].post("/posts", [("body", "hello")], from: "/posts/new").headers["Location"])
+        people[0].post(url + "/comments", [("body", "rude words")], from: url)
+        let link = try #require(people[1].get(url).bodyText.firstMatch(of: /href="(\/reports\/new\?[^"]+)"/)?.1)
+        let page = people[1].get(String(link).replacingOccurrences(of: "&amp;", with: "&"))
+        #expect(page.status == .ok)
+        #expect(page.bodyText.contains("rude words"))
+        let sent = people[1].post("/reports", [("target_type", "comment"), ("target_id", "1"), ("reason", "harassment"), ("note", ""),
+                                               ("return_to", url)], from: String(link).replacingOccurrences(of: "&amp;", with: "&"))
+        #expect(sent.status == .seeOther)
+        #expect(try site.database.openReportCount() == 1)
+    }
+}

@@ -41,6 +41,22 @@ extension App {
         return redirect(to: Paths.local(context.form["return_to"]))
     }
 
+    /// `GET /reports/new?target_type=…&target_id=…`: the report form on a page of its own, linked
+    /// from places that list many things (each comment of a thread), where a form per item
+    /// would weigh down the page.
+    func reportNew(_ context: RequestContext) throws -> HTTPResponse {
+        _ = try context.requireUser()
+        guard let target = context.form["target_type"].flatMap(ModerationTarget.init(rawValue:)),
+              let id = context.form["target_id"].flatMap(Int64.init),
+              let label = try database.targetLabel(target, id: id)
+        else { throw HTTPError(.notFound) }
+        var report = reportView(target, id, context)
+        report["returnTo"] = Paths.local(context.form["return_to"])
+        return try render("report", context, title: localizer.text("moderation.report", context.language), [
+            "report": report, "label": label,
+        ])
+    }
+
     /// What the report form partial needs for one target.
     func reportView(_ target: ModerationTarget, _ id: Int64, _ context: RequestContext) -> [String: Any] {
         [

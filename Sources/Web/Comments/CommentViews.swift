@@ -1,4 +1,5 @@
 import Foundation
+import HTTP
 import Storage
 
 extension App {
@@ -25,7 +26,7 @@ extension App {
             "replying": replyTo == id && context.user != nil,
             "editURL": "/comments/\(id)/edit",
             "deleteURL": "/comments/\(id)/delete",
-            "report": reportView(.comment, id, context),
+            "reportURL": "/reports/new?target_type=comment&target_id=\(id)&return_to=" + PercentEncoding.encode(Paths.comment(id, post: comment.postID)),
         ]
     }
 }
