@@ -33,7 +33,7 @@ extension AppDatabase {
             try requireStaff(db, crewID: id, userID: userID)
             guard var crew = try Crew.fetchOne(db, key: id) else { throw StorageError.notFound }
             if try Crew.filter(Column("slug") == fields.slug && Column("id") != id).fetchCount(db) > 0 { throw StorageError.slugTaken }
-            if let cap = fields.memberCap, cap < crew.memberCount { throw StorageError.crewFull }
+            if let cap = fields.memberCap, cap < crew.memberCount { throw StorageError.full }
             crew.slug = fields.slug
             crew.name = fields.name
             crew.sport = fields.sport
@@ -100,7 +100,7 @@ extension AppDatabase {
     public func joinCrew(id: Int64, userID: Int64, inviteCode: String?, now: Date = Date()) throws -> CrewRole {
         try writer.write { db in
             guard let crew = try Crew.fetchOne(db, key: id) else { throw StorageError.notFound }
-            if try crewRole(db, crewID: id, userID: userID) != nil { throw StorageError.alreadyMember }
+            if try crewRole(db, crewID: id, userID: userID) != nil { throw StorageError.duplicate }
             switch crew.joinPolicy {
             case .approval:
                 try db.execute(sql: "INSERT INTO crewMembers (crewID, userID, role, joinedAt) VALUES (?, ?, 'pending', ?)",
@@ -126,7 +126,7 @@ extension AppDatabase {
         do {
             try db.execute(sql: "UPDATE crews SET memberCount = memberCount + 1, lastActivityAt = ? WHERE id = ?", arguments: [now, crewID])
         } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
-            throw StorageError.crewFull
+            throw StorageError.full
         }
         try db.execute(sql: """
             INSERT INTO crewMembers (crewID, userID, role, joinedAt) VALUES (?, ?, 'member', ?)

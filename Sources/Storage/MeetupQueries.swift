@@ -28,7 +28,7 @@ extension AppDatabase {
     public func updateMeetup(_ meetup: Meetup, by hostID: Int64, change: String?, now: Date = Date()) throws -> Meetup {
         try writer.write { db in
             guard let old = try Meetup.fetchOne(db, key: meetup.id), old.hostID == hostID else { throw StorageError.notFound }
-            guard meetup.capacity >= old.acceptedCount else { throw StorageError.crewFull }
+            guard meetup.capacity >= old.acceptedCount else { throw StorageError.full }
             var meetup = meetup
             meetup.acceptedCount = old.acceptedCount
             meetup.closedAt = old.closedAt
@@ -130,7 +130,7 @@ extension AppDatabase {
                 do {
                     try db.execute(sql: "UPDATE meetups SET acceptedCount = acceptedCount + 1 WHERE id = ?", arguments: [meetupID])
                 } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
-                    throw StorageError.crewFull
+                    throw StorageError.full
                 }
             }
             try db.execute(sql: "UPDATE meetupApplications SET status = ? WHERE meetupID = ? AND userID = ?",

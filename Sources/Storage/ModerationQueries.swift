@@ -15,7 +15,7 @@ extension AppDatabase {
                     INSERT INTO reports (reporterID, targetType, targetID, reason, note, createdAt) VALUES (?, ?, ?, ?, ?, ?)
                     """, arguments: [reporterID, target.rawValue, targetID, reason.rawValue, note, now])
             } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
-                throw StorageError.alreadyMember
+                throw StorageError.duplicate
             }
             let reporters = try Int.fetchOne(db, sql: """
                 SELECT count(DISTINCT reporterID) FROM reports WHERE targetType = ? AND targetID = ? AND resolvedAt IS NULL

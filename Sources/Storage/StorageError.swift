@@ -1,14 +1,14 @@
 /// Rule violations a write refuses, for the caller to show beside the right field.
-public enum StorageError: Error, Equatable, Sendable {
+public enum StorageError: Error, Hashable, Sendable {
     case usernameTaken
     case emailTaken
     case notFound
     /// The user's role does not allow this.
     case forbidden
-    /// The crew has no free place.
-    case crewFull
-    /// Already a member, or already asked to join.
-    case alreadyMember
+    /// No free place left (a crew's cap, a meetup's capacity).
+    case full
+    /// Already there: a member or a request of the crew, an open report of the same thing.
+    case duplicate
     /// The invite code is wrong.
     case wrongInviteCode
     /// The owner must hand the crew over before leaving.

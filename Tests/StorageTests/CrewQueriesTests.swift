@@ -30,7 +30,7 @@ private struct Crews {
         let crews = try Crews()
         let open = try crews.crew(.open)
         #expect(try crews.database.joinCrew(id: open, userID: crews.ids["mina"]!, inviteCode: nil) == .member)
-        #expect(throws: StorageError.alreadyMember) { try crews.database.joinCrew(id: open, userID: crews.ids["mina"]!, inviteCode: nil) }
+        #expect(throws: StorageError.duplicate) { try crews.database.joinCrew(id: open, userID: crews.ids["mina"]!, inviteCode: nil) }
 
         let invite = try crews.crew(.invite, code: "AB12CD")
         #expect(throws: StorageError.wrongInviteCode) { try crews.database.joinCrew(id: invite, userID: crews.ids["jun"]!, inviteCode: "ZZZZZZ") }

@@ -63,7 +63,7 @@ private func makeUsers(_ database: AppDatabase, _ count: Int, gender: String? = 
         #expect(try database.apply(meetupID: id, userID: users[2], now: now) == .pending)
         #expect(throws: StorageError.forbidden) { try database.decideApplication(meetupID: id, userID: users[1], by: users[3], accept: true) }
         try database.decideApplication(meetupID: id, userID: users[1], by: users[0], accept: true)
-        #expect(throws: StorageError.crewFull) { try database.decideApplication(meetupID: id, userID: users[2], by: users[0], accept: true) }
+        #expect(throws: StorageError.full) { try database.decideApplication(meetupID: id, userID: users[2], by: users[0], accept: true) }
         try database.decideApplication(meetupID: id, userID: users[2], by: users[0], accept: false)
         #expect(try database.notifications(userID: users[2]).first?.notification.kind == .meetupRejected)
     }

@@ -50,7 +50,7 @@ extension App {
               let id = context.form["target_id"].flatMap(Int64.init)
         else { throw HTTPError(.badRequest) }
         let reason = String((context.form["reason"] ?? "").trimmed.prefix(300))
-        try crewAction(context) { try database.moderate(action, target: target, targetID: id, by: staff.storedID, reason: reason) }
+        try storageAction(context) { try database.moderate(action, target: target, targetID: id, by: staff.storedID, reason: reason) }
         return redirect(to: Paths.local(context.form["return_to"] ?? "/admin/reports"), flash: "moderation_done")
     }
 
@@ -96,7 +96,7 @@ extension App {
         }
         let days = context.form["days"].flatMap(Int.init)
         let until = days.map { Date().addingTimeInterval(Double(max(1, min($0, 3650))) * 86_400) }
-        try crewAction(context) { try database.sanction(action, userID: user.storedID, by: staff.storedID, until: until, reason: reason) }
+        try storageAction(context) { try database.sanction(action, userID: user.storedID, by: staff.storedID, until: until, reason: reason) }
         return redirect(to: "/admin/users/" + PercentEncoding.encode(user.username), flash: "moderation_done")
     }
 

@@ -16,7 +16,7 @@ extension App {
         do {
             try database.report(reporterID: user.storedID, target: target, targetID: targetID, reason: reason, note: note,
                                 autoHideThreshold: configuration.autoHideThreshold)
-        } catch StorageError.alreadyMember {
+        } catch StorageError.duplicate {
             throw HTTPError(.conflict, message: localizer.text("moderation.already_reported", language))
         } catch StorageError.notFound {
             throw HTTPError(.notFound)
@@ -29,7 +29,7 @@ extension App {
         { [unowned self] context in
             let me = try context.requireUser()
             let user = try profileUser(context)
-            try crewAction(context) { try database.setBlock(blockerID: me.storedID, blockedID: user.storedID, on: on) }
+            try storageAction(context) { try database.setBlock(blockerID: me.storedID, blockedID: user.storedID, on: on) }
             return redirect(to: Paths.profile(user.username), flash: on ? "blocked" : "unblocked")
         }
     }

@@ -22,7 +22,7 @@ extension App {
                 return redirect(to: Paths.crew(updated.slug), flash: "crew_saved")
             } catch StorageError.slugTaken {
                 errors.add("slug", "errors.crew_slug_taken")
-            } catch StorageError.crewFull {
+            } catch StorageError.full {
                 errors.add("member_cap", "errors.crew_cap_below_members")
             }
         }
@@ -34,7 +34,7 @@ extension App {
         let user = try context.requireUser()
         let crew = try crew(context)
         guard try database.crewRole(crewID: crew.storedID, userID: user.storedID)?.isStaff == true else {
-            throw crewError(.forbidden, context.language)
+            throw refusal(.forbidden, context.language, Self.crewRefusals)
         }
         return (crew, user)
     }

@@ -29,14 +29,14 @@ extension App {
         guard errors.isEmpty, let kind, let amount else { return try renderLedger(context, errors: errors, status: .unprocessableContent) }
         let entry = LedgerEntry(id: nil, crewID: try crew.storedID, kind: kind, memberID: memberID, amount: kind == .waiver ? 0 : amount,
                                 occurredOn: day, note: note, provider: "", recordedBy: try user.storedID, createdAt: Date())
-        _ = try crewAction(context) { try duesCollector.record(entry, in: database) }
+        _ = try storageAction(context, Self.crewRefusals) { try duesCollector.record(entry, in: database) }
         return redirect(to: Paths.crew(crew.slug) + "/ledger", flash: "ledger_recorded")
     }
 
     private func renderLedger(_ context: RequestContext, errors: FieldErrors, status: HTTPStatus) throws -> HTTPResponse {
         let crew = try crew(context)
         let role = try viewerRole(crew, context)
-        guard role?.isMember == true else { throw crewError(.forbidden, context.language) }
+        guard role?.isMember == true else { throw refusal(.forbidden, context.language, Self.crewRefusals) }
         let language = context.language
         let ledger = try database.ledger(crewID: crew.storedID)
         let members = try database.crewMembers(crewID: crew.storedID)

@@ -44,7 +44,7 @@ extension App {
                 throw HTTPError(.notFound)
             }
             let crewID = try crew.storedID, memberID = try member.storedID, actorID = try actor.storedID
-            try crewAction(context) {
+            try storageAction(context, Self.crewRefusals) {
                 switch action {
                 case .accept, .reject:
                     try database.decideJoinRequest(crewID: crewID, applicantID: memberID, by: actorID, accept: action == .accept)

@@ -6,7 +6,7 @@ extension App {
     func crewJoin(_ context: RequestContext) throws -> HTTPResponse {
         let user = try context.requireUser()
         let crew = try crew(context)
-        let role = try crewAction(context) {
+        let role = try storageAction(context, Self.crewRefusals) {
             try database.joinCrew(id: crew.storedID, userID: user.storedID, inviteCode: context.form["code"]?.trimmed)
         }
         return redirect(to: Paths.crew(crew.slug), flash: role == .pending ? "crew_requested" : "crew_joined")
@@ -16,14 +16,14 @@ extension App {
     func crewLeave(_ context: RequestContext) throws -> HTTPResponse {
         let user = try context.requireUser()
         let crew = try crew(context)
-        try crewAction(context) { try database.leaveCrew(id: crew.storedID, userID: user.storedID) }
+        try storageAction(context, Self.crewRefusals) { try database.leaveCrew(id: crew.storedID, userID: user.storedID) }
         return redirect(to: Paths.crew(crew.slug), flash: "crew_left")
     }
 
     /// `POST /crews/:slug/invite`: a new invite code (the old one stops working).
     func crewInviteRegenerate(_ context: RequestContext) throws -> HTTPResponse {
         let (crew, user) = try staffCrew(context)
-        try crewAction(context) { try database.setInviteCode(crewID: crew.storedID, by: user.storedID, code: Self.newInviteCode()) }
+        try storageAction(context, Self.crewRefusals) { try database.setInviteCode(crewID: crew.storedID, by: user.storedID, code: Self.newInviteCode()) }
         return redirect(to: Paths.crew(crew.slug), flash: "invite_regenerated")
     }
 
@@ -42,7 +42,7 @@ extension App {
         let user = try context.requireUser()
         let crew = try crew(context)
         guard let id = context.request.parameters["id"].flatMap(Int64.init) else { throw HTTPError(.notFound) }
-        try crewAction(context) { try database.deleteCrewComment(id: id, by: user.storedID) }
+        try storageAction(context, Self.crewRefusals) { try database.deleteCrewComment(id: id, by: user.storedID) }
         return redirect(to: Paths.crew(crew.slug) + "#comments", flash: "comment_deleted")
     }
 }

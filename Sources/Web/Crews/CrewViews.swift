@@ -46,27 +46,10 @@ extension App {
         return crew
     }
 
-    /// Turns a refused crew action into the page the user sees.
-    func crewError(_ error: StorageError, _ language: Language) -> HTTPError {
-        switch error {
-        case .forbidden: HTTPError(.forbidden, message: localizer.text("crews.errors.forbidden", language))
-        case .crewFull: HTTPError(.conflict, message: localizer.text("crews.errors.full", language))
-        case .alreadyMember: HTTPError(.conflict, message: localizer.text("crews.errors.already_member", language))
-        case .wrongInviteCode: HTTPError(.unprocessableContent, message: localizer.text("crews.errors.invite_code", language))
-        case .ownerCannotLeave: HTTPError(.conflict, message: localizer.text("crews.errors.owner_leave", language))
-        case .slugTaken: HTTPError(.conflict, message: localizer.text("errors.crew_slug_taken", language))
-        default: HTTPError(.notFound)
-        }
-    }
-
-    /// Runs a crew write, mapping refusals to pages.
-    func crewAction<T>(_ context: RequestContext, _ action: () throws -> T) throws -> T {
-        do {
-            return try action()
-        } catch let error as StorageError {
-            throw crewError(error, context.language)
-        }
-    }
+    /// What a refused crew write tells the user, beside the generic texts.
+    static let crewRefusals: [StorageError: String] = [
+        .forbidden: "crews.errors.forbidden", .full: "crews.errors.full", .duplicate: "crews.errors.already_member",
+    ]
 
     /// A random invite code of six characters that are hard to misread.
     static func newInviteCode() -> String {

@@ -19,7 +19,7 @@ extension App {
         let crew = try form.crew.isEmpty ? nil : database.crew(slug: form.crew)
         let (meetup, errors) = form.validate(host: user, crewID: crew?.id, timeZone: localizer.timeZone)
         guard let meetup else { return try renderMeetupForm(form, errors: errors, editing: nil, context) }
-        let created = try crewAction(context) { try database.createMeetup(meetup) }
+        let created = try storageAction(context) { try database.createMeetup(meetup) }
         return redirect(to: Paths.meetup(try created.storedID), flash: "meetup_created")
     }
 
@@ -43,7 +43,7 @@ extension App {
             do {
                 _ = try database.updateMeetup(meetup, by: user.storedID, change: changes.isEmpty ? nil : changes.joined(separator: " · "))
                 return redirect(to: Paths.meetup(try old.storedID), flash: "meetup_saved")
-            } catch StorageError.crewFull {
+            } catch StorageError.full {
                 errors.add("capacity", "errors.meetup_capacity_below")
                 edited = nil
             }

@@ -9,7 +9,7 @@ extension App {
         let user = try context.requireUser()
         let meetup = try meetup(context)
         let language = context.language
-        let result = try crewAction(context) { try database.apply(meetupID: meetup.storedID, userID: user.storedID) }
+        let result = try storageAction(context) { try database.apply(meetupID: meetup.storedID, userID: user.storedID) }
         switch result {
         case .accepted: return redirect(to: Paths.meetup(try meetup.storedID), flash: "meetup_accepted")
         case .pending: return redirect(to: Paths.meetup(try meetup.storedID), flash: "meetup_pending")
@@ -28,7 +28,7 @@ extension App {
     func meetupCancel(_ context: RequestContext) throws -> HTTPResponse {
         let user = try context.requireUser()
         let meetup = try meetup(context)
-        try crewAction(context) { try database.cancelApplication(meetupID: meetup.storedID, userID: user.storedID) }
+        try storageAction(context) { try database.cancelApplication(meetupID: meetup.storedID, userID: user.storedID) }
         return redirect(to: Paths.meetup(try meetup.storedID), flash: "meetup_cancelled")
     }
 
@@ -48,7 +48,7 @@ extension App {
             }
             do {
                 try database.decideApplication(meetupID: meetup.storedID, userID: applicant.storedID, by: meetup.hostID, accept: accept)
-            } catch StorageError.crewFull {
+            } catch StorageError.full {
                 throw HTTPError(.conflict, message: localizer.text("meetups.errors.full", context.language))
             } catch StorageError.notFound {
                 throw HTTPError(.notFound)

@@ -27,7 +27,7 @@ extension App {
                 photos.append(NewPhoto(fileName: name, mediaType: image.format.mediaType, width: image.width,
                                        height: image.height, byteCount: image.data.count))
             }
-            let post = try crewAction(context) {
+            let post = try storageAction(context) {
                 try database.createPost(authorID: user.storedID, content: content, photos: photos, crewID: crew?.storedID)
             }
             return redirect(to: Paths.post(try post.storedID), flash: "post_published")

@@ -85,7 +85,7 @@ extension App {
             let me = try context.requireUser()
             let user = try profileUser(context)
             if follow {
-                try crewAction(context) { try database.follow(followerID: me.storedID, followeeID: user.storedID) }
+                try storageAction(context) { try database.follow(followerID: me.storedID, followeeID: user.storedID) }
             } else {
                 try database.unfollow(followerID: me.storedID, followeeID: user.storedID)
             }

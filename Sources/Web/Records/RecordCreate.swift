@@ -46,7 +46,7 @@ extension App {
         }
         let record = RunRecord(userID: try user.storedID, startedAt: started, distanceMeters: meters, durationSeconds: seconds, elevationGain: gain,
                                note: note, noteHTML: MarkdownRenderer.html(note), visibility: visibility, meetupID: meetupID, track: track?.encoded)
-        let saved = try crewAction(context) { try database.createRecord(record) }
+        let saved = try storageAction(context) { try database.createRecord(record) }
         return redirect(to: "/records/\(saved.id ?? 0)", flash: "record_saved")
     }
 

@@ -28,7 +28,7 @@ extension App {
         guard (1...60).contains(name.count), !name.hasControlCharacters,
               let start = MeetupForm.parseLocal((context.form["starts_at"] ?? "").trimmed, localizer.timeZone)
         else { throw HTTPError(.unprocessableContent, message: localizer.text("retros.errors.form", context.language)) }
-        let retro = try crewAction(context) { try database.createRetro(crewID: crew.storedID, by: user.storedID, name: name, startsAt: start) }
+        let retro = try storageAction(context, Self.crewRefusals) { try database.createRetro(crewID: crew.storedID, by: user.storedID, name: name, startsAt: start) }
         return redirect(to: Paths.crew(crew.slug) + "/retros/\(retro.id ?? 0)", flash: "retro_created")
     }
 
@@ -107,7 +107,7 @@ extension App {
     func retroClose(_ context: RequestContext) throws -> HTTPResponse {
         let (crew, user) = try staffCrew(context)
         guard let retro = try retro(context, crew) else { throw HTTPError(.notFound) }
-        try crewAction(context) { try database.closeRetro(id: retro.storedID, by: user.storedID) }
+        try storageAction(context, Self.crewRefusals) { try database.closeRetro(id: retro.storedID, by: user.storedID) }
         return redirect(to: Paths.crew(crew.slug) + "/retros", flash: "retro_closed")
     }
 

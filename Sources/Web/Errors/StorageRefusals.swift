@@ -1,0 +1,27 @@
+import HTTP
+import Storage
+
+extension App {
+    /// The page for a write that storage refused: the status that fits the rule, with the
+    /// catalog text of `messages` where the caller has a more precise one than the default.
+    func refusal(_ error: StorageError, _ language: Language, _ messages: [StorageError: String] = [:]) -> HTTPError {
+        let text = { (fallback: String) in self.localizer.text(messages[error] ?? fallback, language) }
+        return switch error {
+        case .forbidden: HTTPError(.forbidden, message: text("errors.403.message"))
+        case .full, .duplicate: HTTPError(.conflict, message: text("errors.409.message"))
+        case .wrongInviteCode: HTTPError(.unprocessableContent, message: text("crews.errors.invite_code"))
+        case .ownerCannotLeave: HTTPError(.conflict, message: text("crews.errors.owner_leave"))
+        case .slugTaken: HTTPError(.conflict, message: text("errors.crew_slug_taken"))
+        default: HTTPError(.notFound)
+        }
+    }
+
+    /// Runs a storage write, turning its refusals into pages (see `refusal`).
+    func storageAction<T>(_ context: RequestContext, _ messages: [StorageError: String] = [:], _ action: () throws -> T) throws -> T {
+        do {
+            return try action()
+        } catch let error as StorageError {
+            throw refusal(error, context.language, messages)
+        }
+    }
+}
