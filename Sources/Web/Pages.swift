@@ -24,9 +24,11 @@ extension App {
     }
 
     private func makeContext(_ request: HTTPRequest) throws -> RequestContext {
-        let current = try currentSession(request)
-        let language = language(for: request, user: current?.1)
-        let csrf = csrfToken(request, session: current?.0)
+        // The Cookie header is parsed once here for everything below.
+        let requestCookies = request.cookies
+        let current = try currentSession(requestCookies)
+        let language = language(for: request, cookies: requestCookies, user: current?.1)
+        let csrf = csrfToken(requestCookies, session: current?.0)
         var form = request.query
         var files: [MultipartForm.File] = []
         if request.method == .post {
@@ -39,15 +41,15 @@ extension App {
         return RequestContext(
             request: request, language: language, user: current?.1, session: current?.0,
             csrfToken: csrf.token, issuesCSRFCookie: csrf.isNew,
-            form: form, files: files, flash: request.cookies[cookies.flash]
+            form: form, files: files, flash: requestCookies[cookies.flash]
         )
     }
 
     /// The CSRF token for this request's forms: the session's, else the visitor's cookie,
     /// else a new one that the response must set.
-    func csrfToken(_ request: HTTPRequest, session: Session?) -> (token: String, isNew: Bool) {
+    func csrfToken(_ requestCookies: [String: String], session: Session?) -> (token: String, isNew: Bool) {
         if let session { return (session.csrfToken, false) }
-        if let cookie = request.cookies[cookies.csrf], cookie.utf8.count == 43 { return (cookie, false) }
+        if let cookie = requestCookies[cookies.csrf], cookie.utf8.count == 43 { return (cookie, false) }
         return (Crypto.randomToken(), true)
     }
 
@@ -75,9 +77,9 @@ extension App {
     }
 
     /// The user's setting, else the language cookie, else `Accept-Language`, else English.
-    func language(for request: HTTPRequest, user: User?) -> Language {
+    func language(for request: HTTPRequest, cookies requestCookies: [String: String], user: User?) -> Language {
         user?.language.flatMap(Language.init(rawValue:))
-            ?? request.cookies[cookies.language].flatMap(Language.init(rawValue:))
+            ?? requestCookies[cookies.language].flatMap(Language.init(rawValue:))
             ?? Language.preferred(by: request.headers["accept-language"])
             ?? .en
     }

@@ -42,10 +42,11 @@ extension App {
     /// A context for errors raised before the real one could be built (or outside any page):
     /// no form, and a user only if the session can still be read.
     private func fallbackContext(_ request: HTTPRequest) -> RequestContext {
-        let current = try? currentSession(request)
-        let csrf = csrfToken(request, session: current?.0)
+        let requestCookies = request.cookies
+        let current = try? currentSession(requestCookies)
+        let csrf = csrfToken(requestCookies, session: current?.0)
         return RequestContext(
-            request: request, language: language(for: request, user: current?.1), user: current?.1,
+            request: request, language: language(for: request, cookies: requestCookies, user: current?.1), user: current?.1,
             session: current?.0, csrfToken: csrf.token, issuesCSRFCookie: csrf.isNew,
             form: URLEncodedForm(), files: [], flash: nil
         )

@@ -4,8 +4,8 @@ import Storage
 
 extension App {
     /// The live session named by the request's cookie, with its user.
-    func currentSession(_ request: HTTPRequest) throws -> (Session, User)? {
-        guard let token = request.cookies[cookies.session],
+    func currentSession(_ requestCookies: [String: String]) throws -> (Session, User)? {
+        guard let token = requestCookies[cookies.session],
               let bytes = Crypto.decodeBase64URL(token), bytes.count == 32
         else { return nil }
         let now = Date()
