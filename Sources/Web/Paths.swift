@@ -1,4 +1,5 @@
 import HTTP
+import Storage
 
 /// Every URL the site links to, in one place. Users bookmark these: keep them stable.
 enum Paths {
@@ -28,6 +29,9 @@ enum Paths {
     static func post(_ id: Int64) -> String { "/posts/\(id)" }
     static func comment(_ id: Int64, post: Int64) -> String { "/posts/\(post)#comment-\(id)" }
     static func media(_ name: String) -> String { "/media/" + name }
+    static func record(_ id: Int64) -> String { "/records/\(id)" }
+    static func retro(_ retro: Retro, crew slug: String) -> String { crew(slug) + "/retros/\(retro.id ?? 0)" }
+    static func adminUser(_ username: String) -> String { "/admin/users/" + PercentEncoding.encode(username) }
     static func tag(_ tag: String) -> String { "/tags/" + PercentEncoding.encode(tag) }
     static func tagFeed(_ name: String) -> String { tag(name) + "/feed.atom" }
     static func userFeed(_ username: String) -> String { profile(username) + "/feed.atom" }

@@ -32,7 +32,7 @@ extension App {
                 "notes": group.notes,
                 "date": localizer.dateTime(group.latest, language),
                 "author": try database.targetAuthor(group.targetType, id: group.targetID).map { author -> [String: Any] in
-                    ["username": author.username, "url": "/admin/users/" + PercentEncoding.encode(author.username)]
+                    ["username": author.username, "url": Paths.adminUser(author.username)]
                 } as Any,
                 "hideable": group.targetType != .user,
                 "lockable": group.targetType == .post,
@@ -61,7 +61,7 @@ extension App {
         return try render("admin", context, title: localizer.text("admin.users", context.language), [
             "tab": ["users": true], "query": query, "users": users.map { user -> [String: Any] in
                 var view = userView(user)
-                view["adminURL"] = "/admin/users/" + PercentEncoding.encode(user.username)
+                view["adminURL"] = Paths.adminUser(user.username)
                 view["sanction"] = sanctionText(user, context.language) as Any
                 return view
             },
@@ -76,7 +76,7 @@ extension App {
         view["email"] = user.email
         view["role"] = localizer.text("roles.\(user.role.rawValue)", context.language)
         view["sanction"] = sanctionText(user, context.language) as Any
-        view["actionURL"] = "/admin/users/" + PercentEncoding.encode(user.username)
+        view["actionURL"] = Paths.adminUser(user.username)
         return try render("admin", context, title: "@" + user.username, [
             "tab": ["user": true], "member": view,
             "summary": ["made": summary.made, "received": summary.received, "sessions": summary.sessions, "posts": summary.posts, "comments": summary.comments],
@@ -97,7 +97,7 @@ extension App {
         let days = context.form["days"].flatMap(Int.init)
         let until = days.map { Date().addingTimeInterval(Double(max(1, min($0, 3650))) * 86_400) }
         try storageAction(context) { try database.sanction(action, userID: user.storedID, by: staff.storedID, until: until, reason: reason) }
-        return redirect(to: "/admin/users/" + PercentEncoding.encode(user.username), flash: "moderation_done")
+        return redirect(to: Paths.adminUser(user.username), flash: "moderation_done")
     }
 
     /// `POST /admin/users/:username/role`: admins make moderators, or members again.
@@ -108,7 +108,7 @@ extension App {
             throw HTTPError(.badRequest)
         }
         _ = try database.setRole(role, username: user.username, by: staff.storedID)
-        return redirect(to: "/admin/users/" + PercentEncoding.encode(user.username), flash: "moderation_done")
+        return redirect(to: Paths.adminUser(user.username), flash: "moderation_done")
     }
 
     /// `GET /admin/log`: every action, with who took it.
@@ -150,7 +150,7 @@ extension App {
         case .comment: return try database.comment(id: id).map { Paths.comment(id, post: $0.postID) }
         case .crew: return try database.crew(id: id).map { Paths.crew($0.slug) }
         case .meetup: return Paths.meetup(id)
-        case .user: return try database.user(id: id).map { "/admin/users/" + PercentEncoding.encode($0.username) }
+        case .user: return try database.user(id: id).map { Paths.adminUser($0.username) }
         }
     }
 }

@@ -47,7 +47,7 @@ extension App {
         let record = RunRecord(userID: try user.storedID, startedAt: started, distanceMeters: meters, durationSeconds: seconds, elevationGain: gain,
                                note: note, noteHTML: MarkdownRenderer.html(note), visibility: visibility, meetupID: meetupID, track: track?.encoded)
         let saved = try storageAction(context) { try database.createRecord(record) }
-        return redirect(to: "/records/\(saved.id ?? 0)", flash: "record_saved")
+        return redirect(to: Paths.record(saved.id ?? 0), flash: "record_saved")
     }
 
     /// `45:30`, `1:02:03` or a number of minutes.

@@ -24,7 +24,7 @@ extension App {
     func recordView(_ record: RunRecord, units: String, _ language: Language) -> [String: Any] {
         [
             "id": record.id ?? 0,
-            "url": "/records/\(record.id ?? 0)",
+            "url": Paths.record(record.id ?? 0),
             "date": localizer.dateTime(record.startedAt, language),
             "distance": distanceText(record.distanceMeters, units: units, language),
             "duration": durationText(record.durationSeconds),

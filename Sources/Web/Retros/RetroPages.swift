@@ -11,7 +11,7 @@ extension App {
         return try renderCrew(crew, tab: .retros, role: role, [
             "retros": try database.retros(crewID: crew.storedID).map { retro -> [String: Any] in
                 [
-                    "name": retro.name, "url": Paths.crew(crew.slug) + "/retros/\(retro.id ?? 0)",
+                    "name": retro.name, "url": Paths.retro(retro, crew: crew.slug),
                     "when": localizer.dateTime(retro.startsAt, language),
                     "state": localizer.text(retro.closedAt != nil ? "retros.closed" : retro.hasStarted(at: now) ? "retros.open" : "retros.upcoming", language),
                 ]
@@ -29,7 +29,7 @@ extension App {
               let start = MeetupForm.parseLocal((context.form["starts_at"] ?? "").trimmed, localizer.timeZone)
         else { throw HTTPError(.unprocessableContent, message: localizer.text("retros.errors.form", context.language)) }
         let retro = try storageAction(context, Self.crewRefusals) { try database.createRetro(crewID: crew.storedID, by: user.storedID, name: name, startsAt: start) }
-        return redirect(to: Paths.crew(crew.slug) + "/retros/\(retro.id ?? 0)", flash: "retro_created")
+        return redirect(to: Paths.retro(retro, crew: crew.slug), flash: "retro_created")
     }
 
     /// `GET /crews/:slug/retros/:id`: before the start, the form and what you wrote; from the
@@ -39,7 +39,7 @@ extension App {
         guard let user = context.user, let retro = try retro(context, crew) else { throw HTTPError(.notFound) }
         let language = context.language
         let now = Date()
-        let base = Paths.crew(crew.slug) + "/retros/\(retro.id ?? 0)"
+        let base = Paths.retro(retro, crew: crew.slug)
         let written = try database.feedbackWritten(retroID: retro.storedID, authorID: user.storedID)
         let received = try database.feedbackReceived(retroID: retro.storedID, recipientID: user.storedID, now: now)
         let chip = { (item: (feedback: Feedback, author: User)) -> [String: Any] in
@@ -81,7 +81,7 @@ extension App {
         } catch StorageError.forbidden {
             throw HTTPError(.conflict, message: localizer.text("retros.errors.started", context.language))
         }
-        return redirect(to: Paths.crew(crew.slug) + "/retros/\(retro.id ?? 0)", flash: "feedback_saved")
+        return redirect(to: Paths.retro(retro, crew: crew.slug), flash: "feedback_saved")
     }
 
     /// `POST /crews/:slug/retros/:id/feedback/:fid`: change or (with `delete`) remove one's own.
@@ -100,7 +100,7 @@ extension App {
         } catch StorageError.notFound {
             throw HTTPError(.notFound)
         }
-        return redirect(to: Paths.crew(crew.slug) + "/retros/\(retro.id ?? 0)", flash: delete ? "feedback_deleted" : "feedback_saved")
+        return redirect(to: Paths.retro(retro, crew: crew.slug), flash: delete ? "feedback_deleted" : "feedback_saved")
     }
 
     /// `POST /crews/:slug/retros/:id/close`: staff, once it has started.
