@@ -9,6 +9,19 @@ import Synchronization
 final class Formatters: Sendable {
     private let dates = Mutex<[String: DateFormatter]>([:])
     private let numbers = Mutex<[Language: NumberFormatter]>([:])
+    private let weekdays = Mutex<[Language: [String]]>([:])
+
+    /// Short weekday names, Sunday first.
+    func shortWeekdays(_ language: Language) -> [String] {
+        weekdays.withLock { cache in
+            if let symbols = cache[language] { return symbols }
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: language.localeIdentifier)
+            let symbols = formatter.shortWeekdaySymbols ?? ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+            cache[language] = symbols
+            return symbols
+        }
+    }
 
     /// `skeleton` is an ICU skeleton such as "yMMMM"; the language orders and spells it.
     func format(_ date: Date, skeleton: String, _ language: Language, _ timeZone: TimeZone) -> String {

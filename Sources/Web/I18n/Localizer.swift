@@ -62,10 +62,7 @@ public struct Localizer: Sendable {
 
     /// Short weekday name, Monday first: "Mon" or "월".
     func weekday(_ index: Int, _ language: Language) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: language.localeIdentifier)
-        let symbols = formatter.shortWeekdaySymbols ?? ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
-        return symbols[(index + 1) % 7]
+        formatters.shortWeekdays(language)[(index + 1) % 7]
     }
 
     func number(_ value: Int, _ language: Language) -> String {
