@@ -121,14 +121,10 @@ extension AppDatabase {
     /// What `authorID` wrote in a retro (only ever visible to its author).
     public func feedbackWritten(retroID: Int64, authorID: Int64) throws -> [(feedback: Feedback, recipient: User)] {
         try reader.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT retroFeedback.*, users.username AS rUsername FROM retroFeedback JOIN users ON users.id = retroFeedback.recipientID
-                WHERE retroID = ? AND authorID = ? ORDER BY retroFeedback.id
-                """, arguments: [retroID, authorID])
-            .compactMap { row in
-                let feedback = try Feedback(row: row)
-                return try User.fetchOne(db, key: feedback.recipientID).map { (feedback, $0) }
-            }
+            let feedback = try Feedback.fetchAll(db, sql: "SELECT * FROM retroFeedback WHERE retroID = ? AND authorID = ? ORDER BY id",
+                                                 arguments: [retroID, authorID])
+            let recipients = try User.fetchAll(db, keys: Array(Set(feedback.map(\.recipientID)))).reduce(into: [Int64: User]()) { $0[$1.id ?? 0] = $1 }
+            return feedback.compactMap { item in recipients[item.recipientID].map { (item, $0) } }
         }
     }
 
@@ -151,11 +147,9 @@ extension AppDatabase {
                 JOIN retros ON retros.id = retroFeedback.retroID JOIN crews ON crews.id = retros.crewID
                 WHERE retroFeedback.recipientID = ? AND retros.startsAt <= ? ORDER BY retros.startsAt DESC, retroFeedback.id
                 """, arguments: [userID, now])
-            var items: [(Feedback, Retro, String)] = []
-            for row in rows {
-                let feedback = try Feedback(row: row)
-                if let retro = try Retro.fetchOne(db, key: feedback.retroID) { items.append((feedback, retro, row["crewName"])) }
-            }
+            let feedback = try rows.map { (try Feedback(row: $0), $0["crewName"] as String) }
+            let retros = try Retro.fetchAll(db, keys: Array(Set(feedback.map(\.0.retroID)))).reduce(into: [Int64: Retro]()) { $0[$1.id ?? 0] = $1 }
+            let items = feedback.compactMap { item, crew in retros[item.retroID].map { (item, $0, crew) } }
             let counts = try Row.fetchAll(db, sql: """
                 SELECT keyword, count(*) AS count FROM retroFeedback JOIN retros ON retros.id = retroFeedback.retroID
                 WHERE recipientID = ? AND retros.startsAt <= ? GROUP BY keyword ORDER BY count DESC, keyword
