@@ -31,7 +31,7 @@ public enum References {
 
     /// A valid tag name (without `#`)?
     public static func isTag(_ name: String) -> Bool {
-        (1...50).contains(name.count) && name.allSatisfy(isTagCharacter) && name.contains(where: \.isLetter)
+        (1...50).contains(name.unicodeScalars.count) && name.allSatisfy(isTagCharacter) && name.contains(where: \.isLetter)
     }
 
     public static func split(_ text: String) -> [Piece] {

@@ -47,9 +47,9 @@ extension App {
     func adminModerate(_ context: RequestContext, _ staff: User) throws -> HTTPResponse {
         guard let action = context.form["action"].flatMap(AppDatabase.ContentAction.init(rawValue:)),
               let target = context.form["target_type"].flatMap(ModerationTarget.init(rawValue:)),
-              let id = context.form["target_id"].flatMap(Int64.init)
+              let id = context.form["target_id"].flatMap(Checked.id)
         else { throw HTTPError(.badRequest) }
-        let reason = String((context.form["reason"] ?? "").trimmed.prefix(300))
+        let reason = (context.form["reason"] ?? "").trimmed.clipped(300)
         try storageAction(context) { try database.moderate(action, target: target, targetID: id, by: staff.storedID, reason: reason) }
         return redirect(to: Paths.local(context.form["return_to"] ?? "/admin/reports"), flash: "moderation_done")
     }
@@ -90,7 +90,7 @@ extension App {
     func adminSanction(_ context: RequestContext, _ staff: User) throws -> HTTPResponse {
         let user = try profileUser(context)
         guard let action = context.form["action"].flatMap(AppDatabase.MemberAction.init(rawValue:)) else { throw HTTPError(.badRequest) }
-        let reason = String((context.form["reason"] ?? "").trimmed.prefix(500))
+        let reason = (context.form["reason"] ?? "").trimmed.clipped(500)
         guard !reason.isEmpty || action == .unsuspend else {
             throw HTTPError(.unprocessableContent, message: localizer.text("admin.reason_needed", context.language))
         }

@@ -8,10 +8,10 @@ extension App {
         let user = try context.requireUser()
         let language = context.language
         guard let target = context.form["target_type"].flatMap(ModerationTarget.init(rawValue:)),
-              let targetID = context.form["target_id"].flatMap(Int64.init),
+              let targetID = context.form["target_id"].flatMap(Checked.id),
               let reason = context.form["reason"].flatMap(ReportReason.init(rawValue:))
         else { throw HTTPError(.unprocessableContent, message: localizer.text("moderation.report_invalid", language)) }
-        let note = String((context.form["note"] ?? "").trimmed.prefix(500))
+        let note = (context.form["note"] ?? "").trimmed.clipped(500)
         if reason == .other, note.isEmpty { throw HTTPError(.unprocessableContent, message: localizer.text("moderation.report_note_needed", language)) }
         do {
             try database.report(reporterID: user.storedID, target: target, targetID: targetID, reason: reason, note: note,
@@ -47,7 +47,7 @@ extension App {
     func reportNew(_ context: RequestContext) throws -> HTTPResponse {
         _ = try context.requireUser()
         guard let target = context.form["target_type"].flatMap(ModerationTarget.init(rawValue:)),
-              let id = context.form["target_id"].flatMap(Int64.init),
+              let id = context.form["target_id"].flatMap(Checked.id),
               let label = try database.targetLabel(target, id: id)
         else { throw HTTPError(.notFound) }
         var report = reportView(target, id, context)

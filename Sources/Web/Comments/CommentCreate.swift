@@ -8,10 +8,10 @@ extension App {
     func commentCreate(_ context: RequestContext) throws -> HTTPResponse {
         let user = try context.requireUser()
         try requireCanPost(user, .comments, context)
-        guard let postID = context.request.parameters["id"].flatMap(Int64.init) else { throw HTTPError(.notFound) }
+        guard let postID = context.request.parameters["id"].flatMap(Checked.id) else { throw HTTPError(.notFound) }
         let body = try shortText(context, maximum: Self.maximumCommentLength, message: "errors.comment_length")
         let parentID = try context.form["parent"].flatMap { $0.isEmpty ? nil : $0 }.map { text -> Int64 in
-            guard let id = Int64(text) else { throw HTTPError(.badRequest) }
+            guard let id = Checked.id(text) else { throw HTTPError(.badRequest) }
             return id
         }
         let comment: Comment

@@ -12,7 +12,7 @@ extension App {
     func commentUpdate(_ context: RequestContext) throws -> HTTPResponse {
         let (comment, user) = try ownComment(context)
         let body = (context.form["body"] ?? "").trimmed
-        guard !body.isEmpty, body.count <= Self.maximumCommentLength, !body.hasControlCharacters else {
+        guard body.fits(1, Self.maximumCommentLength) else {
             return try renderCommentForm(comment, body: body, error: "errors.comment_length", context)
         }
         let id = try comment.storedID
@@ -30,7 +30,7 @@ extension App {
     /// The signed-in user's own, undeleted comment named by `:id`, or 404.
     private func ownComment(_ context: RequestContext) throws -> (Comment, User) {
         let user = try context.requireUser()
-        guard let id = context.request.parameters["id"].flatMap(Int64.init),
+        guard let id = context.request.parameters["id"].flatMap(Checked.id),
               let comment = try database.comment(id: id), comment.authorID == user.id, comment.deletedAt == nil
         else { throw HTTPError(.notFound) }
         return (comment, user)

@@ -7,7 +7,7 @@ extension App {
     func commentView(_ entry: ThreadComment, postAuthorID: Int64, _ context: RequestContext) -> [String: Any] {
         let comment = entry.comment
         let id = comment.id ?? 0
-        let replyTo = context.form["reply"].flatMap(Int64.init)
+        let replyTo = context.form["reply"].flatMap(Checked.id)
         return [
             "id": id,
             "depth": comment.depth,

@@ -78,24 +78,24 @@ struct CrewForm {
     /// The fields to save (with `descriptionHTML` left for the caller to render), or errors.
     func validate() -> (CrewFields?, ImageFile?, FieldErrors) {
         var errors = FieldErrors()
-        if !(2...60).contains(name.count) || name.hasControlCharacters { errors.add("name", "errors.crew_name") }
+        if !name.isName(2, 60) { errors.add("name", "errors.crew_name") }
         let slug = slug.isEmpty ? Self.slug(from: name) : slug
         if !Self.isValidSlug(slug) { errors.add("slug", "errors.crew_slug") }
         let sport = Crew.Sport(rawValue: sport)
         if sport == nil { errors.add("sport", "errors.choice") }
         if !region.isEmpty, !Choices.regions.contains(region) { errors.add("region", "errors.choice") }
-        if description.count > 5000 || description.hasControlCharacters { errors.add("description", "errors.crew_description") }
-        if meetingTime.count > 100 || meetingTime.hasControlCharacters { errors.add("meeting_time", "errors.too_long_100") }
-        if meetingPlace.count > 100 || meetingPlace.hasControlCharacters { errors.add("meeting_place", "errors.too_long_100") }
-        let fee = Int(feeAmount)
-        if fee == nil || !(0...100_000_000).contains(fee!) { errors.add("fee_amount", "errors.crew_fee") }
+        if !description.fits(0, 5000) { errors.add("description", "errors.crew_description") }
+        if !meetingTime.fits(0, 100) { errors.add("meeting_time", "errors.too_long_100") }
+        if !meetingPlace.fits(0, 100) { errors.add("meeting_place", "errors.too_long_100") }
+        let fee = Checked.integer(feeAmount, in: 0...100_000_000)
+        if fee == nil { errors.add("fee_amount", "errors.crew_fee") }
         if !Self.currencies.contains(feeCurrency) { errors.add("fee_amount", "errors.choice") }
         let period = Crew.FeePeriod(rawValue: feePeriod)
         if period == nil { errors.add("fee_period", "errors.choice") }
         let policy = Crew.JoinPolicy(rawValue: joinPolicy)
         if policy == nil { errors.add("join_policy", "errors.choice") }
-        let cap = memberCap.isEmpty ? nil : Int(memberCap)
-        if !memberCap.isEmpty, cap.map({ !(1...100_000).contains($0) }) ?? true { errors.add("member_cap", "errors.crew_cap") }
+        let cap = Checked.integer(memberCap, in: 1...100_000)
+        if !memberCap.isEmpty, cap == nil { errors.add("member_cap", "errors.crew_cap") }
         var image: ImageFile? = nil
         if let cover {
             if cover.data.count > PostForm.maximumPhotoBytes {

@@ -15,12 +15,12 @@ extension App {
         var errors = FieldErrors()
         let kind = form["kind"].flatMap(LedgerEntry.Kind.init(rawValue:))
         if kind == nil { errors.add("kind", "errors.choice") }
-        let amount = Int((form["amount"] ?? "").trimmed)
-        if amount.map({ !(0...100_000_000_000).contains($0) }) ?? true { errors.add("amount", "errors.ledger_amount") }
+        let amount = Checked.integer((form["amount"] ?? "").trimmed, in: 0...100_000_000_000)
+        if amount == nil { errors.add("amount", "errors.ledger_amount") }
         let day = (form["date"] ?? "").trimmed
         if !Self.isDate(day) { errors.add("date", "errors.ledger_date") }
         let note = (form["note"] ?? "").trimmed
-        if note.count > 200 || note.hasControlCharacters { errors.add("note", "errors.ledger_note") }
+        if !note.fits(0, 200) { errors.add("note", "errors.ledger_note") }
         var memberID: Int64? = nil
         if kind == .dues || kind == .waiver {
             memberID = try (form["member"]).flatMap { try database.user(username: $0)?.id }

@@ -41,7 +41,7 @@ extension App {
     func crewCommentDelete(_ context: RequestContext) throws -> HTTPResponse {
         let user = try context.requireUser()
         let crew = try crew(context)
-        guard let id = context.request.parameters["id"].flatMap(Int64.init) else { throw HTTPError(.notFound) }
+        guard let id = context.request.parameters["id"].flatMap(Checked.id) else { throw HTTPError(.notFound) }
         try storageAction(context, Self.crewRefusals) { try database.deleteCrewComment(id: id, by: user.storedID) }
         return redirect(to: Paths.crew(crew.slug) + "#comments", flash: "comment_deleted")
     }

@@ -33,17 +33,17 @@ struct ProfileFields {
     }
 
     func validate(into errors: inout FieldErrors, now: Date = Date()) {
-        if displayName.isEmpty || displayName.count > 50 || displayName.hasControlCharacters {
+        if !displayName.isName(1, 50) {
             errors.add("display_name", "errors.display_name")
         }
-        if bio.count > 500 || bio.hasControlCharacters { errors.add("bio", "errors.bio") }
+        if !bio.fits(0, 500) { errors.add("bio", "errors.bio") }
         if !gender.isEmpty, !Choices.genders.contains(gender) { errors.add("gender", "errors.choice") }
         if !job.isEmpty, !Choices.jobs.contains(job) { errors.add("job", "errors.choice") }
         if !region.isEmpty, !Choices.regions.contains(region) { errors.add("region", "errors.choice") }
         if !language.isEmpty, Language(rawValue: language) == nil { errors.add("language", "errors.choice") }
         if !birthYear.isEmpty {
             let thisYear = Calendar(identifier: .gregorian).component(.year, from: now)
-            if Int(birthYear).map({ !(1900...thisYear).contains($0) }) ?? true {
+            if Checked.integer(birthYear, in: 1900...thisYear) == nil {
                 errors.add("birth_year", "errors.birth_year")
             }
         }
@@ -51,7 +51,7 @@ struct ProfileFields {
 
     var changes: ProfileChanges {
         ProfileChanges(
-            displayName: displayName, bio: bio, gender: gender.nilIfEmpty, birthYear: Int(birthYear),
+            displayName: displayName, bio: bio, gender: gender.nilIfEmpty, birthYear: Checked.integer(birthYear, in: Checked.years),
             job: job.nilIfEmpty, region: region.nilIfEmpty, language: language.nilIfEmpty
         )
     }

@@ -37,17 +37,6 @@ struct MeetupForm {
     }
 
     /// `2026-11-23T19:00` in `timeZone`, as `<input type="datetime-local">` sends it.
-    static func parseLocal(_ text: String, _ timeZone: TimeZone) -> Date? {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = timeZone
-        for format in ["yyyy-MM-dd'T'HH:mm", "yyyy-MM-dd'T'HH:mm:ss"] {
-            formatter.dateFormat = format
-            if let date = formatter.date(from: text) { return date }
-        }
-        return nil
-    }
-
     static func local(_ date: Date, _ timeZone: TimeZone) -> String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
@@ -59,18 +48,17 @@ struct MeetupForm {
     /// The meetup these fields describe for `host`, or the errors beside each field.
     func validate(host: User, crewID: Int64?, timeZone: TimeZone, now: Date = Date()) -> (Meetup?, FieldErrors) {
         var errors = FieldErrors()
-        if title.isEmpty || title.count > 60 || title.hasControlCharacters { errors.add("title", "errors.meetup_title") }
-        if description.count > 5000 || description.hasControlCharacters { errors.add("description", "errors.crew_description") }
-        let start = Self.parseLocal(startsAt, timeZone)
+        if !title.isName(1, 60) { errors.add("title", "errors.meetup_title") }
+        if !description.fits(0, 5000) { errors.add("description", "errors.crew_description") }
+        let start = Checked.localDateTime(startsAt, in: timeZone)
         if start == nil { errors.add("starts_at", "errors.meetup_start") } else if start! <= now { errors.add("starts_at", "errors.meetup_past") }
-        let minutes = Int(duration)
-        if minutes.map({ !(10...1440).contains($0) }) ?? true { errors.add("duration", "errors.meetup_duration") }
-        if placeName.isEmpty || placeName.count > 100 || placeName.hasControlCharacters { errors.add("place_name", "errors.meetup_place") }
-        if address.count > 200 || address.hasControlCharacters { errors.add("address", "errors.too_long_200") }
-        if placeNote.count > 200 || placeNote.hasControlCharacters { errors.add("place_note", "errors.too_long_200") }
-        let lat = latitude.isEmpty ? nil : Double(latitude), lon = longitude.isEmpty ? nil : Double(longitude)
-        if (!latitude.isEmpty && (lat.map { !(-90...90).contains($0) } ?? true)) || (!longitude.isEmpty && (lon.map { !(-180...180).contains($0) } ?? true))
-            || (lat == nil) != (lon == nil) {
+        let minutes = Checked.integer(duration, in: 10...1440)
+        if minutes == nil { errors.add("duration", "errors.meetup_duration") }
+        if !placeName.isName(1, 100) { errors.add("place_name", "errors.meetup_place") }
+        if !address.fits(0, 200) { errors.add("address", "errors.too_long_200") }
+        if !placeNote.fits(0, 200) { errors.add("place_note", "errors.too_long_200") }
+        let lat = Checked.decimal(latitude, in: -90...90), lon = Checked.decimal(longitude, in: -180...180)
+        if (!latitude.isEmpty && lat == nil) || (!longitude.isEmpty && lon == nil) || (lat == nil) != (lon == nil) {
             errors.add("latitude", "errors.meetup_coordinates")
         }
         if !region.isEmpty, !Choices.regions.contains(region) { errors.add("region", "errors.choice") }
@@ -82,15 +70,14 @@ struct MeetupForm {
         if mode == nil { errors.add("signup_mode", "errors.choice") }
         if rule == nil { errors.add("gender_rule", "errors.choice") }
         if let rule, rule != .any, host.gender != rule.rawValue { errors.add("gender_rule", "errors.meetup_gender_own") }
-        let km = distance.isEmpty ? nil : Double(distance)
-        if !distance.isEmpty, km.map({ !(0.1...300).contains($0) }) ?? true { errors.add("distance", "errors.meetup_distance") }
-        let seats = Int(capacity)
-        if seats.map({ !(1...1000).contains($0) }) ?? true { errors.add("capacity", "errors.meetup_capacity") }
-        let closes = deadline.isEmpty ? start : Self.parseLocal(deadline, timeZone)
+        let km = Checked.decimal(distance, in: 0.1...300)
+        if !distance.isEmpty, km == nil { errors.add("distance", "errors.meetup_distance") }
+        let seats = Checked.integer(capacity, in: 1...1000)
+        if seats == nil { errors.add("capacity", "errors.meetup_capacity") }
+        let closes = deadline.isEmpty ? start : Checked.localDateTime(deadline, in: timeZone)
         if closes == nil || (start != nil && closes! > start!) { errors.add("deadline", "errors.meetup_deadline") }
-        let youngest = minAge.isEmpty ? nil : Int(minAge), oldest = maxAge.isEmpty ? nil : Int(maxAge)
-        if (!minAge.isEmpty && (youngest.map { !(10...100).contains($0) } ?? true))
-            || (!maxAge.isEmpty && (oldest.map { !(10...100).contains($0) } ?? true))
+        let youngest = Checked.integer(minAge, in: 10...100), oldest = Checked.integer(maxAge, in: 10...100)
+        if (!minAge.isEmpty && youngest == nil) || (!maxAge.isEmpty && oldest == nil)
             || (youngest != nil && oldest != nil && youngest! > oldest!) {
             errors.add("min_age", "errors.meetup_ages")
         }

@@ -8,7 +8,7 @@ extension App {
         let language = context.language
         let form = context.form
         var filter = MeetupFilter()
-        let day = { (name: String) in form[name].flatMap { MeetupForm.parseLocal($0 + "T00:00", self.localizer.timeZone) } }
+        let day = { (name: String) in form[name].flatMap { Checked.localDateTime($0 + "T00:00", in: self.localizer.timeZone) } }
         filter.from = day("from")
         filter.to = day("to").map { $0.addingTimeInterval(86_400) }
         filter.timeSlot = form["slot"].flatMap(Meetup.TimeSlot.init(rawValue:))
@@ -37,7 +37,7 @@ extension App {
         return try render("meetups", context, title: localizer.text("meetups.title", language), section: .meetups, [
             "meetups": meetups.map { meetupView($0, language) },
             "hasMeetups": !meetups.isEmpty,
-            "nextURL": next.map { Paths.meetups + "?" + query + "after=\(Int($0.startsAt.timeIntervalSince1970))-\($0.id)" } as Any,
+            "nextURL": next.map { Paths.meetups + "?" + query + "after=\(Checked.rounded($0.startsAt.timeIntervalSince1970.rounded(.down), in: Int.min...Int.max) ?? 0)-\($0.id)" } as Any,
             "q": form["q"] ?? "", "from": form["from"] ?? "", "to": form["to"] ?? "", "minKm": form["min_km"] ?? "",
             "maxKm": form["max_km"] ?? "", "age": form["age"] ?? "", "open": filter.openOnly, "eligible": mine != nil,
             "slots": options(Meetup.TimeSlot.allCases.map(\.rawValue), labels: "meetups.slot", selected: filter.timeSlot?.rawValue, language),
@@ -55,7 +55,7 @@ extension App {
     private func meetupCursor(_ text: String?) throws -> MeetupCursor? {
         guard let text else { return nil }
         let parts = text.split(separator: "-")
-        guard parts.count == 2, let seconds = Double(parts[0]), let id = Int64(parts[1]) else { throw HTTPError(.badRequest) }
-        return MeetupCursor(startsAt: Date(timeIntervalSince1970: seconds), id: id)
+        guard parts.count == 2, let seconds = Checked.integer(parts[0], in: 0...10_000_000_000), let id = Checked.id(parts[1]) else { throw HTTPError(.badRequest) }
+        return MeetupCursor(startsAt: Date(timeIntervalSince1970: Double(seconds)), id: id)
     }
 }

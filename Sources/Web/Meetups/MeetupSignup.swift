@@ -60,7 +60,7 @@ extension App {
     /// `POST /meetups/:id/attendance`: one form, a checkbox per person going.
     func meetupAttendance(_ context: RequestContext) throws -> HTTPResponse {
         let meetup = try hostedMeetup(context)
-        let present = Set(context.form.values("present").compactMap(Int64.init))
+        let present = Set(context.form.values("present").compactMap(Checked.id))
         do {
             try database.recordAttendance(meetupID: meetup.storedID, by: meetup.hostID, present: present)
         } catch StorageError.forbidden {

@@ -44,7 +44,7 @@ extension App {
 
     /// The meetup named by `:id`, if the viewer may see it; 404 otherwise.
     func meetup(_ context: RequestContext) throws -> Meetup {
-        guard let id = context.request.parameters["id"].flatMap(Int64.init), let meetup = try database.meetup(id: id) else {
+        guard let id = context.request.parameters["id"].flatMap(Checked.id), let meetup = try database.meetup(id: id) else {
             throw HTTPError(.notFound)
         }
         if meetup.hiddenAt != nil, context.user?.isStaff != true, context.user?.id != meetup.hostID { throw HTTPError(.notFound) }

@@ -30,7 +30,7 @@ extension App {
     /// author may, and so may the staff of the crew it was posted in.
     func postDelete(_ context: RequestContext) throws -> HTTPResponse {
         let user = try context.requireUser()
-        guard let id = context.request.parameters["id"].flatMap(Int64.init) else { throw HTTPError(.notFound) }
+        guard let id = context.request.parameters["id"].flatMap(Checked.id) else { throw HTTPError(.notFound) }
         let files: [String]
         do {
             files = try database.deletePost(id: id, authorID: user.storedID)

@@ -24,7 +24,7 @@ struct PostForm {
     func validate(requirePhotosOrText: Bool = true) -> (images: [ImageFile], errors: FieldErrors, badFile: String?) {
         var errors = FieldErrors()
         var badFile: String? = nil
-        if body.count > Self.maximumLength || body.hasControlCharacters { errors.add("body", "errors.post_length") }
+        if !body.fits(0, Self.maximumLength) { errors.add("body", "errors.post_length") }
         if requirePhotosOrText, body.isEmpty, photos.isEmpty { errors.add("body", "errors.post_empty") }
         if photos.count > Self.maximumPhotos { errors.add("photos", "errors.photo_count") }
         var images: [ImageFile] = []

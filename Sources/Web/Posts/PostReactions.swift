@@ -22,7 +22,7 @@ extension App {
 
     private func react(_ context: RequestContext, _ action: (Int64, Int64) throws -> Void) throws -> HTTPResponse {
         let user = try context.requireUser()
-        guard let id = context.request.parameters["id"].flatMap(Int64.init) else { throw HTTPError(.notFound) }
+        guard let id = context.request.parameters["id"].flatMap(Checked.id) else { throw HTTPError(.notFound) }
         do {
             try action(id, try user.storedID)
         } catch StorageError.notFound {

@@ -21,13 +21,13 @@ extension App {
             "post": post,
             "comments": thread.map { commentView($0, postAuthorID: item.post.authorID, context) },
             "hasComments": !thread.isEmpty,
-            "replyTo": context.form["reply"].flatMap(Int64.init) as Any,
+            "replyTo": context.form["reply"].flatMap(Checked.id) as Any,
         ])
     }
 
     /// The post named by the `:id` parameter, as the viewer sees it, or 404.
     func feedItem(_ context: RequestContext) throws -> FeedItem {
-        guard let id = context.request.parameters["id"].flatMap(Int64.init),
+        guard let id = context.request.parameters["id"].flatMap(Checked.id),
               let item = try database.feedItem(postID: id, viewerID: context.user?.id)
         else { throw HTTPError(.notFound) }
         return item

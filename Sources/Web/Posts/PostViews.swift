@@ -45,7 +45,7 @@ extension App {
     /// The `?before=` cursor of a feed request; garbage is a 400, not a silent first page.
     func cursor(_ context: RequestContext) throws -> Int64? {
         guard let text = context.form["before"] else { return nil }
-        guard let value = Int64(text), value > 0 else { throw HTTPError(.badRequest) }
+        guard let value = Checked.id(text) else { throw HTTPError(.badRequest) }
         return value
     }
 }

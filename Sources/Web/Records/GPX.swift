@@ -1,4 +1,5 @@
 import Foundation
+import Storage
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
@@ -21,13 +22,16 @@ struct GPXTrack: Equatable {
 
     var points: [Point]
 
-    /// Parses `data`. Documents with a DOCTYPE (and so any entity, internal or external) are
-    /// refused before parsing: a GPX file never needs one, and entity expansion is the classic
-    /// way to make an XML parser eat all memory.
+    /// Parses `data`. Only UTF-8 is read: another encoding (UTF-16, EBCDIC) would hide a
+    /// DOCTYPE from the byte check below. Documents with a DOCTYPE (and so any entity,
+    /// internal or external) are refused before parsing: a GPX file never needs one, and
+    /// entity expansion is the classic way to make an XML parser eat all memory.
     init(_ data: Data) throws(Problem) {
         guard data.count <= Self.maximumBytes else { throw .tooLarge }
-        guard data.range(of: Data("<!DOCTYPE".utf8)) == nil, data.range(of: Data("<!ENTITY".utf8)) == nil,
-              data.range(of: Data("<!doctype".utf8)) == nil else { throw .unsafe }
+        let bytes = [UInt8](data)
+        guard Self.isUTF8XML(bytes) else { throw .notGPX }
+        let lowered = bytes.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }
+        guard !Self.contains(lowered, "<!doctype"), !Self.contains(lowered, "<!entity") else { throw .unsafe }
         let delegate = Reader()
         let parser = XMLParser(data: data)
         parser.shouldResolveExternalEntities = false
@@ -36,6 +40,28 @@ struct GPXTrack: Equatable {
         if let problem = delegate.problem { throw problem }
         guard delegate.points.count >= 2 else { throw .noPoints }
         points = delegate.points
+    }
+
+    /// Text that starts with `<` (after an optional UTF-8 byte-order mark and white space),
+    /// holds no NUL (which UTF-16 and UTF-32 are full of) and declares no encoding but UTF-8.
+    static func isUTF8XML(_ bytes: [UInt8]) -> Bool {
+        var body = bytes[...]
+        if body.starts(with: [0xEF, 0xBB, 0xBF]) { body = body.dropFirst(3) }
+        body = body.drop { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
+        guard body.first == UInt8(ascii: "<"), !body.contains(0) else { return false }
+        guard body.starts(with: Array("<?xml".utf8)), let end = body.firstIndex(of: UInt8(ascii: ">")) else { return true }
+        let declaration = String(decoding: body[..<end], as: UTF8.self).lowercased().replacingOccurrences(of: " ", with: "")
+        guard let range = declaration.range(of: "encoding=") else { return true }
+        let name = declaration[range.upperBound...].dropFirst().prefix { $0 != "\"" && $0 != "'" }
+        return ["utf-8", "utf8", "us-ascii", "ascii"].contains(String(name))
+    }
+
+    private static func contains(_ bytes: [UInt8], _ needle: String) -> Bool {
+        let needle = Array(needle.utf8)
+        guard bytes.count >= needle.count else { return false }
+        return (0...(bytes.count - needle.count)).contains { start in
+            bytes[start] == needle[0] && bytes[start..<start + needle.count].elementsEqual(needle)
+        }
     }
 
     init(points: [Point]) {
@@ -88,31 +114,13 @@ struct GPXTrack: Equatable {
         return GPXTrack(points: kept)
     }
 
-    /// Points as little-endian Float32 triples (NaN for a missing elevation), for storage.
+    /// The track as `records.track` stores it (times are not kept).
     var encoded: Data {
-        var data = Data(capacity: points.count * 12)
-        for point in points {
-            for value in [Float(point.latitude), Float(point.longitude), Float(point.elevation ?? .nan)] {
-                withUnsafeBytes(of: value.bitPattern.littleEndian) { data.append(contentsOf: $0) }
-            }
-        }
-        return data
+        Track(points: points.map { Track.Point(latitude: $0.latitude, longitude: $0.longitude, elevation: $0.elevation) }).encoded
     }
 
     init(encoded data: Data) {
-        var points: [Point] = []
-        let bytes = [UInt8](data)
-        var offset = 0
-        func float() -> Float {
-            let bits = UInt32(bytes[offset]) | UInt32(bytes[offset + 1]) << 8 | UInt32(bytes[offset + 2]) << 16 | UInt32(bytes[offset + 3]) << 24
-            offset += 4
-            return Float(bitPattern: bits)
-        }
-        while offset + 12 <= bytes.count {
-            let latitude = float(), longitude = float(), elevation = float()
-            points.append(Point(latitude: Double(latitude), longitude: Double(longitude), elevation: elevation.isNaN ? nil : Double(elevation), time: nil))
-        }
-        self.points = points
+        points = Track(encoded: data).points.map { Point(latitude: $0.latitude, longitude: $0.longitude, elevation: $0.elevation, time: nil) }
     }
 
     /// Collects `trkpt` (and `rtept`) points.
@@ -134,8 +142,9 @@ struct GPXTrack: Equatable {
             switch name {
             case "gpx": sawGPX = true
             case "trkpt", "rtept":
+                // A point that is not a place on Earth is skipped, as GPS devices skip fixes.
                 guard let lat = attributes["lat"].flatMap(Double.init), let lon = attributes["lon"].flatMap(Double.init),
-                      (-90...90).contains(lat), (-180...180).contains(lon) else { return }
+                      Track.Point(latitude: lat, longitude: lon, elevation: nil).checked() != nil else { return }
                 current = Point(latitude: lat, longitude: lon, elevation: nil, time: nil)
             default: break
             }
@@ -147,7 +156,10 @@ struct GPXTrack: Equatable {
 
         func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
             switch name {
-            case "ele": current?.elevation = Double(text.trimmingCharacters(in: .whitespacesAndNewlines))
+            case "ele":
+                // An elevation that is not a believable number counts as missing.
+                current?.elevation = Double(text.trimmingCharacters(in: .whitespacesAndNewlines))
+                    .flatMap { Track.Point(latitude: 0, longitude: 0, elevation: $0).checked()?.elevation }
             case "time":
                 let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
                 current?.time = iso.date(from: value) ?? isoFraction.date(from: value)

@@ -22,7 +22,7 @@ extension App {
         calendar.firstWeekday = 2  // weeks start on Monday
         let month: Date
         if let text = context.form["month"] {
-            guard let parsed = MeetupForm.parseLocal(text + "-01T00:00", localizer.timeZone), text.count == 7 else { throw HTTPError(.badRequest) }
+            guard let parsed = Checked.localDateTime(text + "-01T00:00", in: localizer.timeZone), text.count == 7 else { throw HTTPError(.badRequest) }
             month = parsed
         } else {
             month = calendar.date(from: calendar.dateComponents([.year, .month], from: Date()))!

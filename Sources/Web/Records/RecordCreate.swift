@@ -24,24 +24,30 @@ extension App {
                 errors.add("gpx", "records.errors.gpx_\(error)")
             }
         }
-        let units = user.units
-        let typedDistance = Double((form["distance"] ?? "").trimmed.replacingOccurrences(of: ",", with: "."))
-        let meters = track.map { Int($0.distance.rounded()) } ?? typedDistance.map { Int(($0 * (units == "mi" ? 1609.344 : 1000)).rounded()) }
-        if meters.map({ !(1...1_000_000).contains($0) }) ?? true { errors.add("distance", "records.errors.distance") }
-        let typedSeconds = Self.parseDuration((form["duration"] ?? "").trimmed)
-        let seconds = track?.duration.map { Int($0.rounded()) } ?? typedSeconds
-        if seconds.map({ !(1...360_000).contains($0) }) ?? true { errors.add("duration", "records.errors.duration") }
-        let started = track?.startTime ?? MeetupForm.parseLocal((form["started_at"] ?? "").trimmed, timeZone)
-        if started == nil { errors.add("started_at", "records.errors.started_at") } else if started! > Date().addingTimeInterval(3600) { errors.add("started_at", "records.errors.future") }
-        let gain = track.map { Int($0.elevationGain.rounded()) } ?? Int((form["elevation"] ?? "").trimmed) ?? 0
-        if !(0...20_000).contains(gain) { errors.add("elevation", "records.errors.elevation") }
+        let metersPerUnit = user.units == "mi" ? 1609.344 : 1000
+        let meters = track.map { Checked.rounded($0.distance, in: Self.distances) }
+            ?? Checked.decimal((form["distance"] ?? "").trimmed, in: 0...1e7).flatMap { Checked.rounded($0 * metersPerUnit, in: Self.distances) }
+        if meters == nil { errors.add("distance", "records.errors.distance") }
+        let seconds = track?.duration.flatMap { Checked.rounded($0, in: Self.durations) }
+            ?? Checked.duration((form["duration"] ?? "").trimmed, maximum: Self.durations.upperBound).flatMap { Self.durations.contains($0) ? $0 : nil }
+        if seconds == nil { errors.add("duration", "records.errors.duration") }
+        let started = track?.startTime ?? Checked.localDateTime((form["started_at"] ?? "").trimmed, in: timeZone)
+        if let started, !Self.isPlausibleStart(started) {
+            errors.add("started_at", started > Date() ? "records.errors.future" : "records.errors.started_at")
+        } else if started == nil {
+            errors.add("started_at", "records.errors.started_at")
+        }
+        let typedGain = (form["elevation"] ?? "").trimmed
+        let gain = track.map { Checked.rounded($0.elevationGain, in: Self.climbs) }
+            ?? (typedGain.isEmpty ? 0 : Checked.decimal(typedGain, in: 0...Double(Self.climbs.upperBound)).flatMap { Checked.rounded($0, in: Self.climbs) })
+        if gain == nil { errors.add("elevation", "records.errors.elevation") }
         let note = (form["note"] ?? "").trimmed
-        if note.count > 2000 || note.hasControlCharacters { errors.add("note", "errors.crew_description") }
+        if !note.fits(0, 2000) { errors.add("note", "errors.crew_description") }
         let visibility = form["visibility"].flatMap(RunRecord.Visibility.init(rawValue:))
         if visibility == nil { errors.add("visibility", "errors.choice") }
-        let meetupID = form["meetup"].flatMap { $0.isEmpty ? nil : Int64($0) }
+        let meetupID = form["meetup"].flatMap(Checked.id)
 
-        guard errors.isEmpty, let meters, let seconds, let started, let visibility else {
+        guard errors.isEmpty, let meters, let seconds, let started, let gain, let visibility else {
             return try renderRecordForm(user, values: form.fields.reduce(into: [:]) { $0[$1.name] = $1.value }, errors: errors, context)
         }
         let record = RunRecord(userID: try user.storedID, startedAt: started, distanceMeters: meters, durationSeconds: seconds, elevationGain: gain,
@@ -50,17 +56,14 @@ extension App {
         return redirect(to: Paths.record(saved.id ?? 0), flash: "record_saved")
     }
 
-    /// `45:30`, `1:02:03` or a number of minutes.
-    static func parseDuration(_ text: String) -> Int? {
-        let parts = text.split(separator: ":").map { Int($0) }
-        guard !parts.isEmpty, parts.allSatisfy({ $0 != nil && $0! >= 0 }) else { return nil }
-        let values = parts.compactMap { $0 }
-        switch values.count {
-        case 1: return values[0] * 60
-        case 2: return values[0] * 60 + values[1]
-        case 3: return values[0] * 3600 + values[1] * 60 + values[2]
-        default: return nil
-        }
+    // The ranges the schema's CHECKs allow: metres, seconds and metres of climb.
+    static let distances = 1...1_000_000
+    static let durations = 1...360_000
+    static let climbs = 0...20_000
+
+    /// Not in the future (an hour of clock skew allowed), and not before GPS watches existed.
+    static func isPlausibleStart(_ date: Date, now: Date = Date()) -> Bool {
+        date <= now.addingTimeInterval(3600) && date.timeIntervalSince1970 >= 0
     }
 
     private func renderRecordForm(_ user: User, values: [String: String], errors: FieldErrors, _ context: RequestContext) throws -> HTTPResponse {

@@ -5,7 +5,7 @@ import Storage
 extension App {
     /// `GET /records/:id`: the run, its route (trimmed at both ends for others) and profile.
     func recordShow(_ context: RequestContext) throws -> HTTPResponse {
-        guard let id = context.request.parameters["id"].flatMap(Int64.init),
+        guard let id = context.request.parameters["id"].flatMap(Checked.id),
               let record = try database.record(id: id, viewerID: context.user?.id),
               let runner = try database.user(id: record.userID)
         else { throw HTTPError(.notFound) }
@@ -30,7 +30,7 @@ extension App {
     /// `POST /records/:id/delete`
     func recordDelete(_ context: RequestContext) throws -> HTTPResponse {
         let user = try context.requireUser()
-        guard let id = context.request.parameters["id"].flatMap(Int64.init) else { throw HTTPError(.notFound) }
+        guard let id = context.request.parameters["id"].flatMap(Checked.id) else { throw HTTPError(.notFound) }
         do { try database.deleteRecord(id: id, userID: user.storedID) } catch StorageError.notFound { throw HTTPError(.notFound) }
         return redirect(to: "/records", flash: "record_deleted")
     }

@@ -25,8 +25,8 @@ extension App {
     func retroCreate(_ context: RequestContext) throws -> HTTPResponse {
         let (crew, user) = try staffCrew(context)
         let name = (context.form["name"] ?? "").trimmed
-        guard (1...60).contains(name.count), !name.hasControlCharacters,
-              let start = MeetupForm.parseLocal((context.form["starts_at"] ?? "").trimmed, localizer.timeZone)
+        guard name.isName(1, 60),
+              let start = Checked.localDateTime((context.form["starts_at"] ?? "").trimmed, in: localizer.timeZone)
         else { throw HTTPError(.unprocessableContent, message: localizer.text("retros.errors.form", context.language)) }
         let retro = try storageAction(context, Self.crewRefusals) { try database.createRetro(crewID: crew.storedID, by: user.storedID, name: name, startsAt: start) }
         return redirect(to: Paths.retro(retro, crew: crew.slug), flash: "retro_created")
@@ -87,7 +87,7 @@ extension App {
     /// `POST /crews/:slug/retros/:id/feedback/:fid`: change or (with `delete`) remove one's own.
     func feedbackUpdate(_ context: RequestContext) throws -> HTTPResponse {
         let (crew, _) = try retroCrew(context)
-        guard let user = context.user, let retro = try retro(context, crew), let id = context.request.parameters["fid"].flatMap(Int64.init) else {
+        guard let user = context.user, let retro = try retro(context, crew), let id = context.request.parameters["fid"].flatMap(Checked.id) else {
             throw HTTPError(.notFound)
         }
         let delete = context.form["delete"] == "1"
@@ -138,7 +138,7 @@ extension App {
     }
 
     private func retro(_ context: RequestContext, _ crew: Crew) throws -> Retro? {
-        guard let id = context.request.parameters["id"].flatMap(Int64.init), let retro = try database.retro(id: id), retro.crewID == crew.id else { return nil }
+        guard let id = context.request.parameters["id"].flatMap(Checked.id), let retro = try database.retro(id: id), retro.crewID == crew.id else { return nil }
         return retro
     }
 
@@ -146,8 +146,8 @@ extension App {
         let keyword = (context.form["keyword"] ?? "").trimmed
         let description = (context.form["description"] ?? "").trimmed
         let toStart = (context.form["to_start"] ?? "").trimmed
-        guard let kind = context.form["kind"].flatMap(Feedback.Kind.init(rawValue:)), (1...10).contains(keyword.count), (1...400).contains(description.count),
-              toStart.count <= 200, ![keyword, description, toStart].contains(where: \.hasControlCharacters)
+        guard let kind = context.form["kind"].flatMap(Feedback.Kind.init(rawValue:)), keyword.isName(1, 10), description.fits(1, 400),
+              toStart.fits(0, 200)
         else { throw HTTPError(.unprocessableContent, message: localizer.text("retros.errors.feedback", context.language)) }
         return (kind, keyword, description, toStart)
     }
