@@ -12,15 +12,14 @@ extension AppDatabase {
     /// Crews matching `query` in name or description (trigram FTS5 from three characters, a
     /// scan below), filtered by sport and region.
     public func searchCrews(_ query: String, sport: Crew.Sport?, region: String?, order: CrewOrder, limit: Int = 30) throws -> [Crew] {
-        let query = query.trimmingCharacters(in: .whitespacesAndNewlines)
+        let search = SearchText(query)
         var conditions: [String] = ["crews.hiddenAt IS NULL"]
         var arguments: [any DatabaseValueConvertible] = []
-        if query.count >= 3 {
+        if search.usesIndex {
             conditions.append("crews.id IN (SELECT rowid FROM crewSearch WHERE crewSearch MATCH ?)")
-            arguments.append("\"" + query.replacingOccurrences(of: "\"", with: "\"\"") + "\"")
-        } else if !query.isEmpty {
-            let pattern = "%" + query.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
-                .replacingOccurrences(of: "_", with: "\\_") + "%"
+            arguments.append(search.phrase)
+        } else if !search.isEmpty {
+            let pattern = search.containsPattern
             conditions.append("(crews.name LIKE ? ESCAPE '\\' OR crews.description LIKE ? ESCAPE '\\')")
             arguments += [pattern, pattern]
         }

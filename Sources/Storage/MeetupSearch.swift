@@ -57,9 +57,8 @@ extension AppDatabase {
         if let job = filter.job { add("(jobs = '' OR ',' || jobs || ',' LIKE ?)", "%," + job + ",%") }
         if filter.openOnly { add("closedAt IS NULL AND deadline > ? AND acceptedCount < capacity", now) }
         if let crewID = filter.crewID { add("crewID = ?", crewID) }
-        if let keyword = filter.keyword, !keyword.isEmpty {
-            let pattern = "%" + keyword.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
-                .replacingOccurrences(of: "_", with: "\\_") + "%"
+        if let keyword = filter.keyword.map(SearchText.init), !keyword.isEmpty {
+            let pattern = keyword.containsPattern
             add("(title LIKE ? ESCAPE '\\' OR description LIKE ? ESCAPE '\\' OR placeName LIKE ? ESCAPE '\\')", pattern, pattern, pattern)
         }
         if let cursor { add("(startsAt > ? OR (startsAt = ? AND id > ?))", cursor.startsAt, cursor.startsAt, cursor.id) }

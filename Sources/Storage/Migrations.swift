@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 
 /// Named, append-only schema migrations. Never edit a shipped one: add the next.
@@ -10,6 +11,7 @@ enum Migrations {
         migrator.registerMigration("v4 meetups, applications, talk, meetup bookmarks", migrate: createMeetups)
         migrator.registerMigration("v5 reports, moderation log, hiding, suspensions, blocks", migrate: createModeration)
         migrator.registerMigration("v6 run records, retrospectives", migrate: createRecordsAndRetros)
+        migrator.registerMigration("v7 repair tracks with points out of range", migrate: repairTracks)
         return migrator
     }
 
@@ -445,5 +447,20 @@ enum Migrations {
             CREATE INDEX retroFeedback_recipient ON retroFeedback(recipientID, retroID);
             CREATE INDEX retroFeedback_author ON retroFeedback(retroID, authorID);
             """)
+    }
+
+    /// Tracks stored before points were checked could hold NaN, infinity or elevations like
+    /// 1e39, which made every view of the record trap. Rewrite each through `Track`, which
+    /// drops what is not believable; a track left with under two points is removed.
+    private static func repairTracks(_ db: Database) throws {
+        let rows = try Row.fetchAll(db, sql: "SELECT id, track FROM records WHERE track IS NOT NULL")
+        for row in rows {
+            let id: Int64 = row["id"]
+            let stored: Data = row["track"] ?? Data()
+            let track = Track(encoded: stored)
+            let repaired = track.points.count >= 2 ? track.encoded : nil
+            guard repaired != stored else { continue }
+            try db.execute(sql: "UPDATE records SET track = ? WHERE id = ?", arguments: [repaired, id])
+        }
     }
 }

@@ -20,12 +20,12 @@ extension AppDatabase {
     /// characters or more (any language, any substring); shorter ones, such as two-syllable
     /// Korean words, fall back to a bounded scan of recent posts.
     public func searchPosts(_ query: String, viewerID: Int64?, limit: Int = 20) throws -> [PostMatch] {
-        let query = query.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !query.isEmpty else { return [] }
+        let search = SearchText(query)
+        guard !search.isEmpty else { return [] }
         return try reader.read { db in
             var rows: [(Post, String)] = []
-            if query.count >= 3 {
-                let phrase = "\"" + query.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+            if search.usesIndex {
+                let phrase = search.phrase
                 // bm25 over every match of a common word took 20-40 ms; ranking the newest 500
                 // matches takes a few, whatever the size of the site.
                 let ids = try Int64.fetchAll(db, sql: """
@@ -42,12 +42,10 @@ extension AppDatabase {
                 let posts = try Post.fetchAll(db, keys: ids).reduce(into: [Int64: Post]()) { $0[$1.id ?? 0] = $1 }
                 rows = ids.compactMap { id in posts[id].map { ($0, excerpts[id] ?? "") } }
             } else {
-                let pattern = "%" + query.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
-                    .replacingOccurrences(of: "_", with: "\\_") + "%"
                 let found = try Post.fetchAll(db, sql: """
                     SELECT * FROM (SELECT * FROM posts ORDER BY id DESC LIMIT 5000) WHERE body LIKE ? ESCAPE '\\' LIMIT ?
-                    """, arguments: [pattern, limit])
-                rows = found.map { ($0, Self.excerpt(of: $0.body, around: query)) }
+                    """, arguments: [search.containsPattern, limit])
+                rows = found.map { ($0, Self.excerpt(of: $0.body, around: search.text)) }
             }
             let items = try feedItems(db, posts: rows.map(\.0), viewerID: viewerID)
             let excerpts = Dictionary(rows.map { ($0.0.id ?? 0, $0.1) }, uniquingKeysWith: { first, _ in first })
@@ -57,15 +55,13 @@ extension AppDatabase {
 
     /// Members whose username starts with, or display name contains, `query`.
     public func searchUsers(_ query: String, limit: Int = 10) throws -> [User] {
-        let query = query.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !query.isEmpty else { return [] }
-        let escaped = query.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
-            .replacingOccurrences(of: "_", with: "\\_")
+        let search = SearchText(query)
+        guard !search.isEmpty else { return [] }
         return try reader.read { db in
             try User.fetchAll(db, sql: """
                 SELECT * FROM users WHERE username LIKE ? ESCAPE '\\' OR displayName LIKE ? ESCAPE '\\'
                 ORDER BY username = ? DESC, username LIMIT ?
-                """, arguments: [escaped + "%", "%" + escaped + "%", query.lowercased(), limit])
+                """, arguments: [search.prefixPattern, search.containsPattern, search.text.lowercased(), limit])
         }
     }
 

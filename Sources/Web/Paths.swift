@@ -53,10 +53,21 @@ enum Paths {
     }
 
     /// `path` if it is a path on this site, else the home page: never redirect off-site.
+    ///
+    /// Browsers drop tabs and line breaks from a URL and read `\` as `/`, so `/\t/evil.test`
+    /// and `/\\evil.test` both mean `//evil.test`, another site. Any control character,
+    /// space or backslash therefore sends the visitor home; text beyond ASCII is
+    /// percent-encoded so the `Location` header stays ASCII.
     static func local(_ path: String?) -> String {
-        guard let path, path.hasPrefix("/"), !path.hasPrefix("//"), !path.hasPrefix("/\\"),
-              !path.contains(where: { $0.isNewline || $0 == "\0" })
-        else { return home }
-        return path
+        guard let path, path.hasPrefix("/"), !path.hasPrefix("//"), path.utf8.count <= 2048 else { return home }
+        var result = ""
+        for scalar in path.unicodeScalars {
+            switch scalar.value {
+            case 0...0x20, 0x7F, 0x5C: return home
+            case 0x21...0x7E: result.unicodeScalars.append(scalar)
+            default: result += PercentEncoding.encode(String(scalar))
+            }
+        }
+        return result
     }
 }

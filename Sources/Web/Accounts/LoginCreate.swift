@@ -7,25 +7,27 @@ extension App {
         let login = (context.form["login"] ?? "").trimmed
         let password = context.form["password"] ?? ""
         let next = Paths.local(context.form["next"])
-        let address = context.request.remoteAddress
-
-        if let wait = loginThrottle.retryAfter(account: login, address: address) {
-            var response = try renderLogin(login: login, next: next, error: "errors.login_throttled", status: .tooManyRequests, context)
-            response.headers.set("Retry-After", String(wait))
-            return response
-        }
+        let address = AddressKey.of(context.request.remoteAddress)
         guard !login.isEmpty, !password.isEmpty else {
             return try renderLogin(login: login, next: next, error: "errors.login_missing", context)
         }
         let user = login.utf8.count <= 254 ? try database.user(login: login) : nil
+        // Failures count against the account, however it was named: username and email
+        // share one limit.
+        let account = user?.id.map { "user:\($0)" } ?? "login:" + login.lowercased()
+        if let wait = loginThrottle.retryAfter(account: account, address: address) {
+            var response = try renderLogin(login: login, next: next, error: "errors.login_throttled", status: .tooManyRequests, context)
+            response.headers.set("Retry-After", String(wait))
+            return response
+        }
         // Verify against a throwaway hash when there is no such user, so that the answer
         // takes as long either way and does not reveal which accounts exist.
         let verified = try passwords.verify(password, against: user?.passwordHash ?? dummyPasswordHash)
         guard let user, verified else {
-            loginThrottle.recordFailure(account: login, address: address)
+            loginThrottle.recordFailure(account: account, address: address)
             return try renderLogin(login: login, next: next, error: "errors.login_failed", context)
         }
-        loginThrottle.recordSuccess(account: login)
+        loginThrottle.recordSuccess(account: account)
         if user.isSuspended() {
             throw HTTPError(.forbidden, message: suspensionMessage(user, context.language))
         }

@@ -5,7 +5,7 @@ extension App {
     /// `POST /signup`: creates the account and signs it in.
     func signupCreate(_ context: RequestContext) throws -> HTTPResponse {
         guard context.user == nil else { return .redirect(to: Paths.home) }
-        let address = context.request.remoteAddress
+        let address = AddressKey.of(context.request.remoteAddress)
         if let wait = signupLimit.retryAfter(address) {
             throw HTTPError(.tooManyRequests, headers: ["Retry-After": String(wait)])
         }

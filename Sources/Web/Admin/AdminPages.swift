@@ -13,7 +13,7 @@ extension App {
             "openReports": try database.openReportCount(),
             "newUsers": try database.newUsers().map(userView),
             "chart": ActivityChart(series: [signups.map(\.count), posts.map(\.count)], labels: signups.map(\.day)).view,
-            "log": try logView(limit: 10, withModerators: true, language),
+            "log": try logView(limit: 10, isPublic: false, language),
         ])
     }
 
@@ -114,25 +114,27 @@ extension App {
     /// `GET /admin/log`: every action, with who took it.
     func adminLog(_ context: RequestContext, _ staff: User) throws -> HTTPResponse {
         try render("admin", context, title: localizer.text("admin.log", context.language), [
-            "tab": ["log": true], "log": try logView(limit: 300, withModerators: true, context.language),
+            "tab": ["log": true], "log": try logView(limit: 300, isPublic: false, context.language),
         ])
     }
 
     /// `GET /moderation`: the public log. Reporters never appear; moderators do, as on Lobsters.
     func publicModerationLog(_ context: RequestContext) throws -> HTTPResponse {
         try render("moderation", context, title: localizer.text("admin.public_log", context.language), [
-            "log": try logView(limit: 200, withModerators: true, context.language),
+            "log": try logView(limit: 200, isPublic: true, context.language),
         ])
     }
 
-    func logView(limit: Int, withModerators: Bool, _ language: Language) throws -> [[String: Any]] {
+    /// The log's rows. The public log names only members acted on: a label of a post,
+    /// comment, crew or meetup quotes what moderators removed, or a crew-only title.
+    func logView(limit: Int, isPublic: Bool, _ language: Language) throws -> [[String: Any]] {
         try database.moderationLog(limit: limit).map { entry, moderator in
             [
                 "date": localizer.dateTime(entry.createdAt, language),
-                "moderator": (withModerators ? moderator.map { "@" + $0 } ?? localizer.text("admin.automatic", language) : nil) as Any,
+                "moderator": moderator.map { "@" + $0 } ?? localizer.text("admin.automatic", language),
                 "action": localizer.text("admin.action.\(entry.action)", language),
                 "target": localizer.text("moderation.target.\(entry.targetType)", language),
-                "label": entry.targetLabel,
+                "label": (!isPublic || entry.targetType == ModerationTarget.user.rawValue ? entry.targetLabel.nilIfEmpty : nil) as Any,
                 "reason": entry.reason.nilIfEmpty as Any,
             ]
         }

@@ -6,7 +6,7 @@ extension App {
     /// `GET /search?q=`: posts (ranked, matches marked), people and tags.
     func search(_ context: RequestContext) throws -> HTTPResponse {
         let language = context.language
-        let query = String((context.form["q"] ?? "").trimmed.prefix(100))
+        let query = SearchText(context.form["q"] ?? "").text
         var view: [String: Any] = ["query": query, "searched": !query.isEmpty]
         if !query.isEmpty {
             let tagQuery = References.normalise(query.hasPrefix("#") ? String(query.dropFirst()) : query)

@@ -14,6 +14,8 @@ struct LoginThrottle: Sendable {
     }
 
     /// Seconds until `account` from `address` may try again, or nil if it may try now.
+    /// `account` names the account tried (its id when it exists), `address` the client as
+    /// `AddressKey` counts it.
     func retryAfter(account: String, address: String) -> Int? {
         [perAccount.retryAfter(account.lowercased()), perAddress.retryAfter(address)].compactMap { $0 }.max()
     }
