@@ -24,8 +24,17 @@ public final class LoopbackClient {
     deinit { close(fd) }
 
     public func send(_ text: String) {
-        let bytes = Array(text.utf8)
-        _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        send(bytes: Array(text.utf8))
+    }
+
+    /// Writes all of `bytes`, however many calls that takes.
+    public func send(bytes: [UInt8]) {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
+            guard written > 0 else { return }
+            offset += written
+        }
     }
 
     /// Reads until the server closes, the timeout passes, or `until` is satisfied.
