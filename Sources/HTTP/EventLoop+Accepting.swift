@@ -12,7 +12,15 @@ extension EventLoop {
                     accept4(listener, $0, &length, Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue))
                 }
             }
-            guard fd >= 0 else { return }
+            guard fd >= 0 else {
+                switch errno {
+                case EINTR, ECONNABORTED: continue
+                case EMFILE, ENFILE: refuseWithSpareDescriptor(now: now)
+                case EAGAIN, EWOULDBLOCK: break
+                default: pauseAccepting(now: now)  // ENOBUFS, ENOMEM: give the kernel a moment
+                }
+                return
+            }
             guard server.openConnection() else {
                 let refusal = HTTPResponseWriter.plain(.serviceUnavailable, message: "Too many connections.")
                 _ = (refusal.head + refusal.body).withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
@@ -25,7 +33,7 @@ extension EventLoop {
             nextID += 1
             let connection = HTTPConnection(
                 fd: fd, id: id, remoteAddress: Self.describe(address),
-                limits: server.configuration.limits, now: now
+                limits: server.configuration.limits, allowsUpload: { [handler = server.handler] in handler.allowsUpload($0) }, now: now
             )
             connections[id] = connection
             let events = EPOLLIN.rawValue | EPOLLOUT.rawValue | EPOLLRDHUP.rawValue | EPOLLET.rawValue
@@ -33,6 +41,37 @@ extension EventLoop {
                 closeConnection(connection)
             }
         }
+    }
+
+    /// Out of descriptors, the pending connection would stay in the queue and wake every
+    /// loop again at once: a busy spin. Free the spare descriptor, take the connection, tell
+    /// it 503 and close it; if even that fails, stop accepting for a moment.
+    func refuseWithSpareDescriptor(now: Int) {
+        guard spareFD >= 0 else { return pauseAccepting(now: now) }
+        close(spareFD)
+        let fd = accept4(listener, nil, nil, Int32(SOCK_CLOEXEC.rawValue))
+        if fd >= 0 {
+            let refusal = HTTPResponseWriter.plain(.serviceUnavailable, message: "The server is at capacity; try again shortly.")
+            _ = (refusal.head + refusal.body).withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            close(fd)
+        }
+        spareFD = open("/dev/null", O_RDONLY | O_CLOEXEC)
+        if spareFD < 0 { pauseAccepting(now: now) }
+    }
+
+    /// Takes the listener out of this loop's epoll set for `acceptPause` milliseconds.
+    func pauseAccepting(now: Int) {
+        guard acceptsPausedUntil == nil else { return }
+        var event = epoll_event()
+        epoll_ctl(epoll, EPOLL_CTL_DEL, listener, &event)
+        acceptsPausedUntil = now + Self.acceptPause
+    }
+
+    func resumeAcceptingIfDue(now: Int) {
+        guard let until = acceptsPausedUntil, now >= until, !server.isStopping else { return }
+        acceptsPausedUntil = nil
+        if spareFD < 0 { spareFD = open("/dev/null", O_RDONLY | O_CLOEXEC) }
+        try? register(listener, key: Self.listenerKey, events: EPOLLIN.rawValue | EPOLLEXCLUSIVE.rawValue, add: true)
     }
 
     static func describe(_ address: sockaddr_storage) -> String {

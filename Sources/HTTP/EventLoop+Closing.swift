@@ -25,6 +25,8 @@ extension EventLoop {
 
     func closeConnection(_ connection: HTTPConnection) {
         guard connections.removeValue(forKey: connection.id) != nil else { return }
+        server.releaseInput(connection.reservedInput)
+        connection.reservedInput = 0
         close(connection.fd)
         server.closeConnection()
     }
@@ -54,6 +56,8 @@ extension EventLoop {
         let elapsed = now - connection.requestStartedAt
         if !connection.parser.isReadingBody { return elapsed > limits.headerTimeout * 1000 }
         if now - connection.lastActivity > limits.headerTimeout * 1000 { return true }
+        // However steady, a body that never ends would hold its memory for ever.
+        if elapsed > limits.bodyTimeout * 1000 { return true }
         // A body may take as long as it likes while it keeps up the minimum rate.
         return elapsed > limits.headerTimeout * 1000 && connection.requestBytes * 1000 / elapsed < limits.minimumBodyRate
     }

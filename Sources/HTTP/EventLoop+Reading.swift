@@ -35,6 +35,10 @@ extension EventLoop {
                 connection.requestBytes += count
                 connection.lastActivity = now
                 scratch.withUnsafeBytes { connection.parser.append(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+                guard reserveInput(for: connection) else {
+                    fail(connection, HTTPError(.serviceUnavailable, message: "Too many large requests at once; try again shortly."), now: now)
+                    return
+                }
             } else if count == 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
                 closeConnection(connection)
                 return
@@ -42,6 +46,26 @@ extension EventLoop {
                 connection.readable = false
             }
         }
+    }
+
+    /// Draws on the server's input budget for what the connection holds beyond its free
+    /// share, in steps; false when the budget is spent.
+    func reserveInput(for connection: HTTPConnection) -> Bool {
+        let needed = connection.parser.heldBytes - HTTPConnection.freeInput
+        guard needed > connection.reservedInput else { return true }
+        let step = HTTPConnection.inputStep
+        let wanted = (needed + step - 1) / step * step
+        guard server.reserveInput(wanted - connection.reservedInput) else { return false }
+        connection.reservedInput = wanted
+        return true
+    }
+
+    /// Gives back what the connection no longer holds (its request was answered).
+    func releaseInput(for connection: HTTPConnection) {
+        let needed = max(0, connection.parser.heldBytes - HTTPConnection.freeInput)
+        guard connection.reservedInput > needed else { return }
+        server.releaseInput(connection.reservedInput - needed)
+        connection.reservedInput = needed
     }
 
     func dispatch(_ request: inout HTTPRequest, on connection: HTTPConnection, now: Int) {

@@ -12,6 +12,7 @@ extension EventLoop {
         for delivery in deliveries {
             guard let connection = connections[delivery.connection] else { continue }
             connection.inFlight = false
+            releaseInput(for: connection)
             connection.closeAfterWrite = !delivery.keepAlive
             connection.queue(head: delivery.head, body: delivery.body)
             connection.lastActivity = now

@@ -10,7 +10,9 @@ import Synchronization
 /// so pipelined requests are answered in the order they came, and a client that pipelines
 /// faster than it is served is held back by TCP rather than by our memory.
 final class EventLoop: @unchecked Sendable {
-    private static let listenerKey: UInt64 = 0
+    static let listenerKey: UInt64 = 0
+    /// Milliseconds accepting stops for when the system is out of descriptors or buffers.
+    static let acceptPause = 100
     private static let wakeKey: UInt64 = 1
 
     let index: Int
@@ -24,6 +26,9 @@ final class EventLoop: @unchecked Sendable {
     var scratch = [UInt8](repeating: 0, count: 64 * 1024)
     var lastSweep = 0
     var stopDeadline: Int?
+    /// A descriptor held in reserve, freed to accept and refuse a client when out of them.
+    var spareFD: Int32
+    var acceptsPausedUntil: Int?
 
     struct Delivery {
         let connection: UInt64
@@ -40,6 +45,7 @@ final class EventLoop: @unchecked Sendable {
         self.nextID = UInt64(index) << 48 + 2
         epoll = epoll_create1(Int32(EPOLL_CLOEXEC))
         wakeFD = eventfd(0, Int32(EFD_NONBLOCK) | Int32(EFD_CLOEXEC))
+        spareFD = open("/dev/null", O_RDONLY | O_CLOEXEC)
         guard epoll >= 0, wakeFD >= 0 else { throw HTTPServerError.system("epoll/eventfd", errno) }
         // EPOLLEXCLUSIVE wakes one loop per new connection instead of all of them.
         try register(listener, key: Self.listenerKey, events: EPOLLIN.rawValue | EPOLLEXCLUSIVE.rawValue, add: true)
@@ -49,6 +55,7 @@ final class EventLoop: @unchecked Sendable {
     deinit {
         close(epoll)
         close(wakeFD)
+        if spareFD >= 0 { close(spareFD) }
     }
 
     var acceptsMoreRequests: Bool { !server.isStopping }
@@ -81,8 +88,9 @@ final class EventLoop: @unchecked Sendable {
     func run() {
         var events = [epoll_event](repeating: epoll_event(), count: 256)
         while true {
-            let count = epoll_wait(epoll, &events, Int32(events.count), 1000)
+            let count = epoll_wait(epoll, &events, Int32(events.count), acceptsPausedUntil == nil ? 1000 : Int32(Self.acceptPause))
             let now = monotonicMilliseconds()
+            resumeAcceptingIfDue(now: now)
             if count < 0 && errno != EINTR { break }
             for event in events.prefix(max(0, Int(count))) {
                 switch event.data.u64 {

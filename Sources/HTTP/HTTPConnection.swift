@@ -18,15 +18,26 @@ final class HTTPConnection {
     /// After an error response: the write side is shut and further input is read and dropped.
     var drainingSince: Int?
 
+    /// Input bytes this connection holds on the server's budget (see `freeInput`).
+    var reservedInput = 0
+
     var lastActivity: Int
     var requestStartedAt: Int
     var requestBytes = 0
 
-    init(fd: Int32, id: UInt64, remoteAddress: String, limits: HTTPRequestParser.Limits, now: Int) {
+    /// Input a connection may hold without drawing on the server's budget: any request head
+    /// and a small form fit in it.
+    static let freeInput = 64 * 1024
+    /// The budget is drawn on in steps of this size, not per read.
+    static let inputStep = 256 * 1024
+
+    init(fd: Int32, id: UInt64, remoteAddress: String, limits: HTTPRequestParser.Limits,
+         allowsUpload: @escaping @Sendable (HTTPRequest) -> Bool, now: Int) {
         self.fd = fd
         self.id = id
         self.remoteAddress = remoteAddress
         self.parser = HTTPRequestParser(limits: limits)
+        self.parser.allowsUpload = allowsUpload
         self.lastActivity = now
         self.requestStartedAt = now
     }

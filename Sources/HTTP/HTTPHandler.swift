@@ -6,9 +6,16 @@ public protocol HTTPHandler: Sendable {
     /// 400 …). `request` holds whatever was parsed of it: at least a method and target. The
     /// connection closes after it. By default a plain-text line.
     func refusal(_ error: HTTPError, for request: HTTPRequest) -> HTTPResponse
+
+    /// Whether the request with this head (no body yet) may send a `multipart/form-data`
+    /// body up to the upload limit rather than the ordinary one. Called on an event loop
+    /// before the body is read, so it must be quick. By default no request may.
+    func allowsUpload(_ head: HTTPRequest) -> Bool
 }
 
 extension HTTPHandler {
+    public func allowsUpload(_ head: HTTPRequest) -> Bool { false }
+
     public func refusal(_ error: HTTPError, for request: HTTPRequest) -> HTTPResponse {
         .text("\(error.status)\n" + (error.message.map { "\($0)\n" } ?? ""), status: error.status)
     }

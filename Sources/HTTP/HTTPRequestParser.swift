@@ -15,13 +15,18 @@ public struct HTTPRequestParser: Sendable {
         public var headerCount = 100
         /// Largest body of an ordinary request; larger gets 413.
         public var body = 1024 * 1024
-        /// Largest body of a `multipart/form-data` request (file uploads); larger gets 413.
+        /// Largest body of a `multipart/form-data` request that `allowsUpload` lets through
+        /// (file uploads); larger gets 413.
         public var uploadBody = 30 * 1024 * 1024
 
         public init() {}
     }
 
     public let limits: Limits
+    /// Decides from a request's head, before any of its body is read, whether it may send a
+    /// `multipart/form-data` body up to `limits.uploadBody`; every other body stops at
+    /// `limits.body`. Asked only for multipart bodies that need more. By default, none may.
+    public var allowsUpload: @Sendable (HTTPRequest) -> Bool = { _ in false }
     private var buffer: [UInt8] = []
     private var start = 0
     private var state = State.head(HeadScan())
@@ -69,6 +74,13 @@ public struct HTTPRequestParser: Sendable {
     public var hasPartialRequest: Bool {
         if case .head = state { return bufferedCount > 0 }
         return true
+    }
+
+    /// Bytes this parser holds for the request being read: what is buffered plus a chunked
+    /// body decoded so far. What a memory budget counts.
+    public var heldBytes: Int {
+        if case .chunked(_, let chunked) = state { return bufferedCount + chunked.body.count }
+        return bufferedCount
     }
 
     /// True while the head is complete and the body is still arriving.
@@ -266,9 +278,13 @@ public struct HTTPRequestParser: Sendable {
 
     // MARK: - Body
 
-    private func bodyLimit(for head: Head) -> Int {
+    /// `limits.body`, or `limits.uploadBody` for a multipart body larger than that which
+    /// `allowsUpload` accepts. `length` is nil for a chunked body (its size is unknown).
+    private func bodyLimit(for head: Head, length: Int?) -> Int {
         let type = head.headers["content-type"]?.lowercased() ?? ""
-        return type.hasPrefix("multipart/form-data") ? limits.uploadBody : limits.body
+        guard type.hasPrefix("multipart/form-data"), length.map({ $0 > limits.body }) ?? true else { return limits.body }
+        let request = HTTPRequest(method: head.method, target: head.target, version: head.version, headers: head.headers)
+        return allowsUpload(request) ? max(limits.uploadBody, limits.body) : limits.body
     }
 
     private mutating func beginBody(_ head: Head) throws(HTTPError) {
@@ -286,7 +302,7 @@ public struct HTTPRequestParser: Sendable {
             }
             let codings = encodings.flatMap { $0.split(separator: ",") }.map { $0.trimmingSpaces().lowercased() }
             guard codings == ["chunked"] else { throw HTTPError(.notImplemented, message: "Unsupported transfer coding.") }
-            state = .chunked(head, Chunked(limit: bodyLimit(for: head)))
+            state = .chunked(head, Chunked(limit: bodyLimit(for: head, length: nil)))
             return
         }
         guard lengths.count <= 1 else { throw HTTPError(.badRequest, message: "Repeated Content-Length.") }
@@ -297,7 +313,7 @@ public struct HTTPRequestParser: Sendable {
         guard !text.isEmpty, text.utf8.allSatisfy(\.isDigit) else {
             throw HTTPError(.badRequest, message: "Malformed Content-Length.")
         }
-        guard text.utf8.count <= 12, let length = Int(text), length <= bodyLimit(for: head) else {
+        guard text.utf8.count <= 12, let length = Int(text), length <= bodyLimit(for: head, length: length) else {
             throw HTTPError(.contentTooLarge)
         }
         state = .body(head, length: length)

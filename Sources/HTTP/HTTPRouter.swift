@@ -11,6 +11,7 @@ public struct HTTPRouter: HTTPHandler {
         let method: HTTPMethod
         let segments: [Segment]
         let handler: Handler
+        var takesFiles = false
     }
 
     private enum Segment: Sendable {
@@ -31,6 +32,19 @@ public struct HTTPRouter: HTTPHandler {
 
     public mutating func get(_ pattern: String, _ handler: @escaping Handler) { add(.get, pattern, handler) }
     public mutating func post(_ pattern: String, _ handler: @escaping Handler) { add(.post, pattern, handler) }
+
+    /// A POST route whose form may carry files, up to the server's upload limit.
+    public mutating func upload(_ pattern: String, _ handler: @escaping Handler) {
+        add(.post, pattern, handler)
+        routes[routes.count - 1].takesFiles = true
+    }
+
+    /// True if `head` is a POST to a route registered with `upload`.
+    public func takesFiles(_ head: HTTPRequest) -> Bool {
+        guard head.method == .post else { return false }
+        let path = head.path.split(separator: "/", omittingEmptySubsequences: true)
+        return routes.contains { $0.takesFiles && $0.method == .post && ((try? match($0.segments, path)) ?? nil) != nil }
+    }
 
     public mutating func add(_ method: HTTPMethod, _ pattern: String, _ handler: @escaping Handler) {
         let segments = pattern.split(separator: "/").map { part -> Segment in

@@ -36,6 +36,12 @@ public final class HTTPServer: @unchecked Sendable {
         public var writeTimeout = 30
         /// Bytes per second a body must average once `headerTimeout` has passed.
         public var minimumBodyRate = 1024
+        /// Seconds from a request's first byte to its last: a body that keeps up the rate but
+        /// never ends is cut off here (408).
+        public var bodyTimeout = 300
+        /// Bytes of request input all connections together may hold beyond the first
+        /// `HTTPConnection.freeInput` each; a body that would need more gets 503.
+        public var bodyMemory = 128 * 1024 * 1024
         /// Seconds to let in-flight requests finish when stopping.
         public var shutdownGrace = 10
         /// Write one line per request to standard output.
@@ -51,6 +57,9 @@ public final class HTTPServer: @unchecked Sendable {
     private var listener: Int32 = -1
     private let stopping = Atomic<Bool>(false)
     private let openConnections = Atomic<Int>(0)
+    private let reservedInput = Atomic<Int>(0)
+    /// `configuration.maxConnections`, lowered if the descriptor limit is too low for it.
+    public private(set) var maxConnections = 0
     private let requestCounter = Atomic<Int>(0)
     private let requestPrefix = String(UInt32.random(in: 0x1000...0xFFFF), radix: 16)
     private let loopsEnded = DispatchGroup()
@@ -64,6 +73,7 @@ public final class HTTPServer: @unchecked Sendable {
 
     public func start() throws {
         signal(SIGPIPE, SIG_IGN)
+        maxConnections = Self.connectionCap(configuration.maxConnections)
         listener = try Self.listen(host: configuration.host, port: configuration.port)
         port = Self.boundPort(listener)
         pool = HandlerPool(handler: handler, threads: configuration.handlerThreads, accessLog: configuration.accessLog)
@@ -99,7 +109,7 @@ public final class HTTPServer: @unchecked Sendable {
 
     func openConnection() -> Bool {
         let count = openConnections.wrappingAdd(1, ordering: .relaxed).newValue
-        if count > configuration.maxConnections {
+        if count > maxConnections {
             openConnections.wrappingSubtract(1, ordering: .relaxed)
             return false
         }
@@ -110,12 +120,46 @@ public final class HTTPServer: @unchecked Sendable {
         openConnections.wrappingSubtract(1, ordering: .relaxed)
     }
 
+    /// Takes `bytes` from the input budget; false if that would pass `bodyMemory`.
+    func reserveInput(_ bytes: Int) -> Bool {
+        let total = reservedInput.wrappingAdd(bytes, ordering: .relaxed).newValue
+        if total > configuration.bodyMemory {
+            reservedInput.wrappingSubtract(bytes, ordering: .relaxed)
+            return false
+        }
+        return true
+    }
+
+    func releaseInput(_ bytes: Int) {
+        reservedInput.wrappingSubtract(bytes, ordering: .relaxed)
+    }
+
     func nextRequestID() -> String {
         let number = requestCounter.wrappingAdd(1, ordering: .relaxed).newValue
         return requestPrefix + "-" + String(number, radix: 16)
     }
 
     // MARK: - Sockets
+
+    /// Descriptors kept for the listener, epoll, eventfds, the database, logs and files
+    /// being served or uploaded.
+    static let reservedDescriptors = 128
+
+    /// Raises the soft descriptor limit to the hard one (systemd's default soft limit is
+    /// 1,024), then returns `wanted` or fewer, so that a full house of connections never runs
+    /// the process out of descriptors.
+    static func connectionCap(_ wanted: Int) -> Int {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return wanted }
+        if limit.rlim_cur < limit.rlim_max {
+            var raised = limit
+            raised.rlim_cur = limit.rlim_max
+            if setrlimit(Int32(RLIMIT_NOFILE.rawValue), &raised) == 0 { limit = raised }
+        }
+        let available = UInt64(limit.rlim_cur)  // RLIM_INFINITY is UInt64.max
+        let usable = available > UInt64(reservedDescriptors) ? Int(clamping: available - UInt64(reservedDescriptors)) : 1
+        return max(1, min(wanted, usable))
+    }
 
     private static func listen(host: String, port: Int) throws -> Int32 {
         var hints = addrinfo()

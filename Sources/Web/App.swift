@@ -38,6 +38,13 @@ public final class App: HTTPHandler, @unchecked Sendable {
         router.handle(request)
     }
 
+    /// Only a signed-in member posting to a form that takes files may send a body past the
+    /// ordinary 1 MiB, so that nobody else can make the server hold 30 MiB per connection.
+    public func allowsUpload(_ head: HTTPRequest) -> Bool {
+        guard router.takesFiles(head) else { return false }
+        return ((try? currentSession(head.cookies)) ?? nil) != nil
+    }
+
     /// Requests the server refused (too large, malformed) get the site's error page too.
     public func refusal(_ error: HTTPError, for request: HTTPRequest) -> HTTPResponse {
         var response = errorResponse(error, request: request, context: nil)

@@ -20,7 +20,7 @@ enum Routes {
 
         // MARK: - Posts
         router.get(Paths.newPost, app.page(app.postNew))
-        router.post("/posts", app.page(app.postCreate))
+        router.upload("/posts", app.page(app.postCreate))
         router.get("/posts/:id", app.page(app.postShow))
         router.get("/posts/:id/edit", app.page(app.postEdit))
         router.post("/posts/:id/edit", app.page(app.postUpdate))
@@ -39,10 +39,10 @@ enum Routes {
         // MARK: - Crews
         router.get(Paths.crews, app.page(app.crewList))
         router.get(Paths.newCrew, app.page(app.crewNew))
-        router.post(Paths.crews, app.page(app.crewCreate))
+        router.upload(Paths.crews, app.page(app.crewCreate))
         router.get("/crews/:slug", app.page(app.crewShow))
         router.get("/crews/:slug/edit", app.page(app.crewEdit))
-        router.post("/crews/:slug/edit", app.page(app.crewUpdate))
+        router.upload("/crews/:slug/edit", app.page(app.crewUpdate))
         router.get("/crews/:slug/members", app.page(app.crewMembersShow))
         router.get("/crews/:slug/posts", app.page(app.crewPostsShow))
         router.get("/crews/:slug/meetups", app.page(app.crewMeetupsShow))
@@ -85,7 +85,7 @@ enum Routes {
         // MARK: - Records
         router.get("/records", app.page(app.recordCalendar))
         router.get("/records/new", app.page(app.recordNew))
-        router.post("/records", app.page(app.recordCreate))
+        router.upload("/records", app.page(app.recordCreate))
         router.get("/records/:id", app.page(app.recordShow))
         router.post("/records/:id/delete", app.page(app.recordDelete))
         router.get("/u/:username/records", app.page(app.profileRecords))

@@ -144,9 +144,18 @@ private func status(_ text: String, limits: HTTPRequestParser.Limits = .init()) 
         #expect(status(chunked, limits: limits) == .contentTooLarge)
     }
 
-    @Test func allowsLargerBodiesForUploads() {
-        let head = "POST / HTTP/1.1\r\nHost: a\r\nContent-Type: multipart/form-data; boundary=x\r\nContent-Length: 2000000\r\n\r\n"
-        #expect(parse(head).status == nil)
+    @Test func allowsLargerBodiesOnlyForUploadsItsPolicyAccepts() throws {
+        let head = "POST /upload HTTP/1.1\r\nHost: a\r\nContent-Type: multipart/form-data; boundary=x\r\nContent-Length: 2000000\r\n\r\n"
+        #expect(parse(head).status == .contentTooLarge)
+        var parser = HTTPRequestParser()
+        parser.allowsUpload = { $0.target == "/upload" }
+        parser.append(Array(head.utf8))
+        #expect(try parser.nextRequest() == nil)
+        #expect(parser.isReadingBody)
+        var other = HTTPRequestParser()
+        other.allowsUpload = { $0.target == "/upload" }
+        other.append(Array(head.replacingOccurrences(of: "/upload", with: "/login").utf8))
+        #expect(throws: HTTPError.self) { try other.nextRequest() }
     }
 
     @Test func asksForContinueOnceForAnExpectingBody() throws {
