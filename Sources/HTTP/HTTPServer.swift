@@ -46,6 +46,11 @@ public final class HTTPServer: @unchecked Sendable {
         public var shutdownGrace = 10
         /// Write one line per request to standard output.
         public var accessLog = true
+        /// A listening socket to serve instead of binding `host` and `port`: one a
+        /// supervising process holds across restarts of this one.
+        public var listener: Int32?
+        /// Told which request each handler thread runs, and asked which not to run.
+        public var witness: (any RequestWitness)?
 
         public init() {}
     }
@@ -74,9 +79,10 @@ public final class HTTPServer: @unchecked Sendable {
     public func start() throws {
         signal(SIGPIPE, SIG_IGN)
         maxConnections = Self.connectionCap(configuration.maxConnections)
-        listener = try Self.listen(host: configuration.host, port: configuration.port)
+        listener = try configuration.listener ?? Self.listen(host: configuration.host, port: configuration.port)
         port = Self.boundPort(listener)
-        pool = HandlerPool(handler: handler, threads: configuration.handlerThreads, accessLog: configuration.accessLog)
+        pool = HandlerPool(handler: handler, threads: configuration.handlerThreads, accessLog: configuration.accessLog,
+                           witness: configuration.witness)
         for index in 0..<max(1, configuration.eventLoops) {
             let loop = try EventLoop(index: index, listener: listener, server: self)
             loops.append(loop)
@@ -93,6 +99,12 @@ public final class HTTPServer: @unchecked Sendable {
     /// Stops gracefully; safe to call from any thread, once.
     public func stop() {
         guard !stopping.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        // Closing our descriptor does not take the socket out of epoll while another process
+        // (a supervisor, the server taking over) still holds it: remove it explicitly.
+        for loop in loops {
+            var event = epoll_event()
+            epoll_ctl(loop.epoll, EPOLL_CTL_DEL, listener, &event)
+        }
         close(listener)
         loops.forEach { $0.wake() }
         loopsEnded.wait()
@@ -161,7 +173,8 @@ public final class HTTPServer: @unchecked Sendable {
         return max(1, min(wanted, usable))
     }
 
-    private static func listen(host: String, port: Int) throws -> Int32 {
+    /// A non-blocking listening socket on `host:port` (port 0: any free port).
+    public static func listen(host: String, port: Int) throws -> Int32 {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
@@ -188,7 +201,8 @@ public final class HTTPServer: @unchecked Sendable {
         return fd
     }
 
-    private static func boundPort(_ fd: Int32) -> Int {
+    /// The port a listening socket is bound to.
+    public static func boundPort(_ fd: Int32) -> Int {
         var address = sockaddr_storage()
         var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
         _ = withUnsafeMutablePointer(to: &address) {

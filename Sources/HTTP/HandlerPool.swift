@@ -16,6 +16,7 @@ final class HandlerPool: @unchecked Sendable {
 
     private let handler: any HTTPHandler
     private let accessLog: Bool
+    private let witness: (any RequestWitness)?
     private let condition = NSCondition()
     private var jobs: [Job] = []
     private var head = 0
@@ -23,13 +24,14 @@ final class HandlerPool: @unchecked Sendable {
     private var threads: [Thread] = []
     private let finished = DispatchGroup()
 
-    init(handler: any HTTPHandler, threads count: Int, accessLog: Bool) {
+    init(handler: any HTTPHandler, threads count: Int, accessLog: Bool, witness: (any RequestWitness)?) {
         self.handler = handler
         self.accessLog = accessLog
+        self.witness = witness
         for index in 0..<count {
             finished.enter()
             let thread = Thread { [self] in
-                run()
+                run(slot: index)
                 finished.leave()
             }
             thread.name = "moim-handler-\(index)"
@@ -80,10 +82,21 @@ final class HandlerPool: @unchecked Sendable {
         return job
     }
 
-    private func run() {
+    private func run(slot: Int) {
         var log: [UInt8] = []
         while let job = nextJob(flushing: &log) {
-            var response = handler.handle(job.request)
+            var response: HTTPResponse
+            if let witness {
+                if witness.isQuarantined(job.request) {
+                    response = handler.refusal(HTTPError(.serviceUnavailable, headers: ["Retry-After": "600"]), for: job.request)
+                } else {
+                    witness.begin(slot: slot, job.request)
+                    response = handler.handle(job.request)
+                    witness.end(slot: slot)
+                }
+            } else {
+                response = handler.handle(job.request)
+            }
             let request = job.request
             let keepAlive = request.keepAlive && job.loop.acceptsMoreRequests
                 && response.headers["connection"]?.lowercased() != "close"

@@ -36,7 +36,29 @@ struct Serve: ParsableCommand {
     @Flag(help: "Do not print an access-log line per request (env MOIM_QUIET=1).")
     var quiet = Environment.value("MOIM_QUIET") == "1"
 
+    @Flag(inversion: .prefixedNo, help: "Run the server in a child process that a supervising parent restarts if it dies (env MOIM_SUPERVISE=0 to turn off).")
+    var supervise = Environment.value("MOIM_SUPERVISE") != "0"
+
     func run() throws {
+        guard let zone = TimeZone(identifier: timeZone) else { throw ValidationError("Unknown time zone \(timeZone).") }
+        if let inherited = try Supervisor.inheritance() {
+            try serve(zone, listener: inherited.listener, witness: inherited.table)
+        } else if supervise {
+            // Migrate here, once, so that a database that cannot open fails with one clear
+            // message instead of a child dying again and again.
+            try AppDatabase.open(directory: dataOptions.data).close()
+            let listener = try HTTPServer.listen(host: host, port: port)
+            print("Moim is listening on http://\(host):\(HTTPServer.boundPort(listener)) (data in \(dataOptions.data))")
+            fflush(nil)
+            let status = Supervisor(listener: listener, arguments: CommandLine.arguments).run()
+            print("Stopped.")
+            throw ExitCode(status)
+        } else {
+            try serve(zone, listener: nil, witness: nil)
+        }
+    }
+
+    private func serve(_ zone: TimeZone, listener: Int32?, witness: (any RequestWitness)?) throws {
         // Block the stop signals in every thread (threads inherit the mask) and wait for
         // them here, so that stopping runs on an ordinary thread, not in a signal handler.
         var signals = sigset_t()
@@ -51,7 +73,6 @@ struct Serve: ParsableCommand {
         web.publicDirectory = publicDirectory
         web.mediaDirectory = dataOptions.data + "/media"
         web.secureCookies = secureCookies
-        guard let zone = TimeZone(identifier: timeZone) else { throw ValidationError("Unknown time zone \(timeZone).") }
         web.timeZone = zone
         let app = try App(database: database, configuration: web)
 
@@ -61,10 +82,15 @@ struct Serve: ParsableCommand {
         http.eventLoops = loops
         http.handlerThreads = handlers
         http.accessLog = !quiet
+        http.listener = listener
+        http.witness = witness
         let server = HTTPServer(configuration: http, handler: app)
         try server.start()
-        print("Moim is listening on http://\(host):\(server.port) (data in \(dataOptions.data))")
+        if listener == nil {
+            print("Moim is listening on http://\(host):\(server.port) (data in \(dataOptions.data))")
+        }
         fflush(nil)
+        Supervisor.announceReady()
 
         var received: Int32 = 0
         sigwait(&signals, &received)
@@ -72,6 +98,6 @@ struct Serve: ParsableCommand {
         fflush(nil)
         server.stop()
         try database.close()
-        print("Stopped.")
+        if listener == nil { print("Stopped.") }
     }
 }

@@ -1,0 +1,114 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `moim serve` as an operator runs it: the supervising parent and its serving child, as
+/// real processes on loopback.
+@Suite(.serialized) struct SupervisedServerTests {
+    /// A running `moim serve`; its standard error is collected to learn the child's pid.
+    final class Running {
+        let process = Process()
+        let port: Int
+        private let errors = Pipe()
+        private let lines = LockedText()
+
+        init(_ arguments: [String] = [], limitDescriptors: Int? = nil) throws {
+            let binary = TestSite.root + "/.build/debug/moim"
+            let data = NSTemporaryDirectory() + "moim-supervised-\(UUID().uuidString)"
+            let serve = [binary, "serve", "--port", "0", "--data", data, "--templates", TestSite.root + "/Templates",
+                         "--public", TestSite.root + "/Public", "--quiet"] + arguments
+            process.executableURL = URL(fileURLWithPath: "/bin/bash")
+            let limit = limitDescriptors.map { "ulimit -n \($0); " } ?? ""
+            process.arguments = ["-c", limit + "exec " + serve.map { "'\($0)'" }.joined(separator: " ")]
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardError = errors
+            errors.fileHandleForReading.readabilityHandler = { [lines] handle in lines.append(String(decoding: handle.availableData, as: UTF8.self)) }
+            try process.run()
+            let firstLine = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
+            port = Int(firstLine.firstMatch(of: /127\.0\.0\.1:(\d+)/)?.1 ?? "") ?? 0
+            for _ in 0..<100 where !healthy() { Thread.sleep(forTimeInterval: 0.1) }
+        }
+
+        deinit {
+            if process.isRunning { process.terminate() }
+            process.waitUntilExit()
+        }
+
+        func healthy() -> Bool {
+            guard port > 0, let client = try? LoopbackClient(port: port, readTimeout: 2) else { return false }
+            client.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+            return client.read().hasPrefix("HTTP/1.1 200")
+        }
+
+        /// Pids of the serving children started so far, oldest first.
+        var children: [Int32] { lines.text.matches(of: /started server process (\d+)/).compactMap { Int32($0.1) } }
+        var log: String { lines.text }
+    }
+
+    /// Requests /healthz on a new connection each time for `seconds`, running `event` after
+    /// `at` seconds; returns how many were answered and how many connections failed.
+    private func load(_ server: Running, seconds: Double, at: Double, _ event: () -> Void) -> (answered: Int, failed: Int, refused: Int) {
+        var answered = 0, failed = 0, refused = 0, fired = false
+        let start = Date()
+        while Date().timeIntervalSince(start) < seconds {
+            if !fired, Date().timeIntervalSince(start) >= at { event(); fired = true }
+            guard let client = try? LoopbackClient(port: server.port, readTimeout: 3) else { refused += 1; continue }
+            client.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+            if client.read().hasPrefix("HTTP/1.1 200") { answered += 1 } else { failed += 1 }
+        }
+        return (answered, failed, refused)
+    }
+
+    @Test func killingTheServingChildDuringLoadLosesAtMostTheRequestInFlight() throws {
+        let server = try Running()
+        #expect(server.healthy())
+        let first = try #require(server.children.first)
+        let result = load(server, seconds: 4, at: 1) { kill(first, SIGKILL) }
+        #expect(result.refused == 0)
+        #expect(result.failed <= 1)
+        #expect(result.answered > 20)
+        #expect(server.children.count == 2)
+        #expect(server.log.contains("server process \(first) was killed by signal 9"))
+    }
+
+    @Test func sighupHandsOverToANewChildWithoutDroppingARequest() throws {
+        let server = try Running()
+        let first = try #require(server.children.first)
+        let result = load(server, seconds: 4, at: 1) { kill(server.process.processIdentifier, SIGHUP) }
+        #expect(result.refused == 0 && result.failed == 0)
+        #expect(server.children.count == 2)
+        #expect(server.log.contains("took over; \(first) is finishing"))
+        #expect(kill(first, 0) != 0)  // the old child has exited
+    }
+
+    @Test func aLowDescriptorLimitCapsConnectionsWithA503InsteadOfSpinning() throws {
+        let server = try Running(["--no-supervise"], limitDescriptors: 200)
+        var clients: [LoopbackClient] = []
+        for _ in 0..<150 { if let client = try? LoopbackClient(port: server.port, readTimeout: 1) { clients.append(client) } }
+        Thread.sleep(forTimeInterval: 0.3)
+        let busyBefore = cpuSeconds(server.process.processIdentifier)
+        Thread.sleep(forTimeInterval: 1)
+        let busy = cpuSeconds(server.process.processIdentifier) - busyBefore
+        let refusals = clients.suffix(50).filter { $0.read().contains("503") }.count
+        #expect(refusals > 0)
+        #expect(busy < 0.3)
+        clients.removeAll()
+        Thread.sleep(forTimeInterval: 0.3)
+        #expect(server.healthy())
+    }
+
+    private func cpuSeconds(_ pid: Int32) -> Double {
+        let fields = ((try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? "").split(separator: ")").last?.split(separator: " ") ?? []
+        guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
+        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+}
+
+/// Text appended from one thread and read from another.
+final class LockedText: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = ""
+    func append(_ text: String) { lock.withLock { value += text } }
+    var text: String { lock.withLock { value } }
+}
