@@ -1,8 +1,8 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// The libFuzzer target has no `main` of its own (libFuzzer provides it) and must be built with
-// `-sanitize=fuzzer,address` everywhere, so it exists only when asked for: `script/fuzz`.
+// The libFuzzer targets have no `main` of their own (libFuzzer provides it) and must be built
+// with `-sanitize=fuzzer,address` everywhere, so they exist only when asked for: `script/fuzz`.
 let fuzzing = Context.environment["FUZZ"] == "1"
 
 var targets: [Target] = [
@@ -24,7 +24,7 @@ var targets: [Target] = [
         dependencies: ["Web", "Storage", "Markdown", .product(name: "ArgumentParser", package: "swift-argument-parser")]
     ),
     .target(name: "TestSupport", path: "Tests/Support"),
-    .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"], exclude: ["Corpus"]),
+    .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"]),
     .testTarget(name: "MarkdownTests", dependencies: ["Markdown"]),
     .testTarget(name: "StorageTests", dependencies: ["Storage"]),
     .testTarget(name: "WebTests", dependencies: ["Web", "HTTP", "Storage", "TestSupport"], exclude: ["Fixtures"]),
@@ -33,7 +33,10 @@ var targets: [Target] = [
 if fuzzing {
     targets += [
         .systemLibrary(name: "CFuzzer"),
-        .executableTarget(name: "HTTPFuzz", dependencies: ["HTTP", "CFuzzer"]),
+        .executableTarget(
+            name: "MoimFuzz",
+            dependencies: ["HTTP", "Web", "Storage", "Markdown", "CFuzzer", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
     ]
 }
 

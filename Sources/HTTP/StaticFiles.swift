@@ -24,7 +24,8 @@ public struct StaticFiles: Sendable {
               let modified = attributes[.modificationDate] as? Date
         else { return nil }
 
-        let seconds = Int(modified.timeIntervalSince1970)
+        // A file's time comes from the file system: checked, never trusted to fit an Int.
+        let seconds = Int(exactly: modified.timeIntervalSince1970.rounded(.down)) ?? 0
         let etag = "\"\(String(size, radix: 16))-\(String(seconds, radix: 16))\""
         let lastModified = HTTPDate.format(seconds)
         var headers = HTTPHeaders([

@@ -59,7 +59,8 @@ enum Paths {
     /// space or backslash therefore sends the visitor home; text beyond ASCII is
     /// percent-encoded so the `Location` header stays ASCII.
     static func local(_ path: String?) -> String {
-        guard let path, path.hasPrefix("/"), !path.hasPrefix("//"), path.utf8.count <= 2048 else { return home }
+        // Compared as bytes: as characters, "/" followed by a combining mark is not "/".
+        guard let path, path.utf8.first == UInt8(ascii: "/"), !path.utf8.starts(with: "//".utf8), path.utf8.count <= 2048 else { return home }
         var result = ""
         for scalar in path.unicodeScalars {
             switch scalar.value {

@@ -70,7 +70,16 @@ import Storage
         #expect(live.isUp)
     }
 
-    @Test(arguments: ["/%09/evil.test", "/%0A/evil.test", "/%5Cevil.test", "//evil.test", "/%20/evil.test", "https://evil.test"])
+    // Found by the gpx fuzz target: invalid UTF-8 in an attribute made Foundation's XMLParser trap.
+    @Test func aGPXWithInvalidUTF8IsRefused() throws {
+        let live = try LiveSite()
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: TestSite.root + "/Tests/WebTests/Fixtures/invalid-utf8-attribute.gpx")))
+        let answer = try live.post("/records", [("visibility", "public"), ("started_at", "2026-11-01T07:00")], file: ("gpx", "run.gpx", bytes))
+        #expect(answer.statusCode == 422)
+        #expect(live.isUp)
+    }
+
+    @Test(arguments: ["/%09/evil.test", "/%0A/evil.test", "/%5Cevil.test", "//evil.test", "/%20/evil.test", "https://evil.test", "//%CD%95evil.test"])
     func returnAddressesNeverLeaveTheSite(target: String) throws {
         let live = try LiveSite()
         let answer = try live.post("/language", [("language", "ko"), ("return_to", target.removingPercentEncoding ?? target)])

@@ -14,7 +14,7 @@ public enum Language: String, CaseIterable, Sendable {
             let primary = tag.split(separator: "-").first.map(String.init) ?? tag
             let quality = parts.dropFirst()
                 .first { $0.hasPrefix("q=") }
-                .flatMap { Double($0.dropFirst(2)) } ?? 1
+                .map { Checked.decimal($0.dropFirst(2), in: 0...1) ?? 0 } ?? 1
             guard quality > 0, let language = Language(rawValue: primary) else { continue }
             if quality > (best?.1 ?? 0) { best = (language, quality) }
         }

@@ -32,6 +32,9 @@ struct GPXTrack: Equatable {
         guard Self.isUTF8XML(bytes) else { throw .notGPX }
         let lowered = bytes.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }
         guard !Self.contains(lowered, "<!doctype"), !Self.contains(lowered, "<!entity") else { throw .unsafe }
+        // Processing instructions other than the XML declaration: GPX has no use for them, and
+        // one without data makes Foundation's XMLParser read a null pointer.
+        guard !Self.contains(Array(lowered.dropFirst(Self.declarationEnd(lowered))), "<?") else { throw .notGPX }
         let delegate = Reader()
         let parser = XMLParser(data: data)
         parser.shouldResolveExternalEntities = false
@@ -42,9 +45,11 @@ struct GPXTrack: Equatable {
         points = delegate.points
     }
 
-    /// Text that starts with `<` (after an optional UTF-8 byte-order mark and white space),
-    /// holds no NUL (which UTF-16 and UTF-32 are full of) and declares no encoding but UTF-8.
+    /// Valid UTF-8 text that starts with `<` (after an optional byte-order mark and white
+    /// space), holds no NUL (which UTF-16 and UTF-32 are full of) and declares no encoding
+    /// but UTF-8. Invalid UTF-8 in an attribute makes Foundation's XMLParser trap.
     static func isUTF8XML(_ bytes: [UInt8]) -> Bool {
+        guard String(validating: bytes, as: UTF8.self) != nil else { return false }
         var body = bytes[...]
         if body.starts(with: [0xEF, 0xBB, 0xBF]) { body = body.dropFirst(3) }
         body = body.drop { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
@@ -54,6 +59,13 @@ struct GPXTrack: Equatable {
         guard let range = declaration.range(of: "encoding=") else { return true }
         let name = declaration[range.upperBound...].dropFirst().prefix { $0 != "\"" && $0 != "'" }
         return ["utf-8", "utf8", "us-ascii", "ascii"].contains(String(name))
+    }
+
+    /// Where an XML declaration at the start (after a byte-order mark or white space) ends.
+    private static func declarationEnd(_ bytes: [UInt8]) -> Int {
+        guard let open = bytes.firstIndex(of: UInt8(ascii: "<")), bytes[open...].starts(with: Array("<?xml ".utf8)),
+              let close = bytes[open...].firstIndex(of: UInt8(ascii: ">")) else { return 0 }
+        return close + 1
     }
 
     private static func contains(_ bytes: [UInt8], _ needle: String) -> Bool {

@@ -1,0 +1,109 @@
+import Foundation
+import GRDB
+import Markdown
+import Storage
+@testable import Web
+
+enum WebTargets {
+    /// GPX files: a track that parses has only points on Earth, finite totals, and draws.
+    static func gpx(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let track = try? GPXTrack(Data(bytes)) else { return }
+        guard track.distance.isFinite, track.elevationGain.isFinite, track.duration.map(\.isFinite) ?? true else { violated("non-finite GPX totals") }
+        let stored = GPXTrack(encoded: track.encoded)
+        guard stored.points.count == track.points.count else { violated("a parsed point lost in storage") }
+        _ = RouteDrawing(stored)
+        _ = RouteDrawing(stored.trimmed(200))
+    }
+
+    /// The record form's numbers, durations and dates: nothing outside the asked range.
+    static func recordNumbers(_ bytes: UnsafeBufferPointer<UInt8>) {
+        let text = String(decoding: bytes, as: UTF8.self)
+        if let value = Checked.integer(text, in: 1...1_000_000), !(1...1_000_000).contains(value) { violated("integer range") }
+        if let value = Checked.decimal(text, in: 0...1e7) {
+            guard value.isFinite, (0...1e7).contains(value) else { violated("decimal range") }
+            _ = Checked.rounded(value * 1609.344, in: App.distances)
+        }
+        if let seconds = Checked.duration(text, maximum: 360_000), !(0...360_000).contains(seconds) { violated("duration range") }
+        if let date = Checked.localDateTime(text, in: TimeZone(identifier: "Asia/Seoul") ?? .current) {
+            let year = Calendar(identifier: .gregorian).component(.year, from: date)
+            guard (Checked.years.lowerBound - 1...Checked.years.upperBound + 1).contains(year) else { violated("date range") }
+        }
+        let bits = bytes.prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        _ = Checked.pixel(Double(bitPattern: bits))
+        _ = Checked.rounded(Double(bitPattern: bits), in: Int.min...Int.max)
+        _ = Checked.id(text)
+    }
+
+    /// Image sniffing and metadata stripping: what is kept is an image of the same size, and
+    /// stripping it again changes nothing.
+    static func image(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let image = try? ImageFile(Array(bytes)) else { return }
+        guard image.width > 0, image.height > 0, image.width * image.height <= ImageFile.maximumPixels else { violated("image size") }
+        guard let again = try? ImageFile(image.data) else { violated("stripped image no longer reads") }
+        guard again.width == image.width, again.height == image.height, again.data == image.data else { violated("stripping is not stable") }
+    }
+
+    /// Markdown with the tag and mention pass: never a script or a `javascript:` link.
+    static func markdown(_ bytes: UnsafeBufferPointer<UInt8>) {
+        let text = String(decoding: bytes, as: UTF8.self)
+        let document = MarkdownRenderer.render(text) { names in names.filter { $0.hasPrefix("a") } }
+        let html = document.html.lowercased()
+        if html.contains("<script") || html.contains("href=\"javascript:") || html.contains(" onerror=") { violated("unsafe HTML out of Markdown") }
+        guard document.tags.allSatisfy(References.isTag) else { violated("an invalid tag extracted") }
+    }
+
+    /// Route drawing from any stored bytes (rows written before checks existed).
+    static func route(_ bytes: UnsafeBufferPointer<UInt8>) {
+        let track = GPXTrack(encoded: Data(bytes))
+        _ = RouteDrawing(track)
+        _ = RouteDrawing(track.trimmed(Double(bytes.first ?? 0)))
+    }
+
+    /// Return addresses: whatever comes in, the result stays on this site as a browser reads
+    /// it (tabs and line breaks removed, backslashes as slashes).
+    static func localPath(_ bytes: UnsafeBufferPointer<UInt8>) {
+        let path = Paths.local(String(decoding: bytes, as: UTF8.self))
+        let browser = path.filter { $0 != "\t" && $0 != "\n" && $0 != "\r" }.replacingOccurrences(of: "\\", with: "/")
+        guard browser.hasPrefix("/"), !browser.hasPrefix("//"), path.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
+            violated("a return address off the site: \(path.debugDescription)")
+        }
+    }
+
+    static func acceptLanguage(_ bytes: UnsafeBufferPointer<UInt8>) {
+        _ = Language.preferred(by: String(decoding: bytes, as: UTF8.self))
+    }
+
+    /// The search-query builder against a real FTS5 trigram table: never a syntax error.
+    static func search(_ bytes: UnsafeBufferPointer<UInt8>) {
+        let search = SearchText(String(decoding: bytes, as: UTF8.self))
+        guard search.unicodeLength <= SearchText.maximumLength else { violated("search text too long") }
+        do {
+            try SearchSandbox.database.read { db in
+                if search.usesIndex { _ = try Row.fetchAll(db, sql: "SELECT rowid FROM t WHERE t MATCH ?", arguments: [search.phrase]) }
+                _ = try Row.fetchAll(db, sql: "SELECT rowid FROM t WHERE body LIKE ? ESCAPE '\\'", arguments: [search.containsPattern])
+            }
+        } catch {
+            violated("SQLite refused a built query: \(error)")
+        }
+    }
+}
+
+/// An in-memory FTS5 trigram table like the site's, made once per run.
+enum SearchSandbox {
+    static let database: DatabaseQueue = {
+        do {
+            let queue = try DatabaseQueue()
+            try queue.write { db in
+                try db.execute(sql: "CREATE VIRTUAL TABLE t USING fts5(body, tokenize = 'trigram')")
+                try db.execute(sql: "INSERT INTO t(body) VALUES ('한강 러닝 크루'), ('morning run \"quoted\" OR NEAR')")
+            }
+            return queue
+        } catch {
+            fatalError("cannot create the search sandbox: \(error)")
+        }
+    }()
+}
+
+extension SearchText {
+    var unicodeLength: Int { text.unicodeScalars.count }
+}
