@@ -78,9 +78,11 @@ enum WebTargets {
         let search = SearchText(String(decoding: bytes, as: UTF8.self))
         guard search.unicodeLength <= SearchText.maximumLength else { violated("search text too long") }
         do {
-            try SearchSandbox.database.read { db in
-                if search.usesIndex { _ = try Row.fetchAll(db, sql: "SELECT rowid FROM t WHERE t MATCH ?", arguments: [search.phrase]) }
-                _ = try Row.fetchAll(db, sql: "SELECT rowid FROM t WHERE body LIKE ? ESCAPE '\\'", arguments: [search.containsPattern])
+            try SearchSandbox.database.inDatabase { db in
+                if search.usesIndex {
+                    _ = try Int64.fetchAll(db.cachedStatement(sql: "SELECT rowid FROM t WHERE t MATCH ?"), arguments: [search.phrase])
+                }
+                _ = try Int64.fetchAll(db.cachedStatement(sql: "SELECT rowid FROM t WHERE body LIKE ? ESCAPE '\\'"), arguments: [search.containsPattern])
             }
         } catch {
             violated("SQLite refused a built query: \(error)")
