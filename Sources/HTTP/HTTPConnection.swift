@@ -25,9 +25,11 @@ final class HTTPConnection {
     var requestStartedAt: Int
     var requestBytes = 0
 
-    /// Input a connection may hold without drawing on the server's budget: any request head
-    /// and a small form fit in it.
-    static let freeInput = 64 * 1024
+    /// Input a connection may hold without drawing on the server's budget: an ordinary
+    /// request head and a small form fit in it. Anything larger, a 40 KiB head included,
+    /// draws on the budget, so 4,096 hostile connections hold at most 4,096 × 16 KiB plus
+    /// the budget.
+    static let freeInput = 16 * 1024
     /// The budget is drawn on in steps of this size, not per read.
     static let inputStep = 256 * 1024
 

@@ -146,6 +146,12 @@ public struct HTTPRequestParser: Sendable {
     private mutating func finish(_ head: Head, body: [UInt8]) -> HTTPRequest {
         state = .head(HeadScan())
         continueSent = false
+        // After a large body, keep only what follows it: a kept-alive connection must not
+        // go on holding an upload's worth of capacity.
+        if buffer.capacity > 256 * 1024 {
+            buffer = Array(buffer[start...])
+            start = 0
+        }
         return HTTPRequest(method: head.method, target: head.target, version: head.version, headers: head.headers, body: body)
     }
 
