@@ -51,7 +51,7 @@ struct MeetupForm {
         if !title.isName(1, 60) { errors.add("title", "errors.meetup_title") }
         if !description.fits(0, 5000) { errors.add("description", "errors.crew_description") }
         let start = Checked.localDateTime(startsAt, in: timeZone)
-        if start == nil { errors.add("starts_at", "errors.meetup_start") } else if start! <= now { errors.add("starts_at", "errors.meetup_past") }
+        if let start { if start <= now { errors.add("starts_at", "errors.meetup_past") } } else { errors.add("starts_at", "errors.meetup_start") }
         let minutes = Checked.integer(duration, in: 10...1440)
         if minutes == nil { errors.add("duration", "errors.meetup_duration") }
         if !placeName.isName(1, 100) { errors.add("place_name", "errors.meetup_place") }
@@ -75,10 +75,10 @@ struct MeetupForm {
         let seats = Checked.integer(capacity, in: 1...1000)
         if seats == nil { errors.add("capacity", "errors.meetup_capacity") }
         let closes = deadline.isEmpty ? start : Checked.localDateTime(deadline, in: timeZone)
-        if closes == nil || (start != nil && closes! > start!) { errors.add("deadline", "errors.meetup_deadline") }
+        if closes == nil || (start.flatMap { start in closes.map { $0 > start } } ?? false) { errors.add("deadline", "errors.meetup_deadline") }
         let youngest = Checked.integer(minAge, in: 10...100), oldest = Checked.integer(maxAge, in: 10...100)
         if (!minAge.isEmpty && youngest == nil) || (!maxAge.isEmpty && oldest == nil)
-            || (youngest != nil && oldest != nil && youngest! > oldest!) {
+            || (youngest.flatMap { young in oldest.map { young > $0 } } ?? false) {
             errors.add("min_age", "errors.meetup_ages")
         }
         if jobs.contains(where: { !Choices.jobs.contains($0) }) { errors.add("jobs", "errors.choice") }
