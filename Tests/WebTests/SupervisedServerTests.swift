@@ -77,9 +77,9 @@ import TestSupport
         let first = try #require(server.children.first)
         let result = load(server, seconds: 4, at: 1) { kill(server.process.processIdentifier, SIGHUP) }
         #expect(result.refused == 0 && result.failed == 0)
+        #expect(eventually { server.log.contains("took over; \(first) is finishing") })
         #expect(server.children.count == 2)
-        #expect(server.log.contains("took over; \(first) is finishing"))
-        #expect(kill(first, 0) != 0)  // the old child has exited
+        #expect(eventually { kill(first, 0) != 0 })  // the old child has finished and been reaped
     }
 
     @Test func aLowDescriptorLimitCapsConnectionsWithA503InsteadOfSpinning() throws {
@@ -96,6 +96,15 @@ import TestSupport
         clients.removeAll()
         Thread.sleep(forTimeInterval: 0.3)
         #expect(server.healthy())
+    }
+
+    /// True once `condition` holds, checked every 0.1 s for up to 10 s.
+    private func eventually(_ condition: () -> Bool) -> Bool {
+        for _ in 0..<100 {
+            if condition() { return true }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        return false
     }
 
     private func cpuSeconds(_ pid: Int32) -> Double {
