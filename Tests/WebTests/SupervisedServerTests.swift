@@ -82,6 +82,35 @@ import TestSupport
         #expect(eventually { kill(first, 0) != 0 })  // the old child has finished and been reaped
     }
 
+    @Test func aRequestRunningAtTwoCrashesIsRefusedWhileTheRestOfTheSiteServes() throws {
+        let server = try Running()
+        // A login runs for a while in the handler (an Argon2 hash), so killing the child just
+        // after six are sent catches some in flight: as a poison request would be.
+        let page = try LoopbackClient(port: server.port)
+        page.send("GET /login HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+        let login = page.read()
+        let token = try #require(login.firstMatch(of: /name="_csrf" value="([^"]+)"/)?.1)
+        let cookie = try #require(login.firstMatch(of: /Set-Cookie: (moim_csrf=[^;]+)/)?.1)
+        let body = "_csrf=\(token)&login=nobody&password=not+the+password"
+        let request = "POST /login HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: \(cookie)\r\nContent-Type: application/x-www-form-urlencoded\r\n"
+            + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n" + body
+        for round in 1...2 {
+            let child = try #require(server.children.last)
+            let clients = try (0..<6).map { _ in try LoopbackClient(port: server.port) }
+            clients.forEach { $0.send(request) }
+            Thread.sleep(forTimeInterval: 0.05)
+            kill(child, SIGKILL)
+            #expect(eventually { server.children.count == round + 1 && server.healthy() })
+        }
+        #expect(eventually { server.log.contains("refusing POST /login") })
+        let refused = try LoopbackClient(port: server.port)
+        refused.send(request)
+        let answer = refused.read()
+        #expect(answer.hasPrefix("HTTP/1.1 503"))
+        #expect(answer.contains("Retry-After: 600"))
+        #expect(server.healthy())
+    }
+
     @Test func aLowDescriptorLimitCapsConnectionsWithA503InsteadOfSpinning() throws {
         let server = try Running(["--no-supervise"], limitDescriptors: 200)
         var clients: [LoopbackClient] = []
