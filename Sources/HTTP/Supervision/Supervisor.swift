@@ -32,6 +32,8 @@ public final class Supervisor {
     private var replacement: Child?
     private var draining: [pid_t: Child] = [:]
     private var failedStarts = 0
+    /// When children died lately: past a few a second, restarts slow down a little.
+    private var deaths: [Date] = []
 
     /// `arguments` start a child (`arguments[0]` is the executable); it serves `listener`.
     public init(listener: Int32, arguments: [String]) {
@@ -70,12 +72,15 @@ public final class Supervisor {
             }
             reapChildren()
             checkReadiness()
-            if current == nil {
+            if current == nil, restartIsDue() {
                 guard failedStarts < 3 else {
                     log("the server failed to start three times in a row; giving up")
                     return 1
                 }
-                if let started = try? start() { current = started }
+                do { current = try start() } catch {
+                    log("cannot start the server: \(error)")
+                    failedStarts += 1
+                }
             }
         }
     }
@@ -157,7 +162,16 @@ public final class Supervisor {
         }
     }
 
+    /// At once, unless five children died in the last ten seconds: then half a second after
+    /// the last death, so that a child that cannot live does not burn a core being restarted.
+    private func restartIsDue(now: Date = Date()) -> Bool {
+        deaths = deaths.filter { now.timeIntervalSince($0) < 10 }
+        guard deaths.count >= 5, let last = deaths.last else { return true }
+        return now.timeIntervalSince(last) >= 0.5
+    }
+
     private func childDied(_ child: Child, status: Int32) {
+        deaths.append(Date())
         if !child.isReady {
             failedStarts += 1
             close(child.readyFD)
