@@ -11,7 +11,7 @@ struct ActivityChart {
             let points = values.enumerated().map { day, value -> String in
                 let x = Self.margin + Double(day) * (Self.width - 2 * Self.margin) / Double(count - 1)
                 let y = Self.height - Self.margin - Double(value) * (Self.height - 2 * Self.margin) / Double(peak)
-                return "\(Int(x.rounded())),\(Int(y.rounded()))"
+                return "\(Checked.pixel(x)),\(Checked.pixel(y))"
             }
             return ["points": points.joined(separator: " "), "class": "series-\(index)", "total": values.reduce(0, +)]
         }
