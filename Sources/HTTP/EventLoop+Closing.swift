@@ -40,15 +40,23 @@ extension EventLoop {
             } else if connection.hasOutput {
                 if now - connection.lastActivity > limits.writeTimeout * 1000 { closeConnection(connection) }
             } else if !connection.parser.hasPartialRequest {
-                if server.isStopping || now - connection.lastActivity > limits.idleTimeout * 1000 {
-                    closeConnection(connection)
-                }
+                if isDone(connection, now: now) { closeConnection(connection) }
             } else if isTooSlow(connection, now: now) {
                 fail(connection, HTTPError(.requestTimeout), now: now)
             } else if server.isStopping, now >= (stopDeadline ?? now) {
                 closeConnection(connection)
             }
         }
+    }
+
+    /// Whether a connection with nothing half-read may be closed. Stopping, a keep-alive
+    /// connection between requests is closed at once, as every server does; one accepted
+    /// just before the stop has not had the time to send its request yet (the client sent
+    /// it to a live server), so it gets `firstRequestGrace` to do so.
+    func isDone(_ connection: HTTPConnection, now: Int) -> Bool {
+        if now - connection.lastActivity > server.configuration.idleTimeout * 1000 { return true }
+        guard server.isStopping else { return false }
+        return connection.requestsDispatched > 0 || now - connection.acceptedAt > Self.firstRequestGrace
     }
 
     func isTooSlow(_ connection: HTTPConnection, now: Int) -> Bool {

@@ -70,6 +70,7 @@ extension EventLoop {
 
     func dispatch(_ request: inout HTTPRequest, on connection: HTTPConnection, now: Int) {
         connection.inFlight = true
+        connection.requestsDispatched += 1
         request.remoteAddress = connection.remoteAddress
         request.id = server.nextRequestID()
         server.pool.submit(HandlerPool.Job(loop: self, connection: connection.id, request: request, receivedAt: now))

@@ -13,6 +13,8 @@ final class EventLoop: @unchecked Sendable {
     static let listenerKey: UInt64 = 0
     /// Milliseconds accepting stops for when the system is out of descriptors or buffers.
     static let acceptPause = 100
+    /// Milliseconds a connection accepted before a stop has to send its first request.
+    static let firstRequestGrace = 1000
     private static let wakeKey: UInt64 = 1
 
     let index: Int

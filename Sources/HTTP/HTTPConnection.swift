@@ -21,6 +21,9 @@ final class HTTPConnection {
     /// Input bytes this connection holds on the server's budget (see `freeInput`).
     var reservedInput = 0
 
+    /// Requests handed to a handler on this connection so far.
+    var requestsDispatched = 0
+    let acceptedAt: Int
     var lastActivity: Int
     var requestStartedAt: Int
     var requestBytes = 0
@@ -40,6 +43,7 @@ final class HTTPConnection {
         self.remoteAddress = remoteAddress
         self.parser = HTTPRequestParser(limits: limits)
         self.parser.allowsUpload = allowsUpload
+        self.acceptedAt = now
         self.lastActivity = now
         self.requestStartedAt = now
     }

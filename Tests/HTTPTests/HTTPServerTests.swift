@@ -140,4 +140,22 @@ private func withServer(_ adjust: (inout HTTPServer.Configuration) -> Void = { _
         #expect(response.contains("Connection: close"))
         #expect((try? LoopbackClient(port: server.port)) == nil)
     }
+
+    /// A client connects to a live server and sends its request a moment later: a stop in
+    /// between (as at a hand-over to a new server) must still answer it.
+    @Test func answersAConnectionAcceptedJustBeforeTheStop() throws {
+        var configuration = HTTPServer.Configuration()
+        configuration.port = 0
+        configuration.accessLog = false
+        let server = HTTPServer(configuration: configuration, handler: EchoHandler())
+        try server.start()
+        let client = try LoopbackClient(port: server.port)
+        usleep(50_000)  // accepted by now
+        let stopped = DispatchGroup()
+        DispatchQueue.global().async(group: stopped) { server.stop() }
+        usleep(200_000)
+        client.send("GET /late HTTP/1.1\r\nHost: t\r\n\r\n")
+        #expect(client.read().contains("path=/late"))
+        stopped.wait()
+    }
 }
