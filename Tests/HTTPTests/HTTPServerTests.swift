@@ -11,14 +11,20 @@ private struct EchoHandler: HTTPHandler {
     }
 }
 
-/// Starts a server on a random loopback port for one test.
-private func withServer(_ adjust: (inout HTTPServer.Configuration) -> Void = { _ in }, _ body: (HTTPServer) throws -> Void) throws {
+/// Starts a server on a random loopback port; the caller stops it.
+private func startServer(_ adjust: (inout HTTPServer.Configuration) -> Void = { _ in }) throws -> HTTPServer {
     var configuration = HTTPServer.Configuration()
     configuration.port = 0
     configuration.accessLog = false
     adjust(&configuration)
     let server = HTTPServer(configuration: configuration, handler: EchoHandler())
     try server.start()
+    return server
+}
+
+/// Runs `body` with a server started for it.
+private func withServer(_ adjust: (inout HTTPServer.Configuration) -> Void = { _ in }, _ body: (HTTPServer) throws -> Void) throws {
+    let server = try startServer(adjust)
     defer { server.stop() }
     try body(server)
 }
@@ -126,11 +132,7 @@ private func withServer(_ adjust: (inout HTTPServer.Configuration) -> Void = { _
     }
 
     @Test func finishesRequestsInFlightWhenStopping() throws {
-        var configuration = HTTPServer.Configuration()
-        configuration.port = 0
-        configuration.accessLog = false
-        let server = HTTPServer(configuration: configuration, handler: EchoHandler())
-        try server.start()
+        let server = try startServer()
         let client = try LoopbackClient(port: server.port)
         client.send("GET /slow HTTP/1.1\r\nHost: t\r\n\r\n")
         usleep(50_000)
@@ -144,11 +146,7 @@ private func withServer(_ adjust: (inout HTTPServer.Configuration) -> Void = { _
     /// A client connects to a live server and sends its request a moment later: a stop in
     /// between (as at a hand-over to a new server) must still answer it.
     @Test func answersAConnectionAcceptedJustBeforeTheStop() throws {
-        var configuration = HTTPServer.Configuration()
-        configuration.port = 0
-        configuration.accessLog = false
-        let server = HTTPServer(configuration: configuration, handler: EchoHandler())
-        try server.start()
+        let server = try startServer()
         let client = try LoopbackClient(port: server.port)
         usleep(50_000)  // accepted by now
         let stopped = DispatchGroup()
