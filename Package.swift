@@ -12,12 +12,16 @@ var targets: [Target] = [
     .target(name: "HTTP", dependencies: ["CEpoll"]),
     .target(name: "Markdown", dependencies: ["CCmark"]),
     .target(name: "Storage", dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),
+    // Templates/ compiled into Swift at build time, against the views Web declares.
+    .executableTarget(name: "TemplateCompiler"),
+    .plugin(name: "CompileTemplates", capability: .buildTool(), dependencies: ["TemplateCompiler"]),
     .target(
         name: "Web",
         dependencies: [
             "HTTP", "Storage", "Markdown", "CSodium",
             .product(name: "Mustache", package: "swift-mustache"),
-        ]
+        ],
+        plugins: ["CompileTemplates"]
     ),
     .executableTarget(
         name: "Moim",
@@ -26,6 +30,7 @@ var targets: [Target] = [
     .target(name: "TestSupport", path: "Tests/Support"),
     .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"]),
     .testTarget(name: "MarkdownTests", dependencies: ["Markdown"]),
+    .testTarget(name: "TemplateCompilerTests", dependencies: ["TemplateCompiler"]),
     .testTarget(name: "StorageTests", dependencies: ["Storage"]),
     .testTarget(name: "WebTests", dependencies: ["Web", "HTTP", "Storage", "TestSupport"], exclude: ["Fixtures"]),
 ]

@@ -130,7 +130,7 @@ import Storage
 
     @Test func usernameAndEmailShareOneLoginLimit() throws {
         let site = try TestSite()
-        site.members("mina")
+        _ = site.members("mina")
         let attacker = site.browser(address: "10.0.0.9")
         for attempt in 0..<5 { attacker.logIn(attempt % 2 == 0 ? "mina" : "MINA@example.com", "wrong password 123") }
         #expect(attacker.logIn("mina@example.com", "wrong password 123").status == .tooManyRequests)
@@ -138,7 +138,7 @@ import Storage
 
     @Test func anIPv6SubnetIsCountedAsOneClient() throws {
         let site = try TestSite()
-        site.members("mina")
+        _ = site.members("mina")
         for host in 1...20 { site.browser(address: "2001:db8:5:7::\(String(host, radix: 16))").logIn("nobody\(host)", "wrong password 123") }
         #expect(site.browser(address: "2001:db8:5:7:ffff::1").logIn("mina").status == .tooManyRequests)
         #expect(site.browser(address: "2001:db8:5:8::1").logIn("mina").status == .seeOther)

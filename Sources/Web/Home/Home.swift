@@ -1,6 +1,20 @@
 import HTTP
 import Storage
 
+/// The feed page: a member's home, or everyone's posts (explore).
+struct HomeView: PageView {
+    static let template = "home"
+    let exploring: Bool
+    let feed: FeedView
+    var posts: [PostCardView] { feed.posts }
+    var hasPosts: Bool { feed.hasPosts }
+    var olderURL: String? { feed.olderURL }
+    /// Explore shows visitors how many have joined.
+    var memberCount: String?
+    /// Home greets the member in the side card.
+    var welcome: String?
+}
+
 extension App {
     /// `GET /`: the member's feed (people they follow, and their own posts); for visitors,
     /// a welcome above everyone's latest posts.
@@ -8,18 +22,17 @@ extension App {
         guard let user = context.user else { return try explore(context) }
         let language = context.language
         let page = try database.homeFeed(userID: user.storedID, before: cursor(context))
-        var view = feedView(page, path: context.request.path, context)
-        view["welcome"] = localizer.text("home.welcome", language, ["name": user.displayName])
-        return try render("home", context, title: localizer.text("home.title", language), section: .feed, view)
+        var view = HomeView(exploring: false, feed: feed(page, path: context.request.path, context))
+        view.welcome = localizer.text("home.welcome", language, ["name": user.displayName])
+        return self.page(view, context, title: localizer.text("home.title", language), section: .feed)
     }
 
     /// `GET /explore`: everyone's posts, newest first.
     func explore(_ context: RequestContext) throws -> HTTPResponse {
         let language = context.language
         let page = try database.publicFeed(before: cursor(context), viewerID: context.user?.id)
-        var view = feedView(page, path: context.request.path, context)
-        view["memberCount"] = localizer.number(try database.userCount(), language)
-        view["exploring"] = true
-        return try render("home", context, title: localizer.text("feed.explore_title", language), section: .feed, view)
+        var view = HomeView(exploring: true, feed: feed(page, path: context.request.path, context))
+        view.memberCount = localizer.number(try database.userCount(), language)
+        return self.page(view, context, title: localizer.text("feed.explore_title", language), section: .feed)
     }
 }

@@ -2,44 +2,84 @@ import Foundation
 import HTTP
 import Storage
 
+/// What the post card template shows for one post.
+struct PostCardView {
+    let id: Int64
+    let url: String
+    let author: UserView
+    let bodyHTML: String
+    /// A search hit's excerpt with the match marked, shown instead of the body.
+    var excerptHTML: String?
+    let date: String
+    let isoDate: String
+    let edited: Bool
+    let photos: [PhotoView]
+    var hasPhotos: Bool { !photos.isEmpty }
+    var photoCount: Int { min(photos.count, 4) }
+    let likeCount: String
+    let commentCount: String
+    let liked: Bool
+    let bookmarked: Bool
+    let isAuthor: Bool
+    let hidden: Bool
+    let locked: Bool
+    let returnTo: String
+}
+
+struct PhotoView {
+    let url: String
+    let width: Int
+    let height: Int
+    let alt: String
+}
+
+/// A page of post cards with its "Older posts" link.
+struct FeedView {
+    let posts: [PostCardView]
+    var hasPosts: Bool { !posts.isEmpty }
+    let olderURL: String?
+}
+
 extension App {
-    /// What the post card template shows for one post.
-    func postView(_ item: FeedItem, _ context: RequestContext) -> [String: Any] {
+    func postCard(_ item: FeedItem, _ context: RequestContext) -> PostCardView {
         let language = context.language
         let id = item.post.id ?? 0
-        let photos: [[String: Any]] = item.photos.enumerated().map { index, photo in
-            ["url": Paths.media(photo.fileName), "width": photo.width, "height": photo.height,
-             "alt": localizer.text("posts.photo_alt", language, ["number": String(index + 1), "name": item.author.displayName])]
-        }
-        return [
-            "id": id,
-            "url": Paths.post(id),
-            "author": userView(item.author),
-            "bodyHTML": item.post.bodyHTML,
-            "date": localizer.dateTime(item.post.createdAt, language),
-            "isoDate": InternetDate.format(item.post.createdAt),
-            "edited": item.post.updatedAt != nil,
-            "photos": photos,
-            "hasPhotos": !photos.isEmpty,
-            "photoCount": min(photos.count, 4),
-            "likeCount": localizer.number(item.post.likeCount, language),
-            "commentCount": localizer.number(item.post.commentCount, language),
-            "liked": item.likedByViewer,
-            "bookmarked": item.bookmarkedByViewer,
-            "isAuthor": context.user?.id == item.author.id,
-            "hidden": item.post.hiddenAt != nil,
-            "locked": item.post.commentsLocked,
-            "returnTo": context.request.target + "#post-\(id)",
-        ]
+        return PostCardView(
+            id: id,
+            url: Paths.post(id),
+            author: UserView(item.author),
+            bodyHTML: item.post.bodyHTML,
+            date: localizer.dateTime(item.post.createdAt, language),
+            isoDate: InternetDate.format(item.post.createdAt),
+            edited: item.post.updatedAt != nil,
+            photos: item.photos.enumerated().map { index, photo in
+                PhotoView(url: Paths.media(photo.fileName), width: photo.width, height: photo.height,
+                          alt: localizer.text("posts.photo_alt", language, ["number": String(index + 1), "name": item.author.displayName]))
+            },
+            likeCount: localizer.number(item.post.likeCount, language),
+            commentCount: localizer.number(item.post.commentCount, language),
+            liked: item.likedByViewer,
+            bookmarked: item.bookmarkedByViewer,
+            isAuthor: context.user?.id == item.author.id,
+            hidden: item.post.hiddenAt != nil,
+            locked: item.post.commentsLocked,
+            returnTo: context.request.target + "#post-\(id)"
+        )
     }
 
-    /// A page of posts with its "Older posts" link.
+    func feed(_ page: FeedPage, path: String, _ context: RequestContext) -> FeedView {
+        FeedView(posts: page.items.map { postCard($0, context) }, olderURL: Paths.older(path, before: page.nextCursor))
+    }
+
+    /// What the post card template shows for one post, for the interpreted templates.
+    func postView(_ item: FeedItem, _ context: RequestContext) -> [String: Any] {
+        postCard(item, context).dictionary
+    }
+
+    /// A page of posts with its "Older posts" link, for the interpreted templates.
     func feedView(_ page: FeedPage, path: String, _ context: RequestContext) -> [String: Any] {
-        [
-            "posts": page.items.map { postView($0, context) },
-            "hasPosts": !page.items.isEmpty,
-            "olderURL": Paths.older(path, before: page.nextCursor) as Any,
-        ]
+        let feed = feed(page, path: path, context)
+        return ["posts": feed.posts.map(\.dictionary), "hasPosts": feed.hasPosts, "olderURL": feed.olderURL as Any]
     }
 
     /// The `?before=` cursor of a feed request; garbage is a 400, not a silent first page.
@@ -47,5 +87,17 @@ extension App {
         guard let text = context.form["before"] else { return nil }
         guard let value = Checked.id(text) else { throw HTTPError(.badRequest) }
         return value
+    }
+}
+
+extension PostCardView {
+    var dictionary: [String: Any] {
+        [
+            "id": id, "url": url, "author": author.dictionary, "bodyHTML": bodyHTML, "excerptHTML": excerptHTML as Any,
+            "date": date, "isoDate": isoDate, "edited": edited,
+            "photos": photos.map { ["url": $0.url, "width": $0.width, "height": $0.height, "alt": $0.alt] as [String: Any] },
+            "hasPhotos": hasPhotos, "photoCount": photoCount, "likeCount": likeCount, "commentCount": commentCount,
+            "liked": liked, "bookmarked": bookmarked, "isAuthor": isAuthor, "hidden": hidden, "locked": locked, "returnTo": returnTo,
+        ]
     }
 }

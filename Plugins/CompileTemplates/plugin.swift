@@ -1,0 +1,28 @@
+import Foundation
+import PackagePlugin
+
+/// Compiles `Templates/*.mustache` into Swift for the target before it builds (see
+/// `Sources/TemplateCompiler`). It reruns when a template, a catalog or a Swift file of the
+/// target changes, since the Swift files declare the views the templates are checked against.
+@main
+struct CompileTemplates: BuildToolPlugin {
+    func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
+        guard let target = target as? SourceModuleTarget else { return [] }
+        let templates = context.package.directoryURL.appending(path: "Templates")
+        let files = try FileManager.default.contentsOfDirectory(at: templates, includingPropertiesForKeys: nil)
+            .filter { $0.pathExtension == "mustache" }
+        let catalogs = ["en", "ko"].map { templates.appending(path: "i18n/\($0).json") }
+        let swiftFiles = target.sourceFiles(withSuffix: "swift").map(\.url)
+        let output = context.pluginWorkDirectoryURL.appending(path: "CompiledTemplates.swift")
+        return [
+            .buildCommand(
+                displayName: "Compiling templates",
+                executable: try context.tool(named: "TemplateCompiler").url,
+                arguments: ["--templates", templates.path(), "--languages", "en,ko", "--output", output.path()]
+                    + swiftFiles.map { $0.path() },
+                inputFiles: files + catalogs + swiftFiles,
+                outputFiles: [output]
+            )
+        ]
+    }
+}
