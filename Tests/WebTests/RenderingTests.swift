@@ -19,6 +19,17 @@ import Testing
         #expect(HTMLEscaping.escape("한강 러닝") == "한강 러닝")
     }
 
+    @Test(arguments: Language.allCases)
+    func numbersAreGroupedAsFoundationGroupsThem(language: Language) throws {
+        let localizer = try Localizer(directory: TestSite.root + "/Templates/i18n")
+        let reference = NumberFormatter()
+        reference.locale = Locale(identifier: language.localeIdentifier)
+        reference.numberStyle = .decimal
+        for value in [0, 7, -7, 999, 1000, -1000, 12_345, 999_999, 1_000_000, -123_456_789, Int.max, Int.min] {
+            #expect(localizer.number(value, language) == reference.string(from: NSNumber(value: value)), "\(value)")
+        }
+    }
+
     @Test func aTemplateNamingAnUnknownKeyFailsAtStart() throws {
         let directory = NSTemporaryDirectory() + "moim-templates-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)

@@ -8,7 +8,6 @@ import Synchronization
 /// is kept here and used under a lock.
 final class Formatters: Sendable {
     private let dates = Mutex<[String: DateFormatter]>([:])
-    private let numbers = Mutex<[Language: NumberFormatter]>([:])
     private let weekdays = Mutex<[Language: [String]]>([:])
 
     /// Short weekday names, Sunday first.
@@ -39,16 +38,16 @@ final class Formatters: Sendable {
         }
     }
 
+    /// Both languages group thousands with a comma ("12,345"), so numbers are written here
+    /// rather than through a NumberFormatter, which would need the lock on every call.
     func format(_ value: Int, _ language: Language) -> String {
-        numbers.withLock { cache in
-            let formatter = cache[language] ?? {
-                let formatter = NumberFormatter()
-                formatter.locale = Locale(identifier: language.localeIdentifier)
-                formatter.numberStyle = .decimal
-                cache[language] = formatter
-                return formatter
-            }()
-            return formatter.string(from: NSNumber(value: value)) ?? String(value)
+        let digits = Array(String(value.magnitude).utf8)
+        var text: [UInt8] = value < 0 ? [UInt8(ascii: "-")] : []
+        text.reserveCapacity(digits.count + digits.count / 3 + 1)
+        for (index, digit) in digits.enumerated() {
+            if index > 0, (digits.count - index) % 3 == 0 { text.append(UInt8(ascii: ",")) }
+            text.append(digit)
         }
+        return String(decoding: text, as: UTF8.self)
     }
 }
