@@ -95,3 +95,32 @@ public struct ProfileChanges: Sendable {
         self.language = language
     }
 }
+
+extension User {
+    /// Decoded by hand, as `Post` is.
+    public init(row: Row) throws {
+        id = try row.decode(forColumn: "id")
+        username = try row.decode(forColumn: "username")
+        email = try row.decode(forColumn: "email")
+        passwordHash = try row.decode(forColumn: "passwordHash")
+        displayName = try row.decode(forColumn: "displayName")
+        bio = try row.decode(forColumn: "bio")
+        gender = try row.decode(forColumn: "gender")
+        birthYear = try row.decode(forColumn: "birthYear")
+        job = try row.decode(forColumn: "job")
+        region = try row.decode(forColumn: "region")
+        language = try row.decode(forColumn: "language")
+        let role: String = try row.decode(forColumn: "role")
+        guard let known = Role(rawValue: role) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: [CodingKeys.role], debugDescription: "unknown role \(role)"))
+        }
+        self.role = known
+        createdAt = try row.decode(forColumn: "createdAt")
+        calendarToken = try row.decode(forColumn: "calendarToken")
+        suspendedUntil = try row.decode(forColumn: "suspendedUntil")
+        silencedUntil = try row.decode(forColumn: "silencedUntil")
+        sanctionReason = try row.decode(forColumn: "sanctionReason")
+        units = try row.decode(forColumn: "units")
+        onLeaderboard = try row.decode(forColumn: "onLeaderboard")
+    }
+}
