@@ -114,14 +114,7 @@ extension AppDatabase {
         }
     }
 
-    /// Warnings the member has not acknowledged yet, oldest first.
-    public func unreadWarnings(userID: Int64) throws -> [(id: Int64, reason: String, createdAt: Date)] {
-        try reader.read { db in
-            try Row.fetchAll(db, sql: "SELECT id, reason, createdAt FROM warnings WHERE userID = ? AND readAt IS NULL ORDER BY id", arguments: [userID])
-                .map { ($0["id"], $0["reason"], $0["createdAt"]) }
-        }
-    }
-
+    /// The member has read their warnings: the banner goes.
     public func acknowledgeWarnings(userID: Int64, now: Date = Date()) throws {
         try writer.write { db in
             try db.execute(sql: "UPDATE warnings SET readAt = ? WHERE userID = ? AND readAt IS NULL", arguments: [now, userID])

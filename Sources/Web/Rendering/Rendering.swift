@@ -105,10 +105,10 @@ extension App {
         var warnings: [String] = []
         var silenced: String?
         if let user = context.user {
-            let unread = (try? database.unreadNotificationCount(userID: user.storedID)) ?? 0
-            if unread > 0 { unreadCount = unread > 99 ? "99+" : String(unread) }
             // A moderator's warning stays on every page until the member says they read it.
-            warnings = ((try? database.unreadWarnings(userID: user.storedID)) ?? []).map(\.reason)
+            let notices = (try? database.pageNotices(userID: user.storedID)) ?? (unreadNotifications: 0, warnings: [])
+            if notices.unreadNotifications > 0 { unreadCount = notices.unreadNotifications > 99 ? "99+" : String(notices.unreadNotifications) }
+            warnings = notices.warnings
             if user.isSilenced() { silenced = localizer.text("moderation.silenced", language, ["reason": user.sanctionReason]) }
         }
         var flash: String?
