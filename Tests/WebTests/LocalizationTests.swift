@@ -3,6 +3,13 @@ import HTTP
 @testable import Web
 
 @Suite struct LocalizationTests {
+    @Test func onlyTheFirstRangesOfAnAcceptLanguageHeaderAreRead() {
+        #expect(Language.preferred(by: "fr-CA, fr;q=0.9, ko;q=0.8, en;q=0.7") == .ko)
+        let flood = Array(repeating: "xx", count: Language.rangeLimit).joined(separator: ",")
+        #expect(Language.preferred(by: flood + ",ko") == nil)
+        #expect(Language.preferred(by: "ko," + flood) == .ko)
+    }
+
     @Test func koreanBrowsersGetKoreanPages() throws {
         let site = try TestSite()
         let page = site.browser(language: "ko-KR,ko;q=0.9,en;q=0.5").get("/signup")

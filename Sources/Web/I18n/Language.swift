@@ -4,11 +4,15 @@ import Foundation
 public enum Language: String, CaseIterable, Sendable {
     case en, ko
 
+    /// How many language ranges of an `Accept-Language` header are read.
+    static let rangeLimit = 32
+
     /// The best language for an `Accept-Language` header (RFC 9110 §12.5.4), or nil.
     static func preferred(by header: String?) -> Language? {
         guard let header else { return nil }
         var best: (Language, Double)? = nil
-        for item in header.split(separator: ",") {
+        // Browsers send a handful of ranges; a header of thousands would cost every request.
+        for item in header.split(separator: ",", maxSplits: Self.rangeLimit).prefix(Self.rangeLimit) {
             let parts = item.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
             guard let tag = parts.first?.lowercased() else { continue }
             let primary = tag.split(separator: "-").first.map(String.init) ?? tag
