@@ -13,9 +13,20 @@ enum Choices {
 
 extension App {
     /// `<option>` rows for a `<select>`: value, localized label, selected flag.
-    func options(_ values: [String], labels prefix: String, selected: String?, _ language: Language) -> [[String: Any]] {
-        values.map { value in
-            ["value": value, "label": localizer.text("\(prefix).\(value)", language), "selected": value == selected]
-        }
+    /// The options of a `<select>`, labelled from the catalog keys `prefix.value`.
+    func choices(_ values: [String], labels prefix: String, selected: String?, _ language: Language) -> [Choice] {
+        values.map { Choice(value: $0, label: localizer.text("\(prefix).\($0)", language), selected: $0 == selected) }
     }
+
+    /// `choices` for the interpreted templates.
+    func options(_ values: [String], labels prefix: String, selected: String?, _ language: Language) -> [[String: Any]] {
+        choices(values, labels: prefix, selected: selected, language).map { ["value": $0.value, "label": $0.label, "selected": $0.selected] }
+    }
+}
+
+/// One option of a `<select>`.
+struct Choice {
+    let value: String
+    let label: String
+    let selected: Bool
 }

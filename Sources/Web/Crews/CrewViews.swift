@@ -8,25 +8,26 @@ enum CrewTab: String {
 
 extension App {
     /// A crew as cards and headers show it.
-    func crewView(_ crew: Crew, _ language: Language) -> [String: Any] {
-        var view: [String: Any] = [
-            "slug": crew.slug,
-            "url": Paths.crew(crew.slug),
-            "name": crew.name,
-            "initial": String(crew.name.first ?? "?").uppercased(),
-            "sport": localizer.text("crews.sport.\(crew.sport.rawValue)", language),
-            "region": crew.region.map { localizer.text("choices.region.\($0)", language) } as Any,
-            "memberCount": crew.memberCount == 1 ? localizer.text("crews.member_one", language)
+    func crewCard(_ crew: Crew, _ language: Language) -> CrewCardView {
+        CrewCardView(
+            slug: crew.slug,
+            url: Paths.crew(crew.slug),
+            name: crew.name,
+            sport: localizer.text("crews.sport.\(crew.sport.rawValue)", language),
+            region: crew.region.map { localizer.text("choices.region.\($0)", language) },
+            memberCount: crew.memberCount == 1 ? localizer.text("crews.member_one", language)
                 : localizer.text("crews.member_other", language, ["count": localizer.number(crew.memberCount, language)]),
-            "capText": crew.memberCap.map { localizer.text("crews.cap", language, ["count": localizer.number($0, language)]) } as Any,
-            "policy": localizer.text("crews.policy.\(crew.joinPolicy.rawValue)", language),
-            "feeText": feeText(crew, language) as Any,
-            "full": crew.isFull,
-        ]
-        if let cover = crew.coverFileName {
-            view["cover"] = ["url": Paths.media(cover), "width": crew.coverWidth ?? 0, "height": crew.coverHeight ?? 0]
-        }
-        return view
+            capText: crew.memberCap.map { localizer.text("crews.cap", language, ["count": localizer.number($0, language)]) },
+            policy: localizer.text("crews.policy.\(crew.joinPolicy.rawValue)", language),
+            feeText: feeText(crew, language),
+            full: crew.isFull,
+            cover: crew.coverFileName.map { ImageView(url: Paths.media($0), width: crew.coverWidth ?? 0, height: crew.coverHeight ?? 0) }
+        )
+    }
+
+    /// `crewCard` for the interpreted templates.
+    func crewView(_ crew: Crew, _ language: Language) -> [String: Any] {
+        crewCard(crew, language).dictionary
     }
 
     func feeText(_ crew: Crew, _ language: Language) -> String? {
@@ -55,5 +56,38 @@ extension App {
     static func newInviteCode() -> String {
         let alphabet = Array("ABCDEFGHJKLMNPQRSTUVWXYZ23456789")
         return String(Crypto.randomBytes(6).map { alphabet[Int($0) % alphabet.count] })
+    }
+}
+
+/// A crew as its card (and its page's header) shows it.
+struct CrewCardView {
+    let slug: String
+    let url: String
+    let name: String
+    var initial: String { String(name.first ?? "?").uppercased() }
+    let sport: String
+    let region: String?
+    let memberCount: String
+    let capText: String?
+    let policy: String
+    let feeText: String?
+    let full: Bool
+    let cover: ImageView?
+}
+
+/// A stored image with its size, so the page does not jump as it loads.
+struct ImageView {
+    let url: String
+    let width: Int
+    let height: Int
+}
+
+extension CrewCardView {
+    var dictionary: [String: Any] {
+        [
+            "slug": slug, "url": url, "name": name, "initial": initial, "sport": sport, "region": region as Any,
+            "memberCount": memberCount, "capText": capText as Any, "policy": policy, "feeText": feeText as Any, "full": full,
+            "cover": cover.map { ["url": $0.url, "width": $0.width, "height": $0.height] as [String: Any] } as Any,
+        ]
     }
 }
