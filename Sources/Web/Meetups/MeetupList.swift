@@ -2,6 +2,29 @@ import Foundation
 import HTTP
 import Storage
 
+/// Upcoming meetups with their filters; every filter is echoed back into the form.
+struct MeetupsView: PageView {
+    static let template = "meetups"
+    let meetups: [MeetupCardView]
+    var hasMeetups: Bool { !meetups.isEmpty }
+    let nextURL: String?
+    let q: String
+    let from: String
+    let to: String
+    let minKm: String
+    let maxKm: String
+    let age: String
+    let open: Bool
+    let eligible: Bool
+    let slots: [Choice]
+    let paces: [Choice]
+    let genders: [Choice]
+    let regions: [Choice]
+    let jobs: [Choice]
+    /// The member's private calendar feed.
+    let calendarURL: String?
+}
+
 extension App {
     /// `GET /meetups`: upcoming meetups, soonest first, with every filter in the URL.
     func meetupList(_ context: RequestContext) throws -> HTTPResponse {
@@ -34,21 +57,21 @@ extension App {
 
         var query = context.request.queryString.split(separator: "&").filter { !$0.hasPrefix("after=") }.joined(separator: "&")
         if !query.isEmpty { query += "&" }
-        return try render("meetups", context, title: localizer.text("meetups.title", language), section: .meetups, [
-            "meetups": meetups.map { meetupView($0, language) },
-            "hasMeetups": !meetups.isEmpty,
-            "nextURL": next.map { Paths.meetups + "?" + query + "after=\(Checked.rounded($0.startsAt.timeIntervalSince1970.rounded(.down), in: Int.min...Int.max) ?? 0)-\($0.id)" } as Any,
-            "q": form["q"] ?? "", "from": form["from"] ?? "", "to": form["to"] ?? "", "minKm": form["min_km"] ?? "",
-            "maxKm": form["max_km"] ?? "", "age": form["age"] ?? "", "open": filter.openOnly, "eligible": mine != nil,
-            "slots": options(Meetup.TimeSlot.allCases.map(\.rawValue), labels: "meetups.slot", selected: filter.timeSlot?.rawValue, language),
-            "paces": options(Meetup.Pace.allCases.map(\.rawValue), labels: "meetups.pace", selected: filter.pace?.rawValue, language),
-            "genders": options(Meetup.GenderRule.allCases.map(\.rawValue), labels: "meetups.gender", selected: filter.genderRule?.rawValue, language),
-            "regions": options(Choices.regions, labels: "choices.region", selected: filter.region, language),
-            "jobs": options(Choices.jobs, labels: "choices.job", selected: form["job"], language),
-            "calendarURL": try context.user.map { user in
+        let view = MeetupsView(
+            meetups: meetups.map { meetupCard($0, language) },
+            nextURL: next.map { Paths.meetups + "?" + query + "after=\(Checked.rounded($0.startsAt.timeIntervalSince1970.rounded(.down), in: Int.min...Int.max) ?? 0)-\($0.id)" },
+            q: form["q"] ?? "", from: form["from"] ?? "", to: form["to"] ?? "", minKm: form["min_km"] ?? "",
+            maxKm: form["max_km"] ?? "", age: form["age"] ?? "", open: filter.openOnly, eligible: mine != nil,
+            slots: choices(Meetup.TimeSlot.allCases.map(\.rawValue), labels: "meetups.slot", selected: filter.timeSlot?.rawValue, language),
+            paces: choices(Meetup.Pace.allCases.map(\.rawValue), labels: "meetups.pace", selected: filter.pace?.rawValue, language),
+            genders: choices(Meetup.GenderRule.allCases.map(\.rawValue), labels: "meetups.gender", selected: filter.genderRule?.rawValue, language),
+            regions: choices(Choices.regions, labels: "choices.region", selected: filter.region, language),
+            jobs: choices(Choices.jobs, labels: "choices.job", selected: form["job"], language),
+            calendarURL: try context.user.map { user in
                 "/calendar/" + (try database.calendarToken(userID: user.storedID) { Crypto.randomToken(24) }) + ".ics"
-            } as Any,
-        ])
+            }
+        )
+        return page(view, context, title: localizer.text("meetups.title", language), section: .meetups)
     }
 
     /// `after=<unix seconds>-<id>`; garbage is a 400.

@@ -4,26 +4,31 @@ import Storage
 
 extension App {
     /// A meetup as list cards show it.
-    func meetupView(_ meetup: Meetup, _ language: Language) -> [String: Any] {
+    func meetupCard(_ meetup: Meetup, _ language: Language) -> MeetupCardView {
         let text = { (key: String) in self.localizer.text(key, language) }
-        return [
-            "id": meetup.id ?? 0,
-            "url": Paths.meetup(meetup.id ?? 0),
-            "title": meetup.title,
-            "when": localizer.dateTime(meetup.startsAt, language),
-            "isoDate": InternetDate.format(meetup.startsAt),
-            "place": meetup.placeName,
-            "region": meetup.region.map { text("choices.region.\($0)") } as Any,
-            "slot": text("meetups.slot.\(meetup.timeSlot.rawValue)"),
-            "pace": text("meetups.pace.\(meetup.pace.rawValue)"),
-            "style": text("meetups.style.\(meetup.style.rawValue)"),
-            "distance": meetup.distanceKm.map { localizer.text("meetups.km", language, ["km": Self.decimal($0)]) } as Any,
-            "going": localizer.text("meetups.going_count", language, ["count": String(meetup.acceptedCount), "capacity": String(meetup.capacity)]),
-            "closed": meetup.isClosed(at: Date()),
-            "full": meetup.acceptedCount >= meetup.capacity,
-            "rules": meetupRules(meetup, language),
-            "crewOnly": meetup.crewOnly,
-        ]
+        return MeetupCardView(
+            id: meetup.id ?? 0,
+            url: Paths.meetup(meetup.id ?? 0),
+            title: meetup.title,
+            when: localizer.dateTime(meetup.startsAt, language),
+            isoDate: InternetDate.format(meetup.startsAt),
+            place: meetup.placeName,
+            region: meetup.region.map { text("choices.region.\($0)") },
+            slot: text("meetups.slot.\(meetup.timeSlot.rawValue)"),
+            pace: text("meetups.pace.\(meetup.pace.rawValue)"),
+            style: text("meetups.style.\(meetup.style.rawValue)"),
+            distance: meetup.distanceKm.map { localizer.text("meetups.km", language, ["km": Self.decimal($0)]) },
+            going: localizer.text("meetups.going_count", language, ["count": String(meetup.acceptedCount), "capacity": String(meetup.capacity)]),
+            closed: meetup.isClosed(at: Date()),
+            full: meetup.acceptedCount >= meetup.capacity,
+            rules: meetupRules(meetup, language),
+            crewOnly: meetup.crewOnly
+        )
+    }
+
+    /// `meetupCard` for the interpreted templates.
+    func meetupView(_ meetup: Meetup, _ language: Language) -> [String: Any] {
+        meetupCard(meetup, language).dictionary
     }
 
     /// The eligibility rules in words; empty when anyone may join.
@@ -57,5 +62,36 @@ extension App {
 
     static func decimal(_ value: Double) -> String {
         value == value.rounded() ? String(Int(value)) : String(format: "%.1f", value)
+    }
+}
+
+/// A meetup as its card shows it.
+struct MeetupCardView {
+    let id: Int64
+    let url: String
+    let title: String
+    let when: String
+    let isoDate: String
+    let place: String
+    let region: String?
+    let slot: String
+    let pace: String
+    let style: String
+    let distance: String?
+    let going: String
+    let closed: Bool
+    let full: Bool
+    /// The eligibility rules in words; empty when anyone may join.
+    let rules: [String]
+    let crewOnly: Bool
+}
+
+extension MeetupCardView {
+    var dictionary: [String: Any] {
+        [
+            "id": id, "url": url, "title": title, "when": when, "isoDate": isoDate, "place": place, "region": region as Any,
+            "slot": slot, "pace": pace, "style": style, "distance": distance as Any, "going": going, "closed": closed,
+            "full": full, "rules": rules, "crewOnly": crewOnly,
+        ]
     }
 }
