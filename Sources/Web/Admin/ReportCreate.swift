@@ -58,10 +58,26 @@ extension App {
     }
 
     /// What the report form partial needs for one target.
+    func reportForm(_ target: ModerationTarget, _ id: Int64, _ context: RequestContext) -> ReportFormView {
+        ReportFormView(
+            type: target.rawValue, id: id, returnTo: context.request.target,
+            reasons: choices(ReportReason.allCases.map(\.rawValue), labels: "moderation.reason", selected: nil, context.language))
+    }
+
+    /// `reportForm` for the interpreted templates.
     func reportView(_ target: ModerationTarget, _ id: Int64, _ context: RequestContext) -> [String: Any] {
-        [
-            "type": target.rawValue, "id": id, "returnTo": context.request.target,
-            "reasons": ReportReason.allCases.map { ["value": $0.rawValue, "label": localizer.text("moderation.reason.\($0.rawValue)", context.language)] },
+        let form = reportForm(target, id, context)
+        return [
+            "type": form.type, "id": form.id, "returnTo": form.returnTo,
+            "reasons": form.reasons.map { ["value": $0.value, "label": $0.label] },
         ]
     }
+}
+
+/// The report form beside a post, comment, crew, meetup or member.
+struct ReportFormView {
+    let type: String
+    let id: Int64
+    var returnTo: String
+    let reasons: [Choice]
 }

@@ -5,12 +5,71 @@ enum ProfileTab: String {
     case posts, followers, following
 }
 
+/// A member's page: their head card, then their posts or the people they follow or who
+/// follow them.
+struct ProfileView: PageView {
+    static let template = "profile"
+    let profile: ProfileHeadView
+    let isSelf: Bool
+    let canFollow: Bool
+    let following: Bool
+    let blocked: Bool
+    let tab: ProfileTabMarks
+    let report: ReportFormView
+    /// The posts tab.
+    var posts: [PostCardView] = []
+    var hasPosts: Bool { !posts.isEmpty }
+    /// The followers and following tabs.
+    var people: [UserView] = []
+    var hasPeople: Bool { !people.isEmpty }
+    var olderURL: String?
+}
+
+struct ProfileHeadView {
+    let username: String
+    let displayName: String
+    var initial: String { String(displayName.first ?? "?").uppercased() }
+    let url: String
+    let role: String?
+    let region: String?
+    let joined: String
+    let bio: String?
+    let crews: [ProfileCrewView]
+    var hasCrews: Bool { !crews.isEmpty }
+    /// How often they came when they said they would (RunnerBe's reliability label).
+    let attendance: String?
+    let postCount: String
+    let followerCount: String
+    let followingCount: String
+    let followersURL: String
+    let followingURL: String
+    let atomURL: String
+}
+
+/// A crew the member belongs to, with their role in it.
+struct ProfileCrewView {
+    let url: String
+    let name: String
+    let role: String
+}
+
+struct ProfileTabMarks {
+    let current: ProfileTab
+    var posts: Bool { current == .posts }
+    var followers: Bool { current == .followers }
+    var following: Bool { current == .following }
+}
+
 extension App {
     /// `GET /u/:username`: the profile and its posts.
     func profileShow(_ context: RequestContext) throws -> HTTPResponse {
         let user = try profileUser(context)
         let page = try database.userPosts(userID: user.storedID, before: cursor(context), viewerID: context.user?.id)
-        return try renderProfile(user, tab: .posts, feedView(page, path: Paths.profile(user.username), context), context)
+        let feed = feed(page, path: Paths.profile(user.username), context)
+        var view = try profile(user, tab: .posts, context)
+        view.posts = feed.posts
+        view.olderURL = feed.olderURL
+        return self.page(view, context, title: Self.profileTitle(user))
     }
 
     /// `GET /u/:username/followers` and `/following`.
@@ -20,11 +79,10 @@ extension App {
             let cursor = try cursor(context)
             let (people, next) = try database.follows(of: user.storedID, followers: tab == .followers, after: cursor)
             let path = tab == .followers ? Paths.followers(user.username) : Paths.following(user.username)
-            return try renderProfile(user, tab: tab, [
-                "people": people.map(userView),
-                "hasPeople": !people.isEmpty,
-                "olderURL": Paths.older(path, before: next) as Any,
-            ], context)
+            var view = try profile(user, tab: tab, context)
+            view.people = people.map(UserView.init)
+            view.olderURL = Paths.older(path, before: next)
+            return page(view, context, title: Self.profileTitle(user))
         }
     }
 
@@ -36,47 +94,47 @@ extension App {
         return user
     }
 
-    private func renderProfile(_ user: User, tab: ProfileTab, _ data: [String: Any], _ context: RequestContext) throws -> HTTPResponse {
+    private static func profileTitle(_ user: User) -> String {
+        "\(user.displayName) (@\(user.username))"
+    }
+
+    private func profile(_ user: User, tab: ProfileTab, _ context: RequestContext) throws -> ProfileView {
         let language = context.language
         let userID = try user.storedID
         let counts = try database.followCounts(userID: userID)
-        var profile = userView(user)
-        // Sections treat an empty string as true, so absent values are left out.
-        profile["bio"] = user.bio.nilIfEmpty
-        profile["region"] = user.region.map { localizer.text("choices.region.\($0)", language) }
-        profile["joined"] = localizer.text("profile.joined", language, ["date": localizer.monthYear(user.createdAt, language)])
-        profile["role"] = user.role == .member ? nil : localizer.text("roles.\(user.role.rawValue)", language)
-        profile["postCount"] = localizer.number(counts.posts, language)
-        profile["followerCount"] = localizer.number(counts.followers, language)
-        profile["followingCount"] = localizer.number(counts.following, language)
-        profile["followersURL"] = Paths.followers(user.username)
-        profile["followingURL"] = Paths.following(user.username)
-        profile["atomURL"] = Paths.userFeed(user.username)
-        let crews = try database.crews(ofUser: userID)
-        profile["crews"] = crews.map { entry -> [String: Any] in
-            var view = crewView(entry.crew, language)
-            view["role"] = localizer.text("crews.role.\(entry.role.rawValue)", language)
-            return view
-        }
-        profile["hasCrews"] = !crews.isEmpty
         let attendance = try database.attendance(userID: userID)
-        if attendance.recorded > 0 {
-            // RunnerBe's reliability label: how often they came when they said they would.
-            profile["attendance"] = localizer.text("profile.attendance", language,
-                                                   ["attended": String(attendance.attended), "recorded": String(attendance.recorded)])
-        }
+        let head = ProfileHeadView(
+            username: user.username,
+            displayName: user.displayName,
+            url: Paths.profile(user.username),
+            role: user.role == .member ? nil : localizer.text("roles.\(user.role.rawValue)", language),
+            region: user.region.map { localizer.text("choices.region.\($0)", language) },
+            joined: localizer.text("profile.joined", language, ["date": localizer.monthYear(user.createdAt, language)]),
+            bio: user.bio.nilIfEmpty,
+            crews: try database.crews(ofUser: userID).map { entry in
+                ProfileCrewView(url: Paths.crew(entry.crew.slug), name: entry.crew.name,
+                                role: localizer.text("crews.role.\(entry.role.rawValue)", language))
+            },
+            attendance: attendance.recorded > 0
+                ? localizer.text("profile.attendance", language, ["attended": String(attendance.attended), "recorded": String(attendance.recorded)])
+                : nil,
+            postCount: localizer.number(counts.posts, language),
+            followerCount: localizer.number(counts.followers, language),
+            followingCount: localizer.number(counts.following, language),
+            followersURL: Paths.followers(user.username),
+            followingURL: Paths.following(user.username),
+            atomURL: Paths.userFeed(user.username)
+        )
         let isSelf = context.user?.id == userID
-        var view: [String: Any] = [
-            "profile": profile,
-            "isSelf": isSelf,
-            "canFollow": context.user != nil && !isSelf,
-            "following": try context.user.map { try database.isFollowing(followerID: $0.storedID, followeeID: userID) } ?? false,
-            "tab": [tab.rawValue: true],
-            "report": reportView(.user, userID, context),
-            "blocked": try context.user.map { try database.hasBlocked(blockerID: $0.storedID, blockedID: userID) } ?? false,
-        ]
-        view.merge(data) { _, new in new }
-        return try render("profile", context, title: "\(user.displayName) (@\(user.username))", view)
+        return ProfileView(
+            profile: head,
+            isSelf: isSelf,
+            canFollow: context.user != nil && !isSelf,
+            following: try context.user.map { try database.isFollowing(followerID: $0.storedID, followeeID: userID) } ?? false,
+            blocked: try context.user.map { try database.hasBlocked(blockerID: $0.storedID, blockedID: userID) } ?? false,
+            tab: ProfileTabMarks(current: tab),
+            report: reportForm(.user, userID, context)
+        )
     }
 
     /// `POST /u/:username/follow` and `/unfollow`.
