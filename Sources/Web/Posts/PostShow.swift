@@ -1,6 +1,17 @@
 import HTTP
 import Storage
 
+/// A post with its comment thread.
+struct PostPageView: PageView {
+    static let template = "post"
+    let post: PostCardView
+    let report: ReportFormView
+    /// Crew staff moderate the posts written in their crew.
+    let canModerate: Bool
+    let comments: [CommentView]
+    var hasComments: Bool { !comments.isEmpty }
+}
+
 extension App {
     /// `GET /posts/:id`: the post and its comment thread.
     func postShow(_ context: RequestContext) throws -> HTTPResponse {
@@ -10,19 +21,17 @@ extension App {
         let title = item.post.body.isEmpty
             ? localizer.text("posts.title_by", language, ["name": item.author.displayName])
             : String(item.post.body.prefix(60))
-        var post = postView(item, context)
-        post["report"] = reportView(.post, try item.post.storedID, context)
-        // Crew staff moderate the posts written in their crew.
-        if let crewID = item.post.crewID, let viewer = context.user, item.author.id != viewer.id,
-           try database.crewRole(crewID: crewID, userID: viewer.storedID)?.isStaff == true {
-            post["canModerate"] = true
+        var canModerate = false
+        if let crewID = item.post.crewID, let viewer = context.user, item.author.id != viewer.id {
+            canModerate = try database.crewRole(crewID: crewID, userID: viewer.storedID)?.isStaff == true
         }
-        return try render("post", context, title: title, section: .feed, [
-            "post": post,
-            "comments": thread.map { commentView($0, postAuthorID: item.post.authorID, context) },
-            "hasComments": !thread.isEmpty,
-            "replyTo": context.form["reply"].flatMap(Checked.id) as Any,
-        ])
+        let view = PostPageView(
+            post: postCard(item, context),
+            report: reportForm(.post, try item.post.storedID, context),
+            canModerate: canModerate,
+            comments: thread.map { commentView($0, postAuthorID: item.post.authorID, context) }
+        )
+        return page(view, context, title: title, section: .feed)
     }
 
     /// The post named by the `:id` parameter, as the viewer sees it, or 404.
