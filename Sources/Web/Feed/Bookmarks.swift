@@ -1,14 +1,23 @@
 import HTTP
 
+/// What the member saved: meetups, then posts.
+struct BookmarksView: PageView {
+    static let template = "bookmarks"
+    let meetups: [MeetupCardView]
+    var hasMeetups: Bool { !meetups.isEmpty }
+    let posts: [PostCardView]
+    var hasPosts: Bool { !posts.isEmpty }
+    let olderURL: String?
+}
+
 extension App {
     /// `GET /bookmarks`: the meetups and posts the member saved, most recently saved first.
     func bookmarks(_ context: RequestContext) throws -> HTTPResponse {
         let user = try context.requireUser()
-        let page = try database.bookmarkedPosts(userID: user.storedID, before: cursor(context))
-        var view = feedView(page, path: Paths.bookmarks, context)
-        let meetups = try database.bookmarkedMeetups(userID: user.storedID)
-        view["meetups"] = meetups.map { meetupView($0, context.language) }
-        view["hasMeetups"] = !meetups.isEmpty
-        return try render("bookmarks", context, title: localizer.text("bookmarks.title", context.language), section: .feed, view)
+        let feed = feed(try database.bookmarkedPosts(userID: user.storedID, before: cursor(context)), path: Paths.bookmarks, context)
+        let view = BookmarksView(
+            meetups: try database.bookmarkedMeetups(userID: user.storedID).map { meetupCard($0, context.language) },
+            posts: feed.posts, olderURL: feed.olderURL)
+        return page(view, context, title: localizer.text("bookmarks.title", context.language), section: .feed)
     }
 }

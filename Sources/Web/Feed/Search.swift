@@ -2,30 +2,45 @@ import HTTP
 import Markdown
 import Storage
 
+/// Search results: people, tags and posts (with the match marked).
+struct SearchView: PageView {
+    static let template = "search"
+    let query: String
+    var searched: Bool { !query.isEmpty }
+    var posts: [PostCardView] = []
+    var users: [UserView] = []
+    var tags: [TagCountView] = []
+    var hasPosts: Bool { !posts.isEmpty }
+    var hasUsers: Bool { !users.isEmpty }
+    var hasTags: Bool { !tags.isEmpty }
+    var nothingFound: Bool { posts.isEmpty && users.isEmpty && tags.isEmpty }
+}
+
+struct TagCountView {
+    let tag: String
+    let url: String
+    let count: String
+}
+
 extension App {
     /// `GET /search?q=`: posts (ranked, matches marked), people and tags.
     func search(_ context: RequestContext) throws -> HTTPResponse {
         let language = context.language
         let query = SearchText(context.form["q"] ?? "").text
-        var view: [String: Any] = ["query": query, "searched": !query.isEmpty]
+        var view = SearchView(query: query)
         if !query.isEmpty {
             let tagQuery = References.normalise(query.hasPrefix("#") ? String(query.dropFirst()) : query)
-            let posts = try database.searchPosts(query, viewerID: context.user?.id)
-            let users = try database.searchUsers(query.hasPrefix("@") ? String(query.dropFirst()) : query)
-            let tags = try database.searchTags(tagQuery)
-            view["posts"] = posts.map { match -> [String: Any] in
-                var post = postView(match.item, context)
-                post["excerptHTML"] = Self.markedExcerpt(match.excerpt)
-                return post
+            view.posts = try database.searchPosts(query, viewerID: context.user?.id).map { match in
+                var card = postCard(match.item, context)
+                card.excerptHTML = Self.markedExcerpt(match.excerpt)
+                return card
             }
-            view["users"] = users.map(userView)
-            view["tags"] = tags.map { ["tag": $0.tag, "url": Paths.tag($0.tag), "count": localizer.number($0.posts, language)] as [String: Any] }
-            view["hasPosts"] = !posts.isEmpty
-            view["hasUsers"] = !users.isEmpty
-            view["hasTags"] = !tags.isEmpty
-            view["nothingFound"] = posts.isEmpty && users.isEmpty && tags.isEmpty
+            view.users = try database.searchUsers(query.hasPrefix("@") ? String(query.dropFirst()) : query).map(UserView.init)
+            view.tags = try database.searchTags(tagQuery).map {
+                TagCountView(tag: $0.tag, url: Paths.tag($0.tag), count: localizer.number($0.posts, language))
+            }
         }
-        return try render("search", context, title: localizer.text("search.title", language), view)
+        return page(view, context, title: localizer.text("search.title", language))
     }
 
     /// Escapes an excerpt, then turns the match markers into `<mark>`: user text never

@@ -1,15 +1,23 @@
 import HTTP
 import Markdown
 
+/// Posts with one tag.
+struct TagView: PageView {
+    static let template = "tag"
+    let tag: String
+    let atomURL: String
+    let posts: [PostCardView]
+    var hasPosts: Bool { !posts.isEmpty }
+    let olderURL: String?
+}
+
 extension App {
     /// `GET /tags/:tag`: posts with the tag, however it was capitalised.
     func tagShow(_ context: RequestContext) throws -> HTTPResponse {
         guard let written = context.request.parameters["tag"], References.isTag(written) else { throw HTTPError(.notFound) }
         let tag = References.normalise(written)
-        let page = try database.tagFeed(tag: tag, before: cursor(context), viewerID: context.user?.id)
-        var view = feedView(page, path: Paths.tag(tag), context)
-        view["tag"] = tag
-        view["atomURL"] = Paths.tagFeed(tag)
-        return try render("tag", context, title: "#" + tag, section: .feed, view)
+        let feed = feed(try database.tagFeed(tag: tag, before: cursor(context), viewerID: context.user?.id), path: Paths.tag(tag), context)
+        let view = TagView(tag: tag, atomURL: Paths.tagFeed(tag), posts: feed.posts, olderURL: feed.olderURL)
+        return page(view, context, title: "#" + tag, section: .feed)
     }
 }
