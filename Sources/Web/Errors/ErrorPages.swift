@@ -2,6 +2,16 @@ import Foundation
 import HTTP
 import Storage
 
+/// The site's page for an error status.
+struct ErrorView: PageView {
+    static let template = "error"
+    let code: Int
+    let heading: String
+    let message: String
+    /// Shown for server errors, to quote when reporting them.
+    let requestID: String?
+}
+
 extension App {
     /// Turns anything a handler threw into a page that looks like the site, in the right
     /// language, with the right status. 5xx errors are logged with the request id.
@@ -20,17 +30,12 @@ extension App {
         let code = httpError.status.code
         let knownCodes: Set = [400, 403, 404, 405, 408, 409, 413, 415, 422, 429, 500, 503]
         let key = knownCodes.contains(code) ? String(code) : (code >= 500 ? "500" : "400")
-        var response: HTTPResponse
-        do {
-            response = try render("error", context, title: localizer.text("errors.\(key).title", language), status: httpError.status, [
-                "code": code,
-                "heading": localizer.text("errors.\(key).title", language),
-                "message": httpError.message ?? localizer.text("errors.\(key).message", language),
-                "requestID": (code >= 500 ? request.id : nil) as Any,
-            ])
-        } catch {
-            response = .text(httpError.status.description, status: httpError.status)
-        }
+        let view = ErrorView(
+            code: code,
+            heading: localizer.text("errors.\(key).title", language),
+            message: httpError.message ?? localizer.text("errors.\(key).message", language),
+            requestID: code >= 500 ? request.id : nil)
+        var response = page(view, context, title: view.heading, status: httpError.status)
         for (name, value) in httpError.headers { response.headers.set(name, value) }
         response.headers.set("Cache-Control", "no-store")
         if let fallback, fallback.issuesCSRFCookie {
