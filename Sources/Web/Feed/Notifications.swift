@@ -1,13 +1,28 @@
 import HTTP
 import Storage
 
+/// The member's newest notifications.
+struct NotificationsView: PageView {
+    static let template = "notifications"
+    let notifications: [NotificationView]
+    var hasNotifications: Bool { !notifications.isEmpty }
+}
+
+struct NotificationView {
+    let actor: UserView
+    let text: String
+    let url: String
+    let date: String
+    let unread: Bool
+}
+
 extension App {
     /// `GET /notifications`: the newest notifications; viewing them marks them read.
     func notifications(_ context: RequestContext) throws -> HTTPResponse {
         let user = try context.requireUser()
         let language = context.language
         let items = try database.notifications(userID: user.storedID)
-        let views: [[String: Any]] = items.map { item in
+        let views = items.map { item in
             let notification = item.notification
             let target: String = switch notification.kind {
             case .follow: Paths.profile(item.actor.username)
@@ -21,19 +36,15 @@ extension App {
             case .meetupApplied, .meetupAccepted, .meetupRejected, .meetupPromoted, .meetupChanged:
                 notification.meetupID.map(Paths.meetup) ?? Paths.meetups
             }
-            return [
-                "actor": userView(item.actor),
-                "text": localizer.text("notifications.\(notification.kind.rawValue)", language,
-                                       ["name": item.actor.displayName, "crew": item.crew?.name ?? "", "detail": notification.detail]),
-                "url": target,
-                "date": localizer.dateTime(notification.createdAt, language),
-                "unread": notification.readAt == nil,
-            ]
+            return NotificationView(
+                actor: UserView(item.actor),
+                text: localizer.text("notifications.\(notification.kind.rawValue)", language,
+                                     ["name": item.actor.displayName, "crew": item.crew?.name ?? "", "detail": notification.detail]),
+                url: target,
+                date: localizer.dateTime(notification.createdAt, language),
+                unread: notification.readAt == nil)
         }
         try database.markNotificationsRead(userID: user.storedID)
-        return try render("notifications", context, title: localizer.text("notifications.title", language), [
-            "notifications": views,
-            "hasNotifications": !views.isEmpty,
-        ])
+        return page(NotificationsView(notifications: views), context, title: localizer.text("notifications.title", language))
     }
 }
