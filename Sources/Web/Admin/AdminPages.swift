@@ -2,45 +2,141 @@ import Foundation
 import HTTP
 import Storage
 
+/// The staff pages, one template with a tab each.
+struct AdminView: PageView {
+    static let template = "admin"
+    let tab: AdminTabMarks
+    // The dashboard.
+    var openReports: Int = 0
+    var newUsers: [UserView] = []
+    var chart: ChartView?
+    var log: [LogEntryView] = []
+    // Open reports.
+    var reports: [ReportGroupView] = []
+    var hasReports: Bool { !reports.isEmpty }
+    // Finding members.
+    var query: String = ""
+    var users: [AdminUserRow] = []
+    // One member.
+    var member: AdminMemberView?
+    var summary: MemberSummaryView?
+    var canSanction: Bool = false
+    var canGrant: Bool = false
+    var isModerator: Bool = false
+}
+
+struct AdminTabMarks {
+    enum Tab { case dashboard, reports, users, user, log }
+    let current: Tab
+    var dashboard: Bool { current == .dashboard }
+    var reports: Bool { current == .reports }
+    var users: Bool { current == .users }
+    var user: Bool { current == .user }
+    var log: Bool { current == .log }
+}
+
+/// The reports of one post, comment, crew, meetup or member.
+struct ReportGroupView {
+    struct Author {
+        let username: String
+        let url: String
+    }
+
+    let type: String
+    let typeLabel: String
+    let id: Int64
+    let label: String
+    let url: String?
+    let count: Int
+    let reasons: [String]
+    let notes: [String]
+    let date: String
+    let author: Author?
+    let hideable: Bool
+    let lockable: Bool
+}
+
+struct AdminUserRow {
+    let user: UserView
+    var initial: String { user.initial }
+    var displayName: String { user.displayName }
+    var username: String { user.username }
+    let adminURL: String
+    let sanction: String?
+}
+
+struct AdminMemberView {
+    let user: UserView
+    var displayName: String { user.displayName }
+    var username: String { user.username }
+    var url: String { user.url }
+    let email: String
+    let role: String
+    let sanction: String?
+    let actionURL: String
+}
+
+/// What a member has done, for staff deciding on a sanction.
+struct MemberSummaryView {
+    let made: Int
+    let received: Int
+    let sessions: Int
+    let posts: Int
+    let comments: Int
+}
+
+/// One row of the moderation log.
+struct LogEntryView {
+    let date: String
+    let moderator: String
+    let action: String
+    let target: String
+    let label: String?
+    let reason: String?
+}
+
+/// The public moderation log.
+struct ModerationLogView: PageView {
+    static let template = "moderation"
+    let log: [LogEntryView]
+}
+
 extension App {
     /// `GET /admin`: open reports, new members, a 30-day chart of signups and posts, recent log.
     func adminDashboard(_ context: RequestContext, _ staff: User) throws -> HTTPResponse {
         let language = context.language
         let signups = try database.dailyCounts("users", days: 30)
         let posts = try database.dailyCounts("posts", days: 30)
-        return try render("admin", context, title: localizer.text("admin.title", language), [
-            "tab": ["dashboard": true],
-            "openReports": try database.openReportCount(),
-            "newUsers": try database.newUsers().map(userView),
-            "chart": ActivityChart(series: [signups.map(\.count), posts.map(\.count)], labels: signups.map(\.day)).view,
-            "log": try logView(limit: 10, isPublic: false, language),
-        ])
+        var view = AdminView(tab: AdminTabMarks(current: .dashboard))
+        view.openReports = try database.openReportCount()
+        view.newUsers = try database.newUsers().map(UserView.init)
+        view.chart = ActivityChart(series: [signups.map(\.count), posts.map(\.count)], labels: signups.map(\.day)).view
+        view.log = try moderationLog(limit: 10, isPublic: false, language)
+        return page(view, context, title: localizer.text("admin.title", language))
     }
 
     /// `GET /admin/reports`: open reports grouped by target, with the content and actions.
     func adminReports(_ context: RequestContext, _ staff: User) throws -> HTTPResponse {
         let language = context.language
-        let groups = try database.openReports().map { group -> [String: Any] in
-            [
-                "type": group.targetType.rawValue,
-                "typeLabel": localizer.text("moderation.target.\(group.targetType.rawValue)", language),
-                "id": group.targetID,
-                "label": try database.targetLabel(group.targetType, id: group.targetID) ?? "—",
-                "url": try targetURL(group.targetType, group.targetID) as Any,
-                "count": group.count,
-                "reasons": Array(Set(group.reasons)).map { localizer.text("moderation.reason.\($0.rawValue)", language) },
-                "notes": group.notes,
-                "date": localizer.dateTime(group.latest, language),
-                "author": try database.targetAuthor(group.targetType, id: group.targetID).map { author -> [String: Any] in
-                    ["username": author.username, "url": Paths.adminUser(author.username)]
-                } as Any,
-                "hideable": group.targetType != .user,
-                "lockable": group.targetType == .post,
-            ]
+        var view = AdminView(tab: AdminTabMarks(current: .reports))
+        view.reports = try database.openReports().map { group in
+            ReportGroupView(
+                type: group.targetType.rawValue,
+                typeLabel: localizer.text("moderation.target.\(group.targetType.rawValue)", language),
+                id: group.targetID,
+                label: try database.targetLabel(group.targetType, id: group.targetID) ?? "—",
+                url: try targetURL(group.targetType, group.targetID),
+                count: group.count,
+                reasons: Array(Set(group.reasons)).map { localizer.text("moderation.reason.\($0.rawValue)", language) },
+                notes: group.notes,
+                date: localizer.dateTime(group.latest, language),
+                author: try database.targetAuthor(group.targetType, id: group.targetID).map {
+                    ReportGroupView.Author(username: $0.username, url: Paths.adminUser($0.username))
+                },
+                hideable: group.targetType != .user,
+                lockable: group.targetType == .post)
         }
-        return try render("admin", context, title: localizer.text("admin.reports", language), [
-            "tab": ["reports": true], "reports": groups, "hasReports": !groups.isEmpty,
-        ])
+        return page(view, context, title: localizer.text("admin.reports", language))
     }
 
     /// `POST /admin/moderate`: one action on one target, with a reason, logged.
@@ -58,32 +154,28 @@ extension App {
     func adminUsers(_ context: RequestContext, _ staff: User) throws -> HTTPResponse {
         let query = (context.form["q"] ?? "").trimmed
         let users = query.isEmpty ? try database.newUsers(limit: 50) : try database.findUsers(query)
-        return try render("admin", context, title: localizer.text("admin.users", context.language), [
-            "tab": ["users": true], "query": query, "users": users.map { user -> [String: Any] in
-                var view = userView(user)
-                view["adminURL"] = Paths.adminUser(user.username)
-                view["sanction"] = sanctionText(user, context.language) as Any
-                return view
-            },
-        ])
+        var view = AdminView(tab: AdminTabMarks(current: .users))
+        view.query = query
+        view.users = users.map { user in
+            AdminUserRow(user: UserView(user), adminURL: Paths.adminUser(user.username), sanction: sanctionText(user, context.language))
+        }
+        return page(view, context, title: localizer.text("admin.users", context.language))
     }
 
     /// `GET /admin/users/:username`: their activity, and the sanctions form.
     func adminUser(_ context: RequestContext, _ staff: User) throws -> HTTPResponse {
         let user = try profileUser(context)
         let summary = try database.moderationSummary(userID: user.storedID)
-        var view = userView(user)
-        view["email"] = user.email
-        view["role"] = localizer.text("roles.\(user.role.rawValue)", context.language)
-        view["sanction"] = sanctionText(user, context.language) as Any
-        view["actionURL"] = Paths.adminUser(user.username)
-        return try render("admin", context, title: "@" + user.username, [
-            "tab": ["user": true], "member": view,
-            "summary": ["made": summary.made, "received": summary.received, "sessions": summary.sessions, "posts": summary.posts, "comments": summary.comments],
-            "canSanction": user.id != staff.id && (user.role != .admin || staff.role == .admin),
-            "canGrant": staff.role == .admin && user.role != .admin,
-            "isModerator": user.role == .moderator,
-        ])
+        var view = AdminView(tab: AdminTabMarks(current: .user))
+        view.member = AdminMemberView(
+            user: UserView(user), email: user.email, role: localizer.text("roles.\(user.role.rawValue)", context.language),
+            sanction: sanctionText(user, context.language), actionURL: Paths.adminUser(user.username))
+        view.summary = MemberSummaryView(made: summary.made, received: summary.received, sessions: summary.sessions,
+                                         posts: summary.posts, comments: summary.comments)
+        view.canSanction = user.id != staff.id && (user.role != .admin || staff.role == .admin)
+        view.canGrant = staff.role == .admin && user.role != .admin
+        view.isModerator = user.role == .moderator
+        return page(view, context, title: "@" + user.username)
     }
 
     /// `POST /admin/users/:username/sanction`: warn, silence, suspend or lift.
@@ -113,30 +205,28 @@ extension App {
 
     /// `GET /admin/log`: every action, with who took it.
     func adminLog(_ context: RequestContext, _ staff: User) throws -> HTTPResponse {
-        try render("admin", context, title: localizer.text("admin.log", context.language), [
-            "tab": ["log": true], "log": try logView(limit: 300, isPublic: false, context.language),
-        ])
+        var view = AdminView(tab: AdminTabMarks(current: .log))
+        view.log = try moderationLog(limit: 300, isPublic: false, context.language)
+        return page(view, context, title: localizer.text("admin.log", context.language))
     }
 
     /// `GET /moderation`: the public log. Reporters never appear; moderators do, as on Lobsters.
     func publicModerationLog(_ context: RequestContext) throws -> HTTPResponse {
-        try render("moderation", context, title: localizer.text("admin.public_log", context.language), [
-            "log": try logView(limit: 200, isPublic: true, context.language),
-        ])
+        let view = ModerationLogView(log: try moderationLog(limit: 200, isPublic: true, context.language))
+        return page(view, context, title: localizer.text("admin.public_log", context.language))
     }
 
     /// The log's rows. The public log names only members acted on: a label of a post,
     /// comment, crew or meetup quotes what moderators removed, or a crew-only title.
-    func logView(limit: Int, isPublic: Bool, _ language: Language) throws -> [[String: Any]] {
+    func moderationLog(limit: Int, isPublic: Bool, _ language: Language) throws -> [LogEntryView] {
         try database.moderationLog(limit: limit).map { entry, moderator in
-            [
-                "date": localizer.dateTime(entry.createdAt, language),
-                "moderator": moderator.map { "@" + $0 } ?? localizer.text("admin.automatic", language),
-                "action": localizer.text("admin.action.\(entry.action)", language),
-                "target": localizer.text("moderation.target.\(entry.targetType)", language),
-                "label": (!isPublic || entry.targetType == ModerationTarget.user.rawValue ? entry.targetLabel.nilIfEmpty : nil) as Any,
-                "reason": entry.reason.nilIfEmpty as Any,
-            ]
+            LogEntryView(
+                date: localizer.dateTime(entry.createdAt, language),
+                moderator: moderator.map { "@" + $0 } ?? localizer.text("admin.automatic", language),
+                action: localizer.text("admin.action.\(entry.action)", language),
+                target: localizer.text("moderation.target.\(entry.targetType)", language),
+                label: !isPublic || entry.targetType == ModerationTarget.user.rawValue ? entry.targetLabel.nilIfEmpty : nil,
+                reason: entry.reason.nilIfEmpty)
         }
     }
 
