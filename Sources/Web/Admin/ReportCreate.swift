@@ -50,11 +50,9 @@ extension App {
               let id = context.form["target_id"].flatMap(Checked.id),
               let label = try database.targetLabel(target, id: id)
         else { throw HTTPError(.notFound) }
-        var report = reportView(target, id, context)
-        report["returnTo"] = Paths.local(context.form["return_to"])
-        return try render("report", context, title: localizer.text("moderation.report", context.language), [
-            "report": report, "label": label,
-        ])
+        var report = reportForm(target, id, context)
+        report.returnTo = Paths.local(context.form["return_to"])
+        return page(ReportPageView(label: label, report: report), context, title: localizer.text("moderation.report", context.language))
     }
 
     /// What the report form partial needs for one target.
@@ -72,6 +70,14 @@ extension App {
             "reasons": form.reasons.map { ["value": $0.value, "label": $0.label] },
         ]
     }
+}
+
+/// Reporting one thing on a page of its own (a comment of a long thread).
+struct ReportPageView: PageView {
+    static let template = "report"
+    /// What is reported, in words.
+    let label: String
+    let report: ReportFormView
 }
 
 /// The report form beside a post, comment, crew, meetup or member.

@@ -5,7 +5,7 @@ extension App {
     /// `GET /comments/:id/edit`
     func commentEdit(_ context: RequestContext) throws -> HTTPResponse {
         let (comment, _) = try ownComment(context)
-        return try renderCommentForm(comment, body: comment.body, error: nil, context)
+        return renderCommentForm(comment, body: comment.body, error: nil, context)
     }
 
     /// `POST /comments/:id/edit`
@@ -13,7 +13,7 @@ extension App {
         let (comment, user) = try ownComment(context)
         let body = (context.form["body"] ?? "").trimmed
         guard body.fits(1, Self.maximumCommentLength) else {
-            return try renderCommentForm(comment, body: body, error: "errors.comment_length", context)
+            return renderCommentForm(comment, body: body, error: "errors.comment_length", context)
         }
         let id = try comment.storedID
         _ = try database.editComment(id: id, authorID: user.storedID, content: postContent(body))
@@ -36,13 +36,20 @@ extension App {
         return (comment, user)
     }
 
-    private func renderCommentForm(_ comment: Comment, body: String, error: String?, _ context: RequestContext) throws -> HTTPResponse {
-        try render("comment-form", context, title: localizer.text("comments.edit_title", context.language), section: .feed,
-                   status: error == nil ? .ok : .unprocessableContent, [
-            "body": body,
-            "action": "/comments/\(comment.id ?? 0)/edit",
-            "cancelURL": Paths.comment(comment.id ?? 0, post: comment.postID),
-            "error": error.map { localizer.text($0, context.language) } as Any,
-        ])
+    private func renderCommentForm(_ comment: Comment, body: String, error: String?, _ context: RequestContext) -> HTTPResponse {
+        let view = CommentFormView(
+            body: body, action: "/comments/\(comment.id ?? 0)/edit", cancelURL: Paths.comment(comment.id ?? 0, post: comment.postID),
+            error: error.map { localizer.text($0, context.language) })
+        return page(view, context, title: localizer.text("comments.edit_title", context.language), section: .feed,
+                    status: error == nil ? .ok : .unprocessableContent)
     }
+}
+
+/// Editing one's comment.
+struct CommentFormView: PageView {
+    static let template = "comment-form"
+    let body: String
+    let action: String
+    let cancelURL: String
+    let error: String?
 }

@@ -11,7 +11,7 @@ extension App {
         var (images, errors, badFile) = form.validate()
         if isNewAccount(user), form.linkCount > configuration.newAccountLimits.links { errors.add("body", "errors.too_many_links") }
         guard errors.isEmpty else {
-            return try renderPostForm(body: form.body, errors: errors, badFile: badFile, editing: nil, context)
+            return renderPostForm(body: form.body, errors: errors, badFile: badFile, editing: nil, context)
         }
         let crew = try (context.form["crew"]).flatMap { $0.isEmpty ? nil : $0 }.map { slug -> Crew in
             guard let crew = try database.crew(slug: slug) else { throw HTTPError(.notFound) }

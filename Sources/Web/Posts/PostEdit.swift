@@ -7,7 +7,7 @@ extension App {
         let user = try context.requireUser()
         let item = try feedItem(context)
         guard item.author.id == user.id else { throw HTTPError(.notFound) }
-        return try renderPostForm(body: item.post.body, errors: FieldErrors(), badFile: nil, editing: item.post.id, context)
+        return renderPostForm(body: item.post.body, errors: FieldErrors(), badFile: nil, editing: item.post.id, context)
     }
 
     /// `POST /posts/:id/edit`
@@ -20,7 +20,7 @@ extension App {
         let postID = try item.post.storedID
         let (_, errors, _) = form.validate(requirePhotosOrText: item.photos.isEmpty)
         guard errors.isEmpty else {
-            return try renderPostForm(body: form.body, errors: errors, badFile: nil, editing: postID, context)
+            return renderPostForm(body: form.body, errors: errors, badFile: nil, editing: postID, context)
         }
         _ = try database.updatePost(id: postID, authorID: user.storedID, content: postContent(form.body))
         return redirect(to: Paths.post(postID), flash: "post_saved")
