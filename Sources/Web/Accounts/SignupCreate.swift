@@ -11,7 +11,7 @@ extension App {
         }
         let form = SignupForm(context.form)
         var errors = form.validate()
-        guard errors.isEmpty else { return try renderSignup(form, errors: errors, context) }
+        guard errors.isEmpty else { return renderSignup(form, errors: errors, context) }
 
         var profile = form.profile.changes
         profile.language = profile.language ?? context.language.rawValue
@@ -25,10 +25,10 @@ extension App {
             user = try database.createUser(candidate)
         } catch StorageError.usernameTaken {
             errors.add("username", "errors.username_taken")
-            return try renderSignup(form, errors: errors, context)
+            return renderSignup(form, errors: errors, context)
         } catch StorageError.emailTaken {
             errors.add("email", "errors.email_taken")
-            return try renderSignup(form, errors: errors, context)
+            return renderSignup(form, errors: errors, context)
         }
         signupLimit.record(address)
         var response = redirect(to: Paths.home, flash: "welcome")

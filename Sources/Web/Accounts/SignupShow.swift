@@ -1,26 +1,29 @@
 import HTTP
 
+/// The signup form.
+struct SignupView: PageView {
+    static let template = "signup"
+    let username: String
+    let email: String
+    let profile: ProfileFormView
+    /// Each field's error message, by field name.
+    let errors: [String: String]
+    var hasErrors: Bool { !errors.isEmpty }
+}
+
 extension App {
     /// `GET /signup`
     func signupShow(_ context: RequestContext) throws -> HTTPResponse {
         guard context.user == nil else { return .redirect(to: Paths.home) }
-        return try renderSignup(SignupForm(URLEncodedForm()), errors: FieldErrors(), context)
+        return renderSignup(SignupForm(URLEncodedForm()), errors: FieldErrors(), context)
     }
 
-    func renderSignup(_ form: SignupForm, errors: FieldErrors, _ context: RequestContext) throws -> HTTPResponse {
+    func renderSignup(_ form: SignupForm, errors: FieldErrors, _ context: RequestContext) -> HTTPResponse {
         let language = context.language
         var fields = form.profile
         if fields.language.isEmpty { fields.language = language.rawValue }
-        return try render(
-            "signup", context, title: localizer.text("signup.title", language),
-            status: errors.isEmpty ? .ok : .unprocessableContent,
-            [
-                "username": form.username,
-                "email": form.email,
-                "profile": profileView(fields, language),
-                "errors": errors.localized(localizer, language),
-                "hasErrors": !errors.isEmpty,
-            ]
-        )
+        let view = SignupView(username: form.username, email: form.email, profile: profileForm(fields, language),
+                              errors: errors.localized(localizer, language))
+        return page(view, context, title: localizer.text("signup.title", language), status: errors.isEmpty ? .ok : .unprocessableContent)
     }
 }

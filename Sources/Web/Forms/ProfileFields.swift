@@ -63,20 +63,29 @@ extension String {
 
 extension App {
     /// What the profile part of a form template shows: values, option lists, errors.
-    func profileView(_ fields: ProfileFields, _ language: Language) -> [String: Any] {
-        let thisYear = Calendar(identifier: .gregorian).component(.year, from: Date())
-        return [
-            "displayName": fields.displayName,
-            "bio": fields.bio,
-            "birthYear": fields.birthYear,
-            "maxBirthYear": thisYear,
-            "genders": options(Choices.genders, labels: "choices.gender", selected: fields.gender, language),
-            "jobs": options(Choices.jobs, labels: "choices.job", selected: fields.job, language),
-            "regions": options(Choices.regions, labels: "choices.region", selected: fields.region, language),
-            "languageOptions": Language.allCases.map { option in
-                ["value": option.rawValue, "label": localizer.text("language.\(option.rawValue)", option),
-                 "selected": option.rawValue == fields.language] as [String: Any]
-            },
-        ]
+    func profileForm(_ fields: ProfileFields, _ language: Language) -> ProfileFormView {
+        ProfileFormView(
+            displayName: fields.displayName,
+            bio: fields.bio,
+            birthYear: fields.birthYear,
+            maxBirthYear: Calendar(identifier: .gregorian).component(.year, from: Date()),
+            genders: choices(Choices.genders, labels: "choices.gender", selected: fields.gender, language),
+            jobs: choices(Choices.jobs, labels: "choices.job", selected: fields.job, language),
+            regions: choices(Choices.regions, labels: "choices.region", selected: fields.region, language),
+            languageOptions: Language.allCases.map { option in
+                Choice(value: option.rawValue, label: localizer.text("language.\(option.rawValue)", option), selected: option.rawValue == fields.language)
+            })
     }
+}
+
+/// The profile fields of the signup and settings forms, as typed.
+struct ProfileFormView {
+    let displayName: String
+    let bio: String
+    let birthYear: String
+    let maxBirthYear: Int
+    let genders: [Choice]
+    let jobs: [Choice]
+    let regions: [Choice]
+    let languageOptions: [Choice]
 }
