@@ -35,16 +35,16 @@ extension App {
         let byDay = Dictionary(grouping: records) { calendar.component(.day, from: $0.startedAt) }
         let leading = (calendar.component(.weekday, from: month) + 5) % 7
         let days = calendar.range(of: .day, in: .month, for: month)?.count ?? 30
-        var weeks: [[String: Any]] = []
-        var cells: [[String: Any]] = Array(repeating: ["blank": true], count: leading)
+        var weeks: [CalendarWeekView] = []
+        var cells = Array(repeating: CalendarDayView.blank, count: leading)
         var weekMeters = 0
         for day in 1...days {
             let runs = byDay[day] ?? []
             weekMeters += runs.reduce(0) { $0 + $1.distanceMeters }
-            cells.append(["day": day, "runs": runs.map { recordView($0, units: units, language) }, "hasRuns": !runs.isEmpty])
+            cells.append(CalendarDayView(day: day, runs: runs.map { runView($0, units: units, language) }))
             if cells.count == 7 || day == days {
-                while cells.count < 7 { cells.append(["blank": true]) }
-                weeks.append(["days": cells, "total": weekMeters > 0 ? distanceText(weekMeters, units: units, language) : nil as String? as Any])
+                while cells.count < 7 { cells.append(.blank) }
+                weeks.append(CalendarWeekView(days: cells, total: weekMeters > 0 ? distanceText(weekMeters, units: units, language) : nil))
                 cells = []
                 weekMeters = 0
             }
@@ -52,17 +52,46 @@ extension App {
         let monthFormat = { (date: Date) in String(InternetDate.format(date.addingTimeInterval(Double(self.localizer.timeZone.secondsFromGMT(for: date)))).prefix(7)) }
         let totalMeters = records.reduce(0) { $0 + $1.distanceMeters }
         let totalSeconds = records.reduce(0) { $0 + $1.durationSeconds }
-        return try render("records", context, title: localizer.monthYear(month, language), section: .records, [
-            "runner": userView(runner),
-            "isSelf": context.user?.id == runner.id,
-            "month": localizer.monthYear(month, language),
-            "previousURL": path + "?month=" + monthFormat(previous),
-            "nextURL": path + "?month=" + monthFormat(next),
-            "weekdays": (0..<7).map { localizer.weekday($0, language) },
-            "weeks": weeks,
-            "totalDistance": distanceText(totalMeters, units: units, language),
-            "totalTime": durationText(totalSeconds),
-            "runCount": records.count,
-        ])
+        let view = RecordsView(
+            runner: UserView(runner),
+            isSelf: context.user?.id == runner.id,
+            month: localizer.monthYear(month, language),
+            previousURL: path + "?month=" + monthFormat(previous),
+            nextURL: path + "?month=" + monthFormat(next),
+            weekdays: (0..<7).map { localizer.weekday($0, language) },
+            weeks: weeks,
+            totalDistance: distanceText(totalMeters, units: units, language),
+            totalTime: durationText(totalSeconds),
+            runCount: records.count)
+        return page(view, context, title: localizer.monthYear(month, language), section: .records)
     }
+}
+
+/// A member's month of runs.
+struct RecordsView: PageView {
+    static let template = "records"
+    let runner: UserView
+    let isSelf: Bool
+    let month: String
+    let previousURL: String
+    let nextURL: String
+    let weekdays: [String]
+    let weeks: [CalendarWeekView]
+    let totalDistance: String
+    let totalTime: String
+    let runCount: Int
+}
+
+struct CalendarWeekView {
+    let days: [CalendarDayView]
+    /// The week's distance, if they ran.
+    let total: String?
+}
+
+struct CalendarDayView {
+    static let blank = CalendarDayView(day: 0, runs: [], blank: true)
+    let day: Int
+    let runs: [RunView]
+    var blank: Bool = false
+    var hasRuns: Bool { !runs.isEmpty }
 }

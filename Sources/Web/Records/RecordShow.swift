@@ -2,6 +2,13 @@ import Foundation
 import HTTP
 import Storage
 
+/// One run.
+struct RecordPageView: PageView {
+    static let template = "record"
+    let record: RunView
+    let isOwner: Bool
+}
+
 extension App {
     /// `GET /records/:id`: the run, its route (trimmed at both ends for others) and profile.
     func recordShow(_ context: RequestContext) throws -> HTTPResponse {
@@ -11,20 +18,20 @@ extension App {
         else { throw HTTPError(.notFound) }
         let language = context.language
         let isOwner = context.user?.id == record.userID
-        var view = recordView(record, units: context.user?.units ?? runner.units, language)
-        view["noteHTML"] = record.noteHTML
-        view["runner"] = userView(runner)
+        var run = runView(record, units: context.user?.units ?? runner.units, language)
+        run.noteHTML = record.noteHTML
+        run.runner = UserView(runner)
         if let data = record.track {
             let track = GPXTrack(encoded: data)
             // Others never see the first and last 200 m: where a run starts is often home.
-            if let drawing = RouteDrawing(isOwner ? track : track.trimmed(200)) { view["route"] = drawing.view }
-            view["trimmed"] = !isOwner
+            run.route = RouteDrawing(isOwner ? track : track.trimmed(200))?.view
+            run.trimmed = !isOwner
         }
         if let meetupID = record.meetupID, let meetup = try database.meetup(id: meetupID) {
-            view["meetup"] = ["title": meetup.title, "url": Paths.meetup(meetupID)]
+            run.meetup = MeetupLinkView(title: meetup.title, url: Paths.meetup(meetupID))
         }
-        return try render("record", context, title: localizer.text("records.run_title", language, ["date": localizer.date(record.startedAt, language)]),
-                          section: .records, ["record": view, "isOwner": isOwner])
+        let title = localizer.text("records.run_title", language, ["date": localizer.date(record.startedAt, language)])
+        return page(RecordPageView(record: run, isOwner: isOwner), context, title: title, section: .records)
     }
 
     /// `POST /records/:id/delete`

@@ -21,17 +21,41 @@ extension App {
             : String(format: "%d:%02d", seconds / 60, seconds % 60)
     }
 
-    func recordView(_ record: RunRecord, units: String, _ language: Language) -> [String: Any] {
-        [
-            "id": record.id ?? 0,
-            "url": Paths.record(record.id ?? 0),
-            "date": localizer.dateTime(record.startedAt, language),
-            "distance": distanceText(record.distanceMeters, units: units, language),
-            "duration": durationText(record.durationSeconds),
-            "pace": paceText(meters: record.distanceMeters, seconds: record.durationSeconds, units: units),
-            "elevation": record.elevationGain > 0 ? "\(record.elevationGain) m" : nil as String? as Any,
-            "visibility": localizer.text("records.visibility.\(record.visibility.rawValue)", language),
-            "hasTrack": record.track != nil,
-        ]
+    func runView(_ record: RunRecord, units: String, _ language: Language) -> RunView {
+        RunView(
+            id: record.id ?? 0,
+            url: Paths.record(record.id ?? 0),
+            date: localizer.dateTime(record.startedAt, language),
+            distance: distanceText(record.distanceMeters, units: units, language),
+            duration: durationText(record.durationSeconds),
+            pace: paceText(meters: record.distanceMeters, seconds: record.durationSeconds, units: units),
+            elevation: record.elevationGain > 0 ? "\(record.elevationGain) m" : nil,
+            visibility: localizer.text("records.visibility.\(record.visibility.rawValue)", language),
+            hasTrack: record.track != nil)
     }
+}
+
+/// A run, as the calendar lists it and (with its details) as its page shows it.
+struct RunView {
+    let id: Int64
+    let url: String
+    let date: String
+    let distance: String
+    let duration: String
+    let pace: String
+    let elevation: String?
+    let visibility: String
+    let hasTrack: Bool
+    // Its page only.
+    var noteHTML: String = ""
+    var runner: UserView?
+    var route: RouteView?
+    /// Others never see the first and last 200 m.
+    var trimmed: Bool = false
+    var meetup: MeetupLinkView?
+}
+
+struct MeetupLinkView {
+    let title: String
+    let url: String
 }

@@ -42,11 +42,22 @@ struct RouteDrawing {
         }
     }
 
-    var view: [String: Any] {
-        [
-            "points": points, "width": Int(Self.width), "height": Int(Self.height),
-            "startX": start.x, "startY": start.y, "endX": end.x, "endY": end.y,
-            "profile": profile as Any, "profileHeight": Int(Self.profileHeight),
-        ]
+    var view: RouteView {
+        RouteView(points: points, width: Int(Self.width), height: Int(Self.height), startX: start.x, startY: start.y,
+                  endX: end.x, endY: end.y, profile: profile, profileHeight: Int(Self.profileHeight))
     }
+}
+
+/// What the route's SVG template draws.
+struct RouteView {
+    let points: String
+    let width: Int
+    let height: Int
+    let startX: Int
+    let startY: Int
+    let endX: Int
+    let endY: Int
+    /// The elevation profile's points, when the track has elevations.
+    let profile: String?
+    let profileHeight: Int
 }
