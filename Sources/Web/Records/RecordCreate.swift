@@ -69,20 +69,43 @@ extension App {
     private func renderRecordForm(_ user: User, values: [String: String], errors: FieldErrors, _ context: RequestContext) throws -> HTTPResponse {
         let language = context.language
         let meetups = try database.recentMeetupsAttended(userID: user.storedID)
-        return try render("record-form", context, title: localizer.text("records.new_title", language), section: .records,
-                          status: errors.isEmpty ? .ok : .unprocessableContent, [
-            "v": [
-                "startedAt": values["started_at"] ?? MeetupForm.local(Date(), localizer.timeZone),
-                "distance": values["distance"] ?? "", "duration": values["duration"] ?? "",
-                "elevation": values["elevation"] ?? "", "note": values["note"] ?? "",
-            ],
-            "unitLabel": user.units == "mi" ? "mi" : "km",
-            "visibilities": RunRecord.Visibility.allCases.map { ["value": $0.rawValue, "label": localizer.text("records.visibility.\($0.rawValue)", language),
-                                                                 "selected": $0.rawValue == (values["visibility"] ?? "crew")] as [String: Any] },
-            "meetups": meetups.map { ["value": $0.id ?? 0, "label": $0.title + " · " + localizer.date($0.startsAt, language)] as [String: Any] },
-            "hasMeetups": !meetups.isEmpty,
-            "errors": errors.localized(localizer, language),
-            "hasErrors": !errors.isEmpty,
-        ])
+        let view = RecordFormView(
+            v: RecordFormValues(
+                startedAt: values["started_at"] ?? MeetupForm.local(Date(), localizer.timeZone),
+                distance: values["distance"] ?? "", duration: values["duration"] ?? "",
+                elevation: values["elevation"] ?? "", note: values["note"] ?? ""),
+            unitLabel: user.units == "mi" ? "mi" : "km",
+            visibilities: choices(RunRecord.Visibility.allCases.map(\.rawValue), labels: "records.visibility",
+                                  selected: values["visibility"] ?? "crew", language),
+            meetups: meetups.map { meetup in
+                let id = String(meetup.id ?? 0)
+                return Choice(value: id, label: meetup.title + " · " + localizer.date(meetup.startsAt, language), selected: id == values["meetup"])
+            },
+            errors: errors.localized(localizer, language))
+        return page(view, context, title: localizer.text("records.new_title", language), section: .records,
+                    status: errors.isEmpty ? .ok : .unprocessableContent)
     }
+}
+
+/// Logging a run.
+struct RecordFormView: PageView {
+    static let template = "record-form"
+    /// What was typed, to type it again after an error.
+    let v: RecordFormValues
+    let unitLabel: String
+    let visibilities: [Choice]
+    /// Recent meetups the member attended, to link the run to.
+    let meetups: [Choice]
+    var hasMeetups: Bool { !meetups.isEmpty }
+    /// Each field's error message, by field name.
+    let errors: [String: String]
+    var hasErrors: Bool { !errors.isEmpty }
+}
+
+struct RecordFormValues {
+    let startedAt: String
+    let distance: String
+    let duration: String
+    let elevation: String
+    let note: String
 }
