@@ -117,15 +117,15 @@ extension App {
         guard context.user?.id == owner.id else { throw HTTPError(.notFound) }
         let language = context.language
         let archive = try database.feedbackArchive(userID: owner.storedID)
-        return try render("feedback", context, title: localizer.text("retros.archive", language), [
-            "counts": archive.counts.map { ["keyword": $0.keyword, "count": $0.count] as [String: Any] },
-            "items": archive.items.map { item -> [String: Any] in
-                ["keyword": item.feedback.keyword, "description": item.feedback.description, "crew": item.crew, "retro": item.retro.name,
-                 "kind": localizer.text("retros.kind.\(item.feedback.kind.rawValue)", language), "isContinue": item.feedback.kind == .continue,
-                 "date": localizer.date(item.retro.startsAt, language)]
-            },
-            "hasItems": !archive.items.isEmpty,
-        ])
+        let view = FeedbackArchiveView(
+            counts: archive.counts.map { KeywordCountView(keyword: $0.keyword, count: $0.count) },
+            items: archive.items.map { item in
+                ReceivedFeedbackView(
+                    keyword: item.feedback.keyword, description: item.feedback.description, crew: item.crew, retro: item.retro.name,
+                    kind: localizer.text("retros.kind.\(item.feedback.kind.rawValue)", language), isContinue: item.feedback.kind == .continue,
+                    date: localizer.date(item.retro.startsAt, language))
+            })
+        return page(view, context, title: localizer.text("retros.archive", language))
     }
 
     /// The crew of `:slug` when the signed-in user is a member; 403 for others signed in.
@@ -151,4 +151,28 @@ extension App {
         else { throw HTTPError(.unprocessableContent, message: localizer.text("retros.errors.feedback", context.language)) }
         return (kind, keyword, description, toStart)
     }
+}
+
+/// Every keyword a member received, private to them.
+struct FeedbackArchiveView: PageView {
+    static let template = "feedback"
+    /// Keywords that came back more than once, with how often.
+    let counts: [KeywordCountView]
+    let items: [ReceivedFeedbackView]
+    var hasItems: Bool { !items.isEmpty }
+}
+
+struct KeywordCountView {
+    let keyword: String
+    let count: Int
+}
+
+struct ReceivedFeedbackView {
+    let keyword: String
+    let description: String
+    let crew: String
+    let retro: String
+    let kind: String
+    let isContinue: Bool
+    let date: String
 }
