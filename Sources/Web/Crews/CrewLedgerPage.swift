@@ -2,6 +2,32 @@ import Foundation
 import HTTP
 import Storage
 
+/// The crew's books, and the form staff record in.
+struct CrewLedgerTab {
+    let entries: [LedgerEntryView]
+    var hasEntries: Bool { !entries.isEmpty }
+    let income: String
+    let expenses: String
+    let balance: String
+    let kinds: [Choice]
+    let memberOptions: [Choice]
+    let today: String
+    let feeAmount: Int
+    /// Each field's error message, by field name.
+    let errors: [String: String]
+    var hasErrors: Bool { !errors.isEmpty }
+}
+
+struct LedgerEntryView {
+    let date: String
+    let kind: String
+    /// The member it concerns.
+    let who: String?
+    let note: String?
+    let amount: String
+    let isExpense: Bool
+}
+
 extension App {
     /// `GET /crews/:slug/ledger`: the crew's books, for its members; staff also record here.
     func crewLedgerShow(_ context: RequestContext) throws -> HTTPResponse {
@@ -42,28 +68,28 @@ extension App {
         let members = try database.crewMembers(crewID: crew.storedID)
         let names = Dictionary(members.map { ($0.user.id ?? 0, $0.user.displayName) }, uniquingKeysWith: { first, _ in first })
         let money = { (amount: Int) in "\(self.localizer.number(amount, language)) \(crew.feeCurrency)" }
-        return try renderCrew(crew, tab: .ledger, role: role, [
-            "entries": ledger.entries.map { entry -> [String: Any] in
-                [
-                    "date": entry.occurredOn,
-                    "kind": localizer.text("crews.ledger.kind.\(entry.kind.rawValue)", language),
-                    "who": entry.memberID.flatMap { names[$0] } as Any,
-                    "note": entry.note.nilIfEmpty as Any,
-                    "amount": money(entry.amount),
-                    "isExpense": entry.kind == .expense,
-                ]
+        var view = try crewPage(crew, tab: .ledger, role: role, context)
+        view.ledgerTab = CrewLedgerTab(
+            entries: ledger.entries.map { entry in
+                LedgerEntryView(
+                    date: entry.occurredOn,
+                    kind: localizer.text("crews.ledger.kind.\(entry.kind.rawValue)", language),
+                    who: entry.memberID.flatMap { names[$0] },
+                    note: entry.note.nilIfEmpty,
+                    amount: money(entry.amount),
+                    isExpense: entry.kind == .expense)
             },
-            "hasEntries": !ledger.entries.isEmpty,
-            "income": money(ledger.income),
-            "expenses": money(ledger.expenses),
-            "balance": money(ledger.balance),
-            "kinds": LedgerEntry.Kind.allCases.map { ["value": $0.rawValue, "label": localizer.text("crews.ledger.kind.\($0.rawValue)", language), "selected": $0.rawValue == context.form["kind"]] as [String: Any] },
-            "memberOptions": members.map { ["value": $0.user.username, "label": $0.user.displayName, "selected": $0.user.username == context.form["member"]] as [String: Any] },
-            "today": InternetDate.format(Date()).prefix(10).description,
-            "feeAmount": crew.feeAmount,
-            "errors": errors.localized(localizer, language),
-            "hasErrors": !errors.isEmpty,
-        ], context, status: status)
+            income: money(ledger.income),
+            expenses: money(ledger.expenses),
+            balance: money(ledger.balance),
+            kinds: choices(LedgerEntry.Kind.allCases.map(\.rawValue), labels: "crews.ledger.kind", selected: context.form["kind"], language),
+            memberOptions: members.map {
+                Choice(value: $0.user.username, label: $0.user.displayName, selected: $0.user.username == context.form["member"])
+            },
+            today: String(InternetDate.format(Date()).prefix(10)),
+            feeAmount: crew.feeAmount,
+            errors: errors.localized(localizer, language))
+        return renderCrew(view, crew, context, status: status)
     }
 
     /// The first day of the crew's current dues period.

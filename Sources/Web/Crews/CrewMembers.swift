@@ -6,6 +6,32 @@ enum CrewMemberAction: String {
     case accept, reject, remove, promote, demote, transfer
 }
 
+struct CrewMembersTab {
+    let members: [CrewMemberView]
+    /// Requests to join, for staff.
+    let pending: [CrewMemberView]
+    var hasPending: Bool { !pending.isEmpty }
+}
+
+/// A member (or someone asking to join) in the members tab.
+struct CrewMemberView {
+    let user: UserView
+    var initial: String { user.initial }
+    var url: String { user.url }
+    var displayName: String { user.displayName }
+    var username: String { user.username }
+    let role: String
+    let joined: String
+    let actionBase: String
+    /// This period's dues, when the crew has a fee.
+    let dues: String?
+    let duesPaid: Bool
+    /// An ordinary member: the owner may promote them.
+    let isMember: Bool
+    let isStaffMember: Bool
+    let canRemove: Bool
+}
+
 extension App {
     /// `GET /crews/:slug/members`: members with roles and join dates; requests for staff.
     func crewMembersShow(_ context: RequestContext) throws -> HTTPResponse {
@@ -16,23 +42,21 @@ extension App {
         let dues = crew.feeAmount > 0 ? try database.duesStatus(crewID: crewID, periodStart: duesPeriodStart(crew)) : [:]
         let members = try database.crewMembers(crewID: crewID)
         let pending = role?.isStaff == true ? try database.crewMembers(crewID: crewID, pending: true) : []
-        let memberView = { (member: CrewMember) -> [String: Any] in
-            var view = self.userView(member.user)
-            view["role"] = self.localizer.text("crews.role.\(member.role.rawValue)", language)
-            view["joined"] = self.localizer.text("crews.joined_on", language, ["date": self.localizer.date(member.joinedAt, language)])
-            view["actionBase"] = Paths.crew(crew.slug) + "/members/" + PercentEncoding.encode(member.user.username)
-            view["dues"] = dues[member.user.id ?? 0].map { self.localizer.text("crews.dues.\($0.rawValue)", language) } as Any
-            view["duesPaid"] = dues[member.user.id ?? 0] != .unpaid
-            view["isMember"] = member.role == .member
-            view["isStaffMember"] = member.role == .staff
-            view["canRemove"] = (role == .owner && member.role != .owner) || (role == .staff && member.role == .member)
-            return view
+        let memberView = { (member: CrewMember) in
+            CrewMemberView(
+                user: UserView(member.user),
+                role: self.localizer.text("crews.role.\(member.role.rawValue)", language),
+                joined: self.localizer.text("crews.joined_on", language, ["date": self.localizer.date(member.joinedAt, language)]),
+                actionBase: Paths.crew(crew.slug) + "/members/" + PercentEncoding.encode(member.user.username),
+                dues: dues[member.user.id ?? 0].map { self.localizer.text("crews.dues.\($0.rawValue)", language) },
+                duesPaid: dues[member.user.id ?? 0] != .unpaid,
+                isMember: member.role == .member,
+                isStaffMember: member.role == .staff,
+                canRemove: (role == .owner && member.role != .owner) || (role == .staff && member.role == .member))
         }
-        return try renderCrew(crew, tab: .members, role: role, [
-            "members": members.map(memberView),
-            "pending": pending.map(memberView),
-            "hasPending": !pending.isEmpty,
-        ], context)
+        var view = try crewPage(crew, tab: .members, role: role, context)
+        view.membersTab = CrewMembersTab(members: members.map(memberView), pending: pending.map(memberView))
+        return renderCrew(view, crew, context)
     }
 
     /// `POST /crews/:slug/members/:username/:action`

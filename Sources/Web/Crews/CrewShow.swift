@@ -2,40 +2,126 @@ import Foundation
 import HTTP
 import Storage
 
+/// A crew's page: its head card and tab strip, then one tab's content.
+struct CrewPageView: PageView {
+    static let template = "crew"
+    let crew: CrewCardView
+    let tab: CrewTabMarks
+    let tabs: CrewTabLinks
+    let isMember: Bool
+    let isPending: Bool
+    let isStaff: Bool
+    let isOwner: Bool
+    let canJoin: Bool
+    let needsCode: Bool
+    let asksApproval: Bool
+    /// Shown to staff, who pass it on.
+    let inviteCode: String?
+    let report: ReportFormView
+    /// The viewer's role in the crew.
+    let roleLabel: String?
+    // The tab shown; the others stay nil.
+    var aboutTab: CrewAboutTab?
+    var membersTab: CrewMembersTab?
+    var meetupsTab: CrewMeetupsTab?
+    var postsTab: CrewPostsTab?
+    var ledgerTab: CrewLedgerTab?
+    var retrosTab: CrewRetrosTab?
+}
+
+struct CrewTabMarks {
+    let current: CrewTab
+    var about: Bool { current == .about }
+    var members: Bool { current == .members }
+    var meetups: Bool { current == .meetups }
+    var posts: Bool { current == .posts }
+    var ledger: Bool { current == .ledger }
+    var retros: Bool { current == .retros }
+}
+
+struct CrewTabLinks {
+    let base: String
+    var about: String { base }
+    var members: String { base + "/members" }
+    var meetups: String { base + "/meetups" }
+    var posts: String { base + "/posts" }
+    var ledger: String { base + "/ledger" }
+    var retros: String { base + "/retros" }
+}
+
+struct CrewAboutTab {
+    let descriptionHTML: String
+    let meetingTime: String?
+    let meetingPlace: String?
+    let comments: [CrewCommentView]
+    var hasComments: Bool { !comments.isEmpty }
+    /// This month's distance per opted-in member.
+    let leaderboard: [LeaderboardRowView]
+    var hasLeaderboard: Bool { !leaderboard.isEmpty }
+}
+
+struct CrewCommentView {
+    let id: Int64
+    let author: UserView
+    let bodyHTML: String
+    let date: String
+    let canDelete: Bool
+    let deleteURL: String
+}
+
+struct LeaderboardRowView {
+    let user: UserView
+    var initial: String { user.initial }
+    var url: String { user.url }
+    var displayName: String { user.displayName }
+    let rank: Int
+    let distance: String
+    let runs: Int
+}
+
+struct CrewMeetupsTab {
+    let meetups: [MeetupCardView]
+    var hasMeetups: Bool { !meetups.isEmpty }
+    let newMeetupURL: String
+}
+
+struct CrewPostsTab {
+    let posts: [PostCardView]
+    var hasPosts: Bool { !posts.isEmpty }
+    let olderURL: String?
+    let composeURL: String
+}
+
 extension App {
     /// `GET /crews/:slug`: about the crew, and its comment thread.
     func crewShow(_ context: RequestContext) throws -> HTTPResponse {
         let crew = try crew(context)
         let comments = try database.crewComments(crewID: crew.storedID)
         let role = try viewerRole(crew, context)
-        let leaderboard = try crewLeaderboard(crew, context)
-        return try renderCrew(crew, tab: .about, role: role, [
-            "descriptionHTML": crew.descriptionHTML,
-            "meetingTime": crew.meetingTime.nilIfEmpty as Any,
-            "meetingPlace": crew.meetingPlace.nilIfEmpty as Any,
-            "comments": comments.map { entry -> [String: Any] in
-                [
-                    "id": entry.comment.id ?? 0,
-                    "author": userView(entry.author),
-                    "bodyHTML": entry.comment.bodyHTML,
-                    "date": localizer.dateTime(entry.comment.createdAt, context.language),
-                    "canDelete": entry.author.id == context.user?.id || role?.isStaff == true,
-                    "deleteURL": Paths.crew(crew.slug) + "/comments/\(entry.comment.id ?? 0)/delete",
-                ]
+        var view = try crewPage(crew, tab: .about, role: role, context)
+        view.aboutTab = CrewAboutTab(
+            descriptionHTML: crew.descriptionHTML,
+            meetingTime: crew.meetingTime.nilIfEmpty,
+            meetingPlace: crew.meetingPlace.nilIfEmpty,
+            comments: comments.map { entry in
+                CrewCommentView(
+                    id: entry.comment.id ?? 0, author: UserView(entry.author), bodyHTML: entry.comment.bodyHTML,
+                    date: localizer.dateTime(entry.comment.createdAt, context.language),
+                    canDelete: entry.author.id == context.user?.id || role?.isStaff == true,
+                    deleteURL: Paths.crew(crew.slug) + "/comments/\(entry.comment.id ?? 0)/delete")
             },
-            "hasComments": !comments.isEmpty,
-            "leaderboard": leaderboard,
-            "hasLeaderboard": !leaderboard.isEmpty,
-        ], context)
+            leaderboard: try crewLeaderboard(crew, context))
+        return renderCrew(view, crew, context)
     }
 
     /// `GET /crews/:slug/posts`: posts written in the crew.
     func crewPostsShow(_ context: RequestContext) throws -> HTTPResponse {
         let crew = try crew(context)
-        let page = try database.crewPosts(crewID: crew.storedID, before: cursor(context), viewerID: context.user?.id)
-        var view = feedView(page, path: Paths.crew(crew.slug) + "/posts", context)
-        view["composeURL"] = Paths.newPost + "?crew=" + crew.slug
-        return try renderCrew(crew, tab: .posts, role: try viewerRole(crew, context), view, context)
+        let feed = feed(try database.crewPosts(crewID: crew.storedID, before: cursor(context), viewerID: context.user?.id),
+                        path: Paths.crew(crew.slug) + "/posts", context)
+        var view = try crewPage(crew, tab: .posts, role: try viewerRole(crew, context), context)
+        view.postsTab = CrewPostsTab(posts: feed.posts, olderURL: feed.olderURL, composeURL: Paths.newPost + "?crew=" + crew.slug)
+        return renderCrew(view, crew, context)
     }
 
     /// `GET /crews/:slug/meetups`: the crew's upcoming meetups.
@@ -44,26 +130,22 @@ extension App {
         var filter = MeetupFilter()
         filter.crewID = try crew.storedID
         let meetups = try database.meetups(filter, viewerID: context.user?.id, after: nil, limit: 50).meetups
-        return try renderCrew(crew, tab: .meetups, role: try viewerRole(crew, context), [
-            "meetups": meetups.map { meetupView($0, context.language) },
-            "hasMeetups": !meetups.isEmpty,
-            "newMeetupURL": Paths.newMeetup + "?crew=" + crew.slug,
-        ], context)
+        var view = try crewPage(crew, tab: .meetups, role: try viewerRole(crew, context), context)
+        view.meetupsTab = CrewMeetupsTab(meetups: meetups.map { meetupCard($0, context.language) },
+                                         newMeetupURL: Paths.newMeetup + "?crew=" + crew.slug)
+        return renderCrew(view, crew, context)
     }
 
     /// This month's distance per opted-in member, summed in SQL.
-    private func crewLeaderboard(_ crew: Crew, _ context: RequestContext) throws -> [[String: Any]] {
+    private func crewLeaderboard(_ crew: Crew, _ context: RequestContext) throws -> [LeaderboardRowView] {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = localizer.timeZone
         guard let start = calendar.date(from: calendar.dateComponents([.year, .month], from: Date())),
               let end = calendar.date(byAdding: .month, value: 1, to: start) else { return [] }
         let units = context.user?.units ?? "km"
         return try database.leaderboard(crewID: crew.storedID, from: start, to: end).enumerated().map { index, row in
-            var view = userView(row.user)
-            view["rank"] = index + 1
-            view["distance"] = distanceText(row.meters, units: units, context.language)
-            view["runs"] = row.runs
-            return view
+            LeaderboardRowView(user: UserView(row.user), rank: index + 1,
+                               distance: distanceText(row.meters, units: units, context.language), runs: row.runs)
         }
     }
 
@@ -72,27 +154,24 @@ extension App {
     }
 
     /// The crew page around one tab: header, join controls and tab navigation.
-    func renderCrew(_ crew: Crew, tab: CrewTab, role: CrewRole?, _ data: [String: Any], _ context: RequestContext, status: HTTPStatus = .ok) throws -> HTTPResponse {
-        let base = Paths.crew(crew.slug)
-        var view: [String: Any] = [
-            "crew": crewView(crew, context.language),
-            "tab": [tab.rawValue: true],
-            "tabs": [
-                "about": base, "members": base + "/members", "meetups": base + "/meetups", "posts": base + "/posts", "ledger": base + "/ledger", "retros": base + "/retros",
-            ],
-            "isMember": role?.isMember == true,
-            "isPending": role == .pending,
-            "isStaff": role?.isStaff == true,
-            "isOwner": role == .owner,
-            "canJoin": context.user != nil && role == nil && !crew.isFull,
-            "needsCode": crew.joinPolicy == .invite,
-            "asksApproval": crew.joinPolicy == .approval,
-            "inviteCode": (role?.isStaff == true ? crew.inviteCode : nil) as Any,
-            "hasFee": crew.feeAmount > 0,
-            "report": reportView(.crew, try crew.storedID, context),
-            "roleLabel": role.map { localizer.text("crews.role.\($0.rawValue)", context.language) } as Any,
-        ]
-        view.merge(data) { _, new in new }
-        return try render("crew", context, title: crew.name, section: .crews, status: status, view)
+    func crewPage(_ crew: Crew, tab: CrewTab, role: CrewRole?, _ context: RequestContext) throws -> CrewPageView {
+        CrewPageView(
+            crew: crewCard(crew, context.language),
+            tab: CrewTabMarks(current: tab),
+            tabs: CrewTabLinks(base: Paths.crew(crew.slug)),
+            isMember: role?.isMember == true,
+            isPending: role == .pending,
+            isStaff: role?.isStaff == true,
+            isOwner: role == .owner,
+            canJoin: context.user != nil && role == nil && !crew.isFull,
+            needsCode: crew.joinPolicy == .invite,
+            asksApproval: crew.joinPolicy == .approval,
+            inviteCode: role?.isStaff == true ? crew.inviteCode : nil,
+            report: reportForm(.crew, try crew.storedID, context),
+            roleLabel: role.map { localizer.text("crews.role.\($0.rawValue)", context.language) })
+    }
+
+    func renderCrew(_ view: CrewPageView, _ crew: Crew, _ context: RequestContext, status: HTTPStatus = .ok) -> HTTPResponse {
+        page(view, context, title: crew.name, section: .crews, status: status)
     }
 }

@@ -8,17 +8,16 @@ extension App {
         let (crew, role) = try retroCrew(context)
         let language = context.language
         let now = Date()
-        return try renderCrew(crew, tab: .retros, role: role, [
-            "retros": try database.retros(crewID: crew.storedID).map { retro -> [String: Any] in
-                [
-                    "name": retro.name, "url": Paths.retro(retro, crew: crew.slug),
-                    "when": localizer.dateTime(retro.startsAt, language),
-                    "state": localizer.text(retro.closedAt != nil ? "retros.closed" : retro.hasStarted(at: now) ? "retros.open" : "retros.upcoming", language),
-                ]
+        var view = try crewPage(crew, tab: .retros, role: role, context)
+        view.retrosTab = CrewRetrosTab(
+            retros: try database.retros(crewID: crew.storedID).map { retro in
+                RetroRowView(
+                    name: retro.name, url: Paths.retro(retro, crew: crew.slug), when: localizer.dateTime(retro.startsAt, language),
+                    state: localizer.text(retro.closedAt != nil ? "retros.closed" : retro.hasStarted(at: now) ? "retros.open" : "retros.upcoming", language))
             },
-            "newStart": MeetupForm.local(now.addingTimeInterval(7 * 86_400), localizer.timeZone),
-            "timeZone": localizer.timeZone.identifier,
-        ], context)
+            newStart: MeetupForm.local(now.addingTimeInterval(7 * 86_400), localizer.timeZone),
+            timeZone: localizer.timeZone.identifier)
+        return renderCrew(view, crew, context)
     }
 
     /// `POST /crews/:slug/retros`: staff only.
@@ -42,28 +41,28 @@ extension App {
         let base = Paths.retro(retro, crew: crew.slug)
         let written = try database.feedbackWritten(retroID: retro.storedID, authorID: user.storedID)
         let received = try database.feedbackReceived(retroID: retro.storedID, recipientID: user.storedID, now: now)
-        let chip = { (item: (feedback: Feedback, author: User)) -> [String: Any] in
-            ["keyword": item.feedback.keyword, "description": item.feedback.description, "toStart": item.feedback.toStart.nilIfEmpty as Any,
-             "author": item.author.displayName]
+        let chip = { (item: (feedback: Feedback, author: User)) in
+            FeedbackChipView(keyword: item.feedback.keyword, description: item.feedback.description,
+                             toStart: item.feedback.toStart.nilIfEmpty, author: item.author.displayName)
         }
-        return try renderCrew(crew, tab: .retros, role: role, [
-            "retro": [
-                "name": retro.name, "url": base, "when": localizer.dateTime(retro.startsAt, language),
-                "started": retro.hasStarted(at: now), "closed": retro.closedAt != nil,
-                "canClose": role?.isStaff == true && retro.hasStarted(at: now) && retro.closedAt == nil,
-            ] as [String: Any],
-            "recipients": try database.crewMembers(crewID: crew.storedID).filter { $0.user.id != user.id }
-                .map { ["value": $0.user.username, "label": $0.user.displayName] },
-            "written": written.map { item -> [String: Any] in
-                ["id": item.feedback.id ?? 0, "recipient": item.recipient.displayName, "keyword": item.feedback.keyword,
-                 "kind": localizer.text("retros.kind.\(item.feedback.kind.rawValue)", language), "description": item.feedback.description,
-                 "isContinue": item.feedback.kind == .continue, "toStart": item.feedback.toStart,
-                 "editURL": base + "/feedback/\(item.feedback.id ?? 0)"]
-            },
-            "keepGoing": received.filter { $0.feedback.kind == .continue }.map(chip),
-            "stopDoing": received.filter { $0.feedback.kind == .stop }.map(chip),
-            "hasReceived": !received.isEmpty,
-        ], context)
+        var view = try crewPage(crew, tab: .retros, role: role, context)
+        var tab = CrewRetrosTab(
+            retro: RetroView(
+                name: retro.name, url: base, when: localizer.dateTime(retro.startsAt, language),
+                started: retro.hasStarted(at: now), closed: retro.closedAt != nil,
+                canClose: role?.isStaff == true && retro.hasStarted(at: now) && retro.closedAt == nil))
+        tab.recipients = try database.crewMembers(crewID: crew.storedID).filter { $0.user.id != user.id }
+            .map { Choice(value: $0.user.username, label: $0.user.displayName, selected: false) }
+        tab.written = written.map { item in
+            WrittenFeedbackView(
+                recipient: item.recipient.displayName, keyword: item.feedback.keyword,
+                kind: localizer.text("retros.kind.\(item.feedback.kind.rawValue)", language), description: item.feedback.description,
+                isContinue: item.feedback.kind == .continue, editURL: base + "/feedback/\(item.feedback.id ?? 0)")
+        }
+        tab.keepGoing = received.filter { $0.feedback.kind == .continue }.map(chip)
+        tab.stopDoing = received.filter { $0.feedback.kind == .stop }.map(chip)
+        view.retrosTab = tab
+        return renderCrew(view, crew, context)
     }
 
     /// `POST /crews/:slug/retros/:id/feedback`: leave feedback for one member.
@@ -175,4 +174,51 @@ struct ReceivedFeedbackView {
     let kind: String
     let isContinue: Bool
     let date: String
+}
+
+/// The retrospectives tab: the list (and, for staff, the form to start one), or one of them.
+struct CrewRetrosTab {
+    var retros: [RetroRowView] = []
+    var newStart: String = ""
+    var timeZone: String = ""
+    /// The one shown; nil on the list.
+    var retro: RetroView?
+    var recipients: [Choice] = []
+    var written: [WrittenFeedbackView] = []
+    var keepGoing: [FeedbackChipView] = []
+    var stopDoing: [FeedbackChipView] = []
+    var hasReceived: Bool { !keepGoing.isEmpty || !stopDoing.isEmpty }
+}
+
+struct RetroRowView {
+    let name: String
+    let url: String
+    let when: String
+    let state: String
+}
+
+struct RetroView {
+    let name: String
+    let url: String
+    let when: String
+    let started: Bool
+    let closed: Bool
+    let canClose: Bool
+}
+
+/// Feedback received, shown as a keyword that opens to what was written.
+struct FeedbackChipView {
+    let keyword: String
+    let description: String
+    let toStart: String?
+    let author: String
+}
+
+struct WrittenFeedbackView {
+    let recipient: String
+    let keyword: String
+    let kind: String
+    let description: String
+    let isContinue: Bool
+    let editURL: String
 }
