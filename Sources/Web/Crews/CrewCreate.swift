@@ -1,4 +1,5 @@
 import HTTP
+import Markdown
 import Storage
 
 extension App {
@@ -7,7 +8,7 @@ extension App {
         _ = try context.requireUser()
         var form = CrewForm(context)
         form.sport = "running"
-        return try renderCrewForm(form, errors: FieldErrors(), editing: nil, context)
+        return renderCrewForm(form, errors: FieldErrors(), editing: nil, context)
     }
 
     /// `POST /crews`: creates the crew with its creator as owner.
@@ -16,7 +17,7 @@ extension App {
         try requireCanPost(user, .crews, context)
         let form = CrewForm(context)
         let (validated, cover, errors) = form.validate()
-        guard var fields = validated else { return try renderCrewForm(form, errors: errors, editing: nil, context) }
+        guard var fields = validated else { return renderCrewForm(form, errors: errors, editing: nil, context) }
         fields.descriptionHTML = MarkdownRenderer.html(fields.description)
         let code = fields.joinPolicy == .invite ? Self.newInviteCode() : nil
         let crew = try database.createCrew(ownerID: user.storedID, fields: fields, inviteCode: code)
@@ -37,27 +38,43 @@ extension App {
         }
     }
 
-    func renderCrewForm(_ form: CrewForm, errors: FieldErrors, editing crew: Crew?, _ context: RequestContext) throws -> HTTPResponse {
+    func renderCrewForm(_ form: CrewForm, errors: FieldErrors, editing crew: Crew?, _ context: RequestContext) -> HTTPResponse {
         let language = context.language
-        return try render(
-            "crew-form", context, title: localizer.text(crew == nil ? "crews.new_title" : "crews.edit_title", language),
-            section: .crews, status: errors.isEmpty ? .ok : .unprocessableContent,
-            [
-                "action": crew.map { Paths.crew($0.slug) + "/edit" } ?? Paths.crews,
-                "editing": crew != nil,
-                "name": form.name, "slug": form.slug, "description": form.description,
-                "meetingTime": form.meetingTime, "meetingPlace": form.meetingPlace,
-                "feeAmount": form.feeAmount, "memberCap": form.memberCap,
-                "sports": options(Crew.Sport.allCases.map(\.rawValue), labels: "crews.sport", selected: form.sport, language),
-                "regions": options(Choices.regions, labels: "choices.region", selected: form.region, language),
-                "currencies": CrewForm.currencies.map { ["value": $0, "label": $0, "selected": $0 == form.feeCurrency] as [String: Any] },
-                "periods": options(Crew.FeePeriod.allCases.map(\.rawValue), labels: "crews.period", selected: form.feePeriod, language),
-                "policies": options(Crew.JoinPolicy.allCases.map(\.rawValue), labels: "crews.policy", selected: form.joinPolicy, language),
-                "errors": errors.localized(localizer, language),
-                "hasErrors": !errors.isEmpty,
-            ]
-        )
+        let view = CrewFormView(
+            action: crew.map { Paths.crew($0.slug) + "/edit" } ?? Paths.crews,
+            editing: crew != nil,
+            name: form.name, slug: form.slug, description: form.description,
+            meetingTime: form.meetingTime, meetingPlace: form.meetingPlace,
+            feeAmount: form.feeAmount, memberCap: form.memberCap,
+            sports: choices(Crew.Sport.allCases.map(\.rawValue), labels: "crews.sport", selected: form.sport, language),
+            regions: choices(Choices.regions, labels: "choices.region", selected: form.region, language),
+            currencies: CrewForm.currencies.map { Choice(value: $0, label: $0, selected: $0 == form.feeCurrency) },
+            periods: choices(Crew.FeePeriod.allCases.map(\.rawValue), labels: "crews.period", selected: form.feePeriod, language),
+            policies: choices(Crew.JoinPolicy.allCases.map(\.rawValue), labels: "crews.policy", selected: form.joinPolicy, language),
+            errors: errors.localized(localizer, language))
+        return page(view, context, title: localizer.text(crew == nil ? "crews.new_title" : "crews.edit_title", language),
+                    section: .crews, status: errors.isEmpty ? .ok : .unprocessableContent)
     }
 }
 
-import Markdown
+/// Starting or editing a crew; what was typed comes back after an error.
+struct CrewFormView: PageView {
+    static let template = "crew-form"
+    let action: String
+    let editing: Bool
+    let name: String
+    let slug: String
+    let description: String
+    let meetingTime: String
+    let meetingPlace: String
+    let feeAmount: String
+    let memberCap: String
+    let sports: [Choice]
+    let regions: [Choice]
+    let currencies: [Choice]
+    let periods: [Choice]
+    let policies: [Choice]
+    /// Each field's error message, by field name.
+    let errors: [String: String]
+    var hasErrors: Bool { !errors.isEmpty }
+}

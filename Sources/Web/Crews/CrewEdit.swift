@@ -6,7 +6,7 @@ extension App {
     /// `GET /crews/:slug/edit`: owner and staff only.
     func crewEdit(_ context: RequestContext) throws -> HTTPResponse {
         let (crew, _) = try staffCrew(context)
-        return try renderCrewForm(CrewForm(crew), errors: FieldErrors(), editing: crew, context)
+        return renderCrewForm(CrewForm(crew), errors: FieldErrors(), editing: crew, context)
     }
 
     /// `POST /crews/:slug/edit`
@@ -26,7 +26,7 @@ extension App {
                 errors.add("member_cap", "errors.crew_cap_below_members")
             }
         }
-        return try renderCrewForm(form, errors: errors, editing: crew, context)
+        return renderCrewForm(form, errors: errors, editing: crew, context)
     }
 
     /// The crew of `:slug` when the signed-in user is its owner or staff; 403 otherwise.
