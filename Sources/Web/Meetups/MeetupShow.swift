@@ -15,67 +15,148 @@ extension App {
         let application = try viewer.flatMap { try database.application(meetupID: meetupID, userID: $0.storedID) }
         let participants = try database.participants(meetupID: meetupID)
         let canTalk = try viewer.map { try database.canTalk(meetupID: meetupID, userID: $0.storedID) } ?? false
-
-        var view = meetupView(meetup, language)
-        view["descriptionHTML"] = meetup.descriptionHTML
-        view["host"] = userView(host)
-        view["ends"] = localizer.dateTime(meetup.endsAt, language)
-        view["deadline"] = localizer.dateTime(meetup.deadline, language)
-        view["timeZone"] = localizer.timeZone.identifier
-        view["address"] = meetup.address.nilIfEmpty
-        view["placeNote"] = meetup.placeNote.nilIfEmpty
-        view["mapURL"] = meetup.latitude.flatMap { lat in meetup.longitude.map { "geo:\(lat),\($0)" } }
-        view["afterParty"] = meetup.afterParty
-        view["mode"] = localizer.text("meetups.mode.\(meetup.signupMode.rawValue)", language)
         let waitlist = try database.waitlistLength(meetupID: meetupID)
-        view["waitlist"] = waitlist > 0 ? waitlist : nil
-        view["icsURL"] = Paths.meetup(meetupID) + ".ics"
-        view["hasRules"] = !meetupRules(meetup, language).isEmpty
+        let detail = MeetupDetailView(
+            card: meetupCard(meetup, language),
+            descriptionHTML: meetup.descriptionHTML.nilIfEmpty,
+            host: UserView(host),
+            ends: localizer.dateTime(meetup.endsAt, language),
+            deadline: localizer.dateTime(meetup.deadline, language),
+            timeZone: localizer.timeZone.identifier,
+            address: meetup.address.nilIfEmpty,
+            placeNote: meetup.placeNote.nilIfEmpty,
+            mapURL: meetup.latitude.flatMap { lat in meetup.longitude.map { "geo:\(lat),\($0)" } },
+            afterParty: meetup.afterParty,
+            mode: localizer.text("meetups.mode.\(meetup.signupMode.rawValue)", language),
+            waitlist: waitlist > 0 ? waitlist : nil,
+            icsURL: Paths.meetup(meetupID) + ".ics")
 
         // One call to action for the viewer.
-        var action: [String: Any] = [:]
+        var action = MeetupActionView()
         if viewer == nil {
-            action["login"] = true
+            action.login = true
         } else if isHost {
-            action["host"] = true
+            action.host = true
         } else if let application, application.status != .cancelled {
-            action[application.status.rawValue] = true
-            if let place = application.waitlistPlace { action["place"] = place }
+            action.status = application.status
+            action.place = application.waitlistPlace
         } else if meetup.isClosed(at: now) {
-            action["closed"] = true
+            action.closed = true
         } else if let viewer, case let reasons = meetup.ineligibility(of: viewer, at: now), !reasons.isEmpty {
-            action["ineligible"] = reasons.map { localizer.text("meetups.why.\($0.rawValue)", language) }
-            action["needsProfile"] = reasons.contains(where: \.needsProfile)
+            action.ineligible = reasons.map { localizer.text("meetups.why.\($0.rawValue)", language) }
+            action.needsProfile = reasons.contains(where: \.needsProfile)
         } else {
-            action["apply"] = true
-            action["willWait"] = meetup.signupMode == .firstCome && meetup.acceptedCount >= meetup.capacity
+            action.apply = true
+            action.willWait = meetup.signupMode == .firstCome && meetup.acceptedCount >= meetup.capacity
         }
-        let accepted = participants.filter { $0.status == .accepted }
-        return try render("meetup", context, title: meetup.title, section: .meetups, [
-            "meetup": view,
-            "action": action,
-            "isHost": isHost,
-            "started": now >= meetup.startsAt,
-            "canClose": isHost && meetup.closedAt == nil && !meetup.isClosed(at: now),
-            "going": accepted.map { participantView($0, meetupID: meetupID) },
-            "hasGoing": !accepted.isEmpty,
-            "pending": isHost ? participants.filter { $0.status == .pending }.map { participantView($0, meetupID: meetupID) } : [],
-            "hasPending": isHost && participants.contains { $0.status == .pending },
-            "canTalk": canTalk,
-            "talk": canTalk ? try database.talk(meetupID: meetupID, viewerID: viewer?.storedID ?? 0).map { entry -> [String: Any] in
-                ["author": userView(entry.author), "bodyHTML": entry.bodyHTML, "date": localizer.dateTime(entry.createdAt, language)]
+        let view = MeetupPageView(
+            meetup: detail,
+            action: action,
+            isHost: isHost,
+            started: now >= meetup.startsAt,
+            canClose: isHost && meetup.closedAt == nil && !meetup.isClosed(at: now),
+            going: participants.filter { $0.status == .accepted }.map { participantView($0, meetupID: meetupID) },
+            pending: isHost ? participants.filter { $0.status == .pending }.map { participantView($0, meetupID: meetupID) } : [],
+            canTalk: canTalk,
+            talk: canTalk ? try database.talk(meetupID: meetupID, viewerID: viewer?.storedID ?? 0).map { entry in
+                TalkEntryView(author: UserView(entry.author), bodyHTML: entry.bodyHTML, date: localizer.dateTime(entry.createdAt, language))
             } : [],
-            "talkCount": try database.talkCount(meetupID: meetupID),
-            "report": reportView(.meetup, meetupID, context),
-            "bookmarked": try viewer.map { try database.isMeetupBookmarked(meetupID: meetupID, userID: $0.storedID) } ?? false,
-        ])
+            talkCount: try database.talkCount(meetupID: meetupID),
+            report: reportForm(.meetup, meetupID, context),
+            bookmarked: try viewer.map { try database.isMeetupBookmarked(meetupID: meetupID, userID: $0.storedID) } ?? false)
+        return page(view, context, title: meetup.title, section: .meetups)
     }
 
-    private func participantView(_ participant: Participant, meetupID: Int64) -> [String: Any] {
-        var view = userView(participant.user)
-        view["userID"] = participant.user.id ?? 0
-        view["present"] = participant.attended == true
-        view["actionBase"] = Paths.meetup(meetupID) + "/applications/" + PercentEncoding.encode(participant.user.username)
-        return view
+    private func participantView(_ participant: Participant, meetupID: Int64) -> ParticipantView {
+        ParticipantView(
+            user: UserView(participant.user), userID: participant.user.id ?? 0, present: participant.attended == true,
+            actionBase: Paths.meetup(meetupID) + "/applications/" + PercentEncoding.encode(participant.user.username))
     }
+}
+
+/// A meetup's page: the details, who is going, one clear next step for the viewer, the talk.
+struct MeetupPageView: PageView {
+    static let template = "meetup"
+    let meetup: MeetupDetailView
+    let action: MeetupActionView
+    let isHost: Bool
+    let started: Bool
+    let canClose: Bool
+    let going: [ParticipantView]
+    var hasGoing: Bool { !going.isEmpty }
+    /// Applications waiting for the host.
+    let pending: [ParticipantView]
+    var hasPending: Bool { !pending.isEmpty }
+    let canTalk: Bool
+    let talk: [TalkEntryView]
+    let talkCount: Int
+    let report: ReportFormView
+    let bookmarked: Bool
+}
+
+/// The meetup's card, with what its own page adds.
+struct MeetupDetailView {
+    let card: MeetupCardView
+    var isoDate: String { card.isoDate }
+    var when: String { card.when }
+    var title: String { card.title }
+    var url: String { card.url }
+    var slot: String { card.slot }
+    var pace: String { card.pace }
+    var style: String { card.style }
+    var distance: String? { card.distance }
+    var crewOnly: Bool { card.crewOnly }
+    var place: String { card.place }
+    var going: String { card.going }
+    var rules: [String] { card.rules }
+    var hasRules: Bool { !card.rules.isEmpty }
+    let descriptionHTML: String?
+    let host: UserView
+    let ends: String
+    let deadline: String
+    let timeZone: String
+    let address: String?
+    let placeNote: String?
+    let mapURL: String?
+    let afterParty: Bool
+    let mode: String
+    /// How many wait for a place.
+    let waitlist: Int?
+    let icsURL: String
+}
+
+/// The one next step the viewer is offered.
+struct MeetupActionView {
+    var login: Bool = false
+    var host: Bool = false
+    var apply: Bool = false
+    /// Applying now joins the waitlist.
+    var willWait: Bool = false
+    var status: ApplicationStatus?
+    var accepted: Bool { status == .accepted }
+    var pending: Bool { status == .pending }
+    var waitlisted: Bool { status == .waitlisted }
+    var rejected: Bool { status == .rejected }
+    /// Their place on the waitlist.
+    var place: Int?
+    var closed: Bool = false
+    /// Why they cannot apply, in words.
+    var ineligible: [String] = []
+    var needsProfile: Bool = false
+}
+
+struct ParticipantView {
+    let user: UserView
+    var initial: String { user.initial }
+    var url: String { user.url }
+    var displayName: String { user.displayName }
+    let userID: Int64
+    let present: Bool
+    let actionBase: String
+}
+
+struct TalkEntryView {
+    let author: UserView
+    let bodyHTML: String
+    let date: String
 }
