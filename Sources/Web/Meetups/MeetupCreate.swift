@@ -8,7 +8,7 @@ extension App {
         _ = try context.requireUser()
         var form = MeetupForm()
         form.crew = context.form["crew"] ?? ""
-        return try renderMeetupForm(form, errors: FieldErrors(), editing: nil, context)
+        return renderMeetupForm(form, errors: FieldErrors(), editing: nil, context)
     }
 
     /// `POST /meetups`
@@ -18,7 +18,7 @@ extension App {
         let form = MeetupForm(context.form)
         let crew = try form.crew.isEmpty ? nil : database.crew(slug: form.crew)
         let (meetup, errors) = form.validate(host: user, crewID: crew?.id, timeZone: localizer.timeZone)
-        guard let meetup else { return try renderMeetupForm(form, errors: errors, editing: nil, context) }
+        guard let meetup else { return renderMeetupForm(form, errors: errors, editing: nil, context) }
         let created = try storageAction(context) { try database.createMeetup(meetup) }
         return redirect(to: Paths.meetup(try created.storedID), flash: "meetup_created")
     }
@@ -26,7 +26,7 @@ extension App {
     /// `GET /meetups/:id/edit`: the host's form.
     func meetupEdit(_ context: RequestContext) throws -> HTTPResponse {
         let meetup = try hostedMeetup(context)
-        return try renderMeetupForm(MeetupForm(meetup, timeZone: localizer.timeZone), errors: FieldErrors(), editing: meetup, context)
+        return renderMeetupForm(MeetupForm(meetup, timeZone: localizer.timeZone), errors: FieldErrors(), editing: meetup, context)
     }
 
     /// `POST /meetups/:id/edit`: saves, and tells participants when the time or place changed.
@@ -48,7 +48,7 @@ extension App {
                 edited = nil
             }
         }
-        return try renderMeetupForm(form, errors: errors, editing: old, context)
+        return renderMeetupForm(form, errors: errors, editing: old, context)
     }
 
     /// The meetup of `:id` when the signed-in user hosts it; 403 otherwise.
@@ -59,32 +59,45 @@ extension App {
         return meetup
     }
 
-    func renderMeetupForm(_ form: MeetupForm, errors: FieldErrors, editing: Meetup?, _ context: RequestContext) throws -> HTTPResponse {
+    func renderMeetupForm(_ form: MeetupForm, errors: FieldErrors, editing: Meetup?, _ context: RequestContext) -> HTTPResponse {
         let language = context.language
-        return try render(
-            "meetup-form", context, title: localizer.text(editing == nil ? "meetups.new_title" : "meetups.edit_title", language),
-            section: .meetups, status: errors.isEmpty ? .ok : .unprocessableContent,
-            [
-                "action": editing.map { Paths.meetup($0.id ?? 0) + "/edit" } ?? Paths.meetups,
-                "editing": editing != nil,
-                "f": [
-                    "title": form.title, "description": form.description, "startsAt": form.startsAt, "duration": form.duration,
-                    "placeName": form.placeName, "address": form.address, "latitude": form.latitude, "longitude": form.longitude,
-                    "placeNote": form.placeNote, "distance": form.distance, "capacity": form.capacity, "deadline": form.deadline,
-                    "afterParty": form.afterParty, "minAge": form.minAge, "maxAge": form.maxAge, "crewOnly": form.crewOnly, "crew": form.crew,
-                ] as [String: Any],
-                "timeZone": localizer.timeZone.identifier,
-                "hasCrew": !form.crew.isEmpty,
-                "regions": options(Choices.regions, labels: "choices.region", selected: form.region, language),
-                "slots": options(Meetup.TimeSlot.allCases.map(\.rawValue), labels: "meetups.slot", selected: form.timeSlot, language),
-                "paces": options(Meetup.Pace.allCases.map(\.rawValue), labels: "meetups.pace", selected: form.pace, language),
-                "styles": options(Meetup.Style.allCases.map(\.rawValue), labels: "meetups.style", selected: form.style, language),
-                "modes": options(Meetup.SignupMode.allCases.map(\.rawValue), labels: "meetups.mode", selected: form.signupMode, language),
-                "genders": options(Meetup.GenderRule.allCases.map(\.rawValue), labels: "meetups.gender", selected: form.genderRule, language),
-                "jobs": Choices.jobs.map { ["value": $0, "label": localizer.text("choices.job.\($0)", language), "checked": form.jobs.contains($0)] as [String: Any] },
-                "errors": errors.localized(localizer, language),
-                "hasErrors": !errors.isEmpty,
-            ]
-        )
+        let view = MeetupFormView(
+            action: editing.map { Paths.meetup($0.id ?? 0) + "/edit" } ?? Paths.meetups,
+            editing: editing != nil,
+            f: form,
+            timeZone: localizer.timeZone.identifier,
+            regions: choices(Choices.regions, labels: "choices.region", selected: form.region, language),
+            slots: choices(Meetup.TimeSlot.allCases.map(\.rawValue), labels: "meetups.slot", selected: form.timeSlot, language),
+            paces: choices(Meetup.Pace.allCases.map(\.rawValue), labels: "meetups.pace", selected: form.pace, language),
+            styles: choices(Meetup.Style.allCases.map(\.rawValue), labels: "meetups.style", selected: form.style, language),
+            modes: choices(Meetup.SignupMode.allCases.map(\.rawValue), labels: "meetups.mode", selected: form.signupMode, language),
+            genders: choices(Meetup.GenderRule.allCases.map(\.rawValue), labels: "meetups.gender", selected: form.genderRule, language),
+            jobs: Choices.jobs.map { Choice(value: $0, label: localizer.text("choices.job.\($0)", language), selected: form.jobs.contains($0)) },
+            errors: errors.localized(localizer, language))
+        return page(view, context, title: localizer.text(editing == nil ? "meetups.new_title" : "meetups.edit_title", language),
+                    section: .meetups, status: errors.isEmpty ? .ok : .unprocessableContent)
     }
+}
+
+/// Organising or editing a meetup; what was typed comes back after an error.
+struct MeetupFormView: PageView {
+    static let template = "meetup-form"
+    let action: String
+    let editing: Bool
+    /// What was typed.
+    let f: MeetupForm
+    let timeZone: String
+    /// A meetup of a crew can be for its members only.
+    var hasCrew: Bool { !f.crew.isEmpty }
+    let regions: [Choice]
+    let slots: [Choice]
+    let paces: [Choice]
+    let styles: [Choice]
+    let modes: [Choice]
+    let genders: [Choice]
+    /// Checkboxes: jobs the meetup is limited to.
+    let jobs: [Choice]
+    /// Each field's error message, by field name.
+    let errors: [String: String]
+    var hasErrors: Bool { !errors.isEmpty }
 }

@@ -4,11 +4,31 @@ import Storage
 
 /// The create/edit meetup form, as typed.
 struct MeetupForm {
-    var title = "", description = "", startsAt = "", duration = "60", placeName = "", address = ""
-    var latitude = "", longitude = "", placeNote = "", region = "", timeSlot = "afterWork", distance = ""
-    var pace = "average", style = "run", capacity = "10", signupMode = "firstCome", deadline = ""
-    var afterParty = false, genderRule = "any", minAge = "", maxAge = "", jobs: [String] = [], crewOnly = false
-    var crew = ""
+    // One per line, with its type: the form's template reads these (`{{f.title}}`).
+    var title: String = ""
+    var description: String = ""
+    var startsAt: String = ""
+    var duration: String = "60"
+    var placeName: String = ""
+    var address: String = ""
+    var latitude: String = ""
+    var longitude: String = ""
+    var placeNote: String = ""
+    var region: String = ""
+    var timeSlot: String = "afterWork"
+    var distance: String = ""
+    var pace: String = "average"
+    var style: String = "run"
+    var capacity: String = "10"
+    var signupMode: String = "firstCome"
+    var deadline: String = ""
+    var afterParty: Bool = false
+    var genderRule: String = "any"
+    var minAge: String = ""
+    var maxAge: String = ""
+    var jobs: [String] = []
+    var crewOnly: Bool = false
+    var crew: String = ""
 
     init() {}
 
