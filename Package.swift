@@ -19,7 +19,6 @@ var targets: [Target] = [
         name: "Web",
         dependencies: [
             "HTTP", "Storage", "Markdown", "CSodium",
-            .product(name: "Mustache", package: "swift-mustache"),
         ],
         plugins: ["CompileTemplates"]
     ),
@@ -51,7 +50,6 @@ let package = Package(
     products: [.executable(name: "moim", targets: ["Moim"])],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
-        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: targets

@@ -31,6 +31,7 @@ final class EventLoop: @unchecked Sendable {
     /// A descriptor held in reserve, freed to accept and refuse a client when out of them.
     var spareFD: Int32
     var acceptsPausedUntil: Int?
+    var tookLastConnections = false
 
     struct Delivery {
         let connection: UInt64
@@ -118,11 +119,22 @@ final class EventLoop: @unchecked Sendable {
             }
             if now - lastSweep >= 1000 || server.isStopping {
                 lastSweep = now
+                if server.isStopping { takeLastConnections(now: now) }
                 sweep(now: now)
                 if server.isStopping && shouldExit(now: now) { break }
             }
         }
+        takeLastConnections(now: monotonicMilliseconds())
         for connection in connections.values { closeConnection(connection) }
+    }
+
+    /// Once, when the server stops: accepts what is queued on the listener, since a wake-up
+    /// this loop took and ignored may have been the only one for a client (see `stop()`).
+    func takeLastConnections(now: Int) {
+        guard !tookLastConnections else { return }
+        tookLastConnections = true
+        acceptAll(now: now)
+        server.tookLastConnections()
     }
 
     func shouldExit(now: Int) -> Bool {

@@ -60,7 +60,9 @@ public final class HTTPServer: @unchecked Sendable {
     private(set) var pool: HandlerPool!
     private var loops: [EventLoop] = []
     private var listener: Int32 = -1
+    private let stopRequested = Atomic<Bool>(false)
     private let stopping = Atomic<Bool>(false)
+    private let lastAccepts = DispatchGroup()
     private let openConnections = Atomic<Int>(0)
     private let reservedInput = Atomic<Int>(0)
     /// `configuration.maxConnections`, lowered if the descriptor limit is too low for it.
@@ -97,19 +99,32 @@ public final class HTTPServer: @unchecked Sendable {
     }
 
     /// Stops gracefully; safe to call from any thread, once.
+    ///
+    /// The listening socket may be shared with the server taking over (a hand-over), so no
+    /// client in its queue may be lost: this process first stops being woken for it, then
+    /// each loop accepts what is already queued (a wake-up it took may have been the only one
+    /// for a connection), and only then is the socket closed here.
     public func stop() {
-        guard !stopping.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        guard !stopRequested.exchange(true, ordering: .acquiringAndReleasing) else { return }
         // Closing our descriptor does not take the socket out of epoll while another process
         // (a supervisor, the server taking over) still holds it: remove it explicitly.
         for loop in loops {
             var event = epoll_event()
             epoll_ctl(loop.epoll, EPOLL_CTL_DEL, listener, &event)
         }
-        close(listener)
+        loops.forEach { _ in lastAccepts.enter() }
+        stopping.store(true, ordering: .releasing)
         loops.forEach { $0.wake() }
+        lastAccepts.wait()
+        close(listener)
         loopsEnded.wait()
         pool.stop()
         loops = []
+    }
+
+    /// A loop has accepted the last connections queued when the stop began.
+    func tookLastConnections() {
+        lastAccepts.leave()
     }
 
     /// Blocks until `stop()` has finished.

@@ -131,7 +131,8 @@ enum MustacheParser {
                 let body = try build(tokens, &position, closing: (name, line), template: template)
                 nodes.append(.section(Name(name), inverted: kind == "^", body, line: line))
             case "/":
-                guard let closing, closing.name == name else { throw fail("{{/\(name)}} closes nothing open") }
+                guard let closing else { throw fail("{{/\(name)}} closes nothing open") }
+                guard closing.name == name else { throw fail("{{/\(name)}} where {{/\(closing.name)}} was expected") }
                 return nodes
             case ">":
                 nodes.append(.partial(name, line: line))

@@ -6,7 +6,6 @@ import Storage
 public final class App: HTTPHandler, @unchecked Sendable {
     let database: AppDatabase
     let configuration: WebConfiguration
-    let templates: Templates
     let localizer: Localizer
     let passwords: PasswordHasher
     let loginThrottle = LoginThrottle()
@@ -25,7 +24,6 @@ public final class App: HTTPHandler, @unchecked Sendable {
         self.database = database
         self.configuration = configuration
         localizer = try Localizer(directory: configuration.templatesDirectory + "/i18n", timeZone: configuration.timeZone)
-        templates = try Templates(directory: configuration.templatesDirectory, localizer: localizer)
         passwords = PasswordHasher(strength: configuration.passwordStrength, pool: BoundedPool(threads: 2, queueLimit: 32))
         staticFiles = StaticFiles(root: configuration.publicDirectory)
         media = try MediaStore(directory: configuration.mediaDirectory)

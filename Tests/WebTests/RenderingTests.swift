@@ -30,20 +30,16 @@ import Testing
         }
     }
 
-    @Test func aTemplateNamingAnUnknownKeyFailsAtStart() throws {
-        let directory = NSTemporaryDirectory() + "moim-templates-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        try "<p>{{t.nope.missing}}</p>".write(toFile: directory + "/page.mustache", atomically: true, encoding: .utf8)
-        let localizer = try Localizer(directory: TestSite.root + "/Templates/i18n")
-        #expect(throws: Templates.TemplateError.self) { try Templates(directory: directory, localizer: localizer) }
+    @Test func theWriterEscapesAsHTMLEscapingDoes() {
+        for text in [#"<a href="x" onclick='y'>&</a>"#, "한강 러닝", "", "&&", "plain", "tail<"] {
+            var writer = HTMLWriter(.en)
+            writer.escape(text)
+            #expect(String(decoding: writer.bytes, as: UTF8.self) == HTMLEscaping.escape(text))
+        }
     }
 
-    @Test func everyTemplateDeclaresTheFastEscaper() throws {
-        let directory = TestSite.root + "/Templates"
-        for name in try FileManager.default.contentsOfDirectory(atPath: directory) where name.hasSuffix(".mustache") {
-            let text = try String(contentsOfFile: directory + "/" + name, encoding: .utf8)
-            #expect(text.hasPrefix("{{% CONTENT_TYPE: HTML5 }}"), "\(name)")
-        }
+    @Test func theTemplateLanguagesAreTheCatalogOrder() {
+        #expect(Language.allCases.map(\.templateIndex) == Array(0..<Language.allCases.count))
     }
 }
 
@@ -56,13 +52,9 @@ import Testing
     }
 }
 
-@Suite struct NilValueTests {
-    @Test func absentValuesHideTheirSections() throws {
+@Suite struct AbsentValueTests {
+    @Test func aPageWithoutAnErrorShowsNoErrorBox() throws {
         let site = try TestSite()
         #expect(!site.browser().get("/login").bodyText.contains("form-error"))
-        let view = App.droppingNils(["a": nil as String? as Any, "b": 1, "c": [["d": nil as Int? as Any, "e": "x"]]])
-        #expect(view["a"] == nil)
-        #expect((view["c"] as? [[String: Any]])?.first?["d"] == nil)
-        #expect((view["c"] as? [[String: Any]])?.first?["e"] as? String == "x")
     }
 }

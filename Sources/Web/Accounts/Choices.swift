@@ -18,10 +18,6 @@ extension App {
         values.map { Choice(value: $0, label: localizer.text("\(prefix).\($0)", language), selected: $0 == selected) }
     }
 
-    /// `choices` for the interpreted templates.
-    func options(_ values: [String], labels prefix: String, selected: String?, _ language: Language) -> [[String: Any]] {
-        choices(values, labels: prefix, selected: selected, language).map { ["value": $0.value, "label": $0.label, "selected": $0.selected] }
-    }
 }
 
 /// One option of a `<select>`.

@@ -62,14 +62,6 @@ extension App {
             reasons: choices(ReportReason.allCases.map(\.rawValue), labels: "moderation.reason", selected: nil, context.language))
     }
 
-    /// `reportForm` for the interpreted templates.
-    func reportView(_ target: ModerationTarget, _ id: Int64, _ context: RequestContext) -> [String: Any] {
-        let form = reportForm(target, id, context)
-        return [
-            "type": form.type, "id": form.id, "returnTo": form.returnTo,
-            "reasons": form.reasons.map { ["value": $0.value, "label": $0.label] },
-        ]
-    }
 }
 
 /// Reporting one thing on a page of its own (a comment of a long thread).

@@ -25,11 +25,6 @@ extension App {
         )
     }
 
-    /// `crewCard` for the interpreted templates.
-    func crewView(_ crew: Crew, _ language: Language) -> [String: Any] {
-        crewCard(crew, language).dictionary
-    }
-
     func feeText(_ crew: Crew, _ language: Language) -> String? {
         guard crew.feeAmount > 0 else { return nil }
         return localizer.text("crews.fee_\(crew.feePeriod.rawValue)", language,
@@ -80,14 +75,4 @@ struct ImageView {
     let url: String
     let width: Int
     let height: Int
-}
-
-extension CrewCardView {
-    var dictionary: [String: Any] {
-        [
-            "slug": slug, "url": url, "name": name, "initial": initial, "sport": sport, "region": region as Any,
-            "memberCount": memberCount, "capText": capText as Any, "policy": policy, "feeText": feeText as Any, "full": full,
-            "cover": cover.map { ["url": $0.url, "width": $0.width, "height": $0.height] as [String: Any] } as Any,
-        ]
-    }
 }

@@ -26,11 +26,6 @@ extension App {
         )
     }
 
-    /// `meetupCard` for the interpreted templates.
-    func meetupView(_ meetup: Meetup, _ language: Language) -> [String: Any] {
-        meetupCard(meetup, language).dictionary
-    }
-
     /// The eligibility rules in words; empty when anyone may join.
     func meetupRules(_ meetup: Meetup, _ language: Language) -> [String] {
         var rules: [String] = []
@@ -84,14 +79,4 @@ struct MeetupCardView {
     /// The eligibility rules in words; empty when anyone may join.
     let rules: [String]
     let crewOnly: Bool
-}
-
-extension MeetupCardView {
-    var dictionary: [String: Any] {
-        [
-            "id": id, "url": url, "title": title, "when": when, "isoDate": isoDate, "place": place, "region": region as Any,
-            "slot": slot, "pace": pace, "style": style, "distance": distance as Any, "going": going, "closed": closed,
-            "full": full, "rules": rules, "crewOnly": crewOnly,
-        ]
-    }
 }

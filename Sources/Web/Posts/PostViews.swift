@@ -71,33 +71,10 @@ extension App {
         FeedView(posts: page.items.map { postCard($0, context) }, olderURL: Paths.older(path, before: page.nextCursor))
     }
 
-    /// What the post card template shows for one post, for the interpreted templates.
-    func postView(_ item: FeedItem, _ context: RequestContext) -> [String: Any] {
-        postCard(item, context).dictionary
-    }
-
-    /// A page of posts with its "Older posts" link, for the interpreted templates.
-    func feedView(_ page: FeedPage, path: String, _ context: RequestContext) -> [String: Any] {
-        let feed = feed(page, path: path, context)
-        return ["posts": feed.posts.map(\.dictionary), "hasPosts": feed.hasPosts, "olderURL": feed.olderURL as Any]
-    }
-
     /// The `?before=` cursor of a feed request; garbage is a 400, not a silent first page.
     func cursor(_ context: RequestContext) throws -> Int64? {
         guard let text = context.form["before"] else { return nil }
         guard let value = Checked.id(text) else { throw HTTPError(.badRequest) }
         return value
-    }
-}
-
-extension PostCardView {
-    var dictionary: [String: Any] {
-        [
-            "id": id, "url": url, "author": author.dictionary, "bodyHTML": bodyHTML, "excerptHTML": excerptHTML as Any,
-            "date": date, "isoDate": isoDate, "edited": edited,
-            "photos": photos.map { ["url": $0.url, "width": $0.width, "height": $0.height, "alt": $0.alt] as [String: Any] },
-            "hasPhotos": hasPhotos, "photoCount": photoCount, "likeCount": likeCount, "commentCount": commentCount,
-            "liked": liked, "bookmarked": bookmarked, "isAuthor": isAuthor, "hidden": hidden, "locked": locked, "returnTo": returnTo,
-        ]
     }
 }

@@ -1,16 +1,6 @@
-import Mustache
-
-/// HTML escaping over UTF-8 bytes, registered for templates as `{{% CONTENT_TYPE: HTML5 }}`.
-///
-/// swift-mustache's own escaper looks every Character up in a dictionary; this one scans
-/// bytes and returns the string untouched when nothing needs escaping, which most text doesn't.
-struct HTMLEscaping: MustacheContentType {
-    static let name = "HTML5"
-
-    func escapeText(_ text: String) -> String {
-        Self.escape(text)
-    }
-
+/// HTML escaping of a whole string, for HTML built in Swift (a search excerpt with its match
+/// marked). Templates escape as they write (`HTMLWriter`); both escape the same five bytes.
+enum HTMLEscaping {
     static func escape(_ text: String) -> String {
         var text = text
         return text.withUTF8 { bytes in

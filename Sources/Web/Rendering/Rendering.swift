@@ -73,32 +73,6 @@ extension App {
         return HTTPResponse(status: status, headers: HTTPHeaders([("Content-Type", "text/html; charset=utf-8")]), body: writer.bytes)
     }
 
-    /// Renders `template` inside the layout, interpreted by swift-mustache: the pages not
-    /// compiled yet.
-    func render(
-        _ template: String, _ context: RequestContext, title: String, section: Section? = nil,
-        status: HTTPStatus = .ok, _ data: [String: Any] = [:]
-    ) throws -> HTTPResponse {
-        var view = layout(context, title: title, section: section).dictionary
-        view.merge(data) { _, new in new }
-        return .html(try templates.render(template, context.language, Self.droppingNils(view)), status: status)
-    }
-
-    /// The view without its nil values. swift-mustache treats a nil Optional stored in `Any`
-    /// as present (a section renders, an inverted one does not); a missing key is absent.
-    static func droppingNils(_ view: [String: Any]) -> [String: Any] {
-        view.compactMapValues(droppingNil)
-    }
-
-    private static func droppingNil(_ value: Any) -> Any? {
-        switch value {
-        case let dictionary as [String: Any]: droppingNils(dictionary)
-        case let list as [[String: Any]]: list.map(droppingNils)
-        case let optional as OptionalValue: optional.wrapped.flatMap(droppingNil)
-        default: value
-        }
-    }
-
     func layout(_ context: RequestContext, title: String, section: Section?) -> LayoutView {
         let language = context.language
         var unreadCount: String?
@@ -134,39 +108,4 @@ extension App {
             flash: flash
         )
     }
-
-    func userView(_ user: User) -> [String: Any] {
-        UserView(user).dictionary
-    }
-}
-
-extension LayoutView {
-    /// For the interpreted templates.
-    var dictionary: [String: Any] {
-        [
-            "lang": lang, "title": title, "csrf": csrf, "signedIn": signedIn, "path": path, "searchQuery": searchQuery,
-            "languages": languages.map { ["code": $0.code, "name": $0.name, "current": $0.current] as [String: Any] },
-            "section": section.current.map { [$0.rawValue: true] } as Any,
-            "currentUser": currentUser?.dictionary as Any,
-            "unreadCount": unreadCount as Any,
-            "warnings": warnings, "hasWarnings": hasWarnings,
-            "silenced": silenced as Any, "flash": flash as Any,
-        ]
-    }
-}
-
-extension UserView {
-    /// For the interpreted templates.
-    var dictionary: [String: Any] {
-        ["username": username, "displayName": displayName, "initial": initial, "url": url, "isStaff": isStaff]
-    }
-}
-
-/// Lets `droppingNil` see through an Optional stored in `Any`.
-private protocol OptionalValue {
-    var wrapped: Any? { get }
-}
-
-extension Optional: OptionalValue {
-    fileprivate var wrapped: Any? { map { $0 } }
 }
