@@ -1,17 +1,20 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// The libFuzzer targets have no `main` of their own (libFuzzer provides it) and must be built
-// with `-sanitize=fuzzer,address` everywhere, so they exist only when asked for: `script/fuzz`.
+// The libFuzzer targets have no `main` of their own (libFuzzer provides it), so they exist
+// only when asked for: `script/fuzz`. Our code is then built with libFuzzer's coverage and
+// AddressSanitizer; the template compiler is not: it runs on the build machine, and libFuzzer
+// would replace its `main`.
 let fuzzing = Context.environment["FUZZ"] == "1"
+let sanitized: [SwiftSetting] = fuzzing ? [.unsafeFlags(["-sanitize=fuzzer,address"])] : []
 
 var targets: [Target] = [
     .systemLibrary(name: "CCmark", pkgConfig: "libcmark", providers: [.apt(["libcmark-dev"])]),
     .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
     .systemLibrary(name: "CEpoll"),
-    .target(name: "HTTP", dependencies: ["CEpoll"]),
-    .target(name: "Markdown", dependencies: ["CCmark"]),
-    .target(name: "Storage", dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),
+    .target(name: "HTTP", dependencies: ["CEpoll"], swiftSettings: sanitized),
+    .target(name: "Markdown", dependencies: ["CCmark"], swiftSettings: sanitized),
+    .target(name: "Storage", dependencies: [.product(name: "GRDB", package: "GRDB.swift")], swiftSettings: sanitized),
     // Templates/ compiled into Swift at build time, against the views Web declares.
     .executableTarget(name: "TemplateCompiler"),
     .plugin(name: "CompileTemplates", capability: .buildTool(), dependencies: ["TemplateCompiler"]),
@@ -20,6 +23,7 @@ var targets: [Target] = [
         dependencies: [
             "HTTP", "Storage", "Markdown", "CSodium",
         ],
+        swiftSettings: sanitized,
         plugins: ["CompileTemplates"]
     ),
     .executableTarget(
@@ -39,7 +43,9 @@ if fuzzing {
         .systemLibrary(name: "CFuzzer"),
         .executableTarget(
             name: "MoimFuzz",
-            dependencies: ["HTTP", "Web", "Storage", "Markdown", "CFuzzer", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["HTTP", "Web", "Storage", "Markdown", "CFuzzer", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: sanitized + [.unsafeFlags(["-parse-as-library"])],
+            linkerSettings: [.unsafeFlags(["-sanitize=fuzzer,address"])]
         ),
     ]
 }
