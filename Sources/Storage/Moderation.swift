@@ -60,10 +60,10 @@ struct Viewer {
 
     static func load(_ db: Database, id: Int64?) throws -> Viewer {
         guard let id else { return Viewer(id: nil, isStaff: false, blocked: []) }
-        let role = try String.fetchOne(db, sql: "SELECT role FROM users WHERE id = ?", arguments: [id])
-        let blocked = try Int64.fetchSet(db, sql: """
+        let role = try String.fetchOne(db.cachedStatement(sql: "SELECT role FROM users WHERE id = ?"), arguments: [id])
+        let blocked = try Int64.fetchSet(db.cachedStatement(sql: """
             SELECT blockedID FROM blocks WHERE blockerID = ?1 UNION SELECT blockerID FROM blocks WHERE blockedID = ?1
-            """, arguments: [id])
+            """), arguments: [id])
         return Viewer(id: id, isStaff: role == "admin" || role == "moderator", blocked: blocked)
     }
 

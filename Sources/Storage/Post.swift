@@ -90,33 +90,42 @@ public struct FeedPage: Sendable {
     public var nextCursor: Int64?
 }
 
-// Rows are decoded by hand: a fraction of what `Codable` costs per row (it was half of the
-// feed's read), and a stored value of the wrong type is an error for the page, not a trap.
+// Rows are decoded by hand, by position (`Row.checkColumns`): a fraction of what `Codable`
+// costs per row (it was half of the feed's read), and a stored value of the wrong type is an
+// error for the page, not a trap.
 extension Post {
+    /// The table's columns in its own order, which `init(row:)` reads by position.
+    static let columns = ["id", "authorID", "body", "bodyHTML", "createdAt", "updatedAt", "likeCount", "commentCount", "crewID", "hiddenAt", "commentsLocked"]
+
     public init(row: Row) throws {
-        id = try row.decode(forColumn: "id")
-        authorID = try row.decode(forColumn: "authorID")
-        body = try row.decode(forColumn: "body")
-        bodyHTML = try row.decode(forColumn: "bodyHTML")
-        createdAt = try row.decode(forColumn: "createdAt")
-        updatedAt = try row.decode(forColumn: "updatedAt")
-        likeCount = try row.decode(forColumn: "likeCount")
-        commentCount = try row.decode(forColumn: "commentCount")
-        crewID = try row.decode(forColumn: "crewID")
-        hiddenAt = try row.decode(forColumn: "hiddenAt")
-        commentsLocked = try row.decode(forColumn: "commentsLocked")
+        try row.checkColumns(Self.columns)
+        id = try row.decode(atIndex: 0)
+        authorID = try row.decode(atIndex: 1)
+        body = try row.decode(atIndex: 2)
+        bodyHTML = try row.decode(atIndex: 3)
+        createdAt = try row.decode(atIndex: 4)
+        updatedAt = try row.decode(atIndex: 5)
+        likeCount = try row.decode(atIndex: 6)
+        commentCount = try row.decode(atIndex: 7)
+        crewID = try row.decode(atIndex: 8)
+        hiddenAt = try row.decode(atIndex: 9)
+        commentsLocked = try row.decode(atIndex: 10)
     }
 }
 
 extension Photo {
+    /// The table's columns in its own order, which `init(row:)` reads by position.
+    static let columns = ["id", "postID", "position", "fileName", "mediaType", "width", "height", "byteCount"]
+
     public init(row: Row) throws {
-        id = try row.decode(forColumn: "id")
-        postID = try row.decode(forColumn: "postID")
-        position = try row.decode(forColumn: "position")
-        fileName = try row.decode(forColumn: "fileName")
-        mediaType = try row.decode(forColumn: "mediaType")
-        width = try row.decode(forColumn: "width")
-        height = try row.decode(forColumn: "height")
-        byteCount = try row.decode(forColumn: "byteCount")
+        try row.checkColumns(Self.columns)
+        id = try row.decode(atIndex: 0)
+        postID = try row.decode(atIndex: 1)
+        position = try row.decode(atIndex: 2)
+        fileName = try row.decode(atIndex: 3)
+        mediaType = try row.decode(atIndex: 4)
+        width = try row.decode(atIndex: 5)
+        height = try row.decode(atIndex: 6)
+        byteCount = try row.decode(atIndex: 7)
     }
 }

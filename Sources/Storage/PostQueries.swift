@@ -100,19 +100,22 @@ extension AppDatabase {
         let viewer = try Viewer.load(db, id: viewerID)
         let posts = posts.filter { viewer.sees(authorID: $0.authorID, hiddenAt: $0.hiddenAt) }
         guard !posts.isEmpty else { return [] }
-        let postIDs = posts.compactMap(\.id)
+        let postIDs = posts.compactMap { $0.id }
         let marks = databaseQuestionMarks(count: postIDs.count)
-        let authorIDs = Array(Set(posts.map(\.authorID)))
-        let authors = try User.fetchAll(db, keys: authorIDs).reduce(into: [Int64: User]()) { $0[$1.id ?? 0] = $1 }
-        let photos = try Photo.fetchAll(db, sql: "SELECT * FROM photos WHERE postID IN (\(marks)) ORDER BY postID, position",
+        let authorIDs = Array(Set(posts.map { $0.authorID }))
+        // Cached statements: one per number of ids, prepared once per connection.
+        let authors = try User.fetchAll(db.cachedStatement(sql: "SELECT * FROM users WHERE id IN (\(databaseQuestionMarks(count: authorIDs.count)))"),
+                                        arguments: StatementArguments(authorIDs))
+            .reduce(into: [Int64: User]()) { $0[$1.id ?? 0] = $1 }
+        let photos = try Photo.fetchAll(db.cachedStatement(sql: "SELECT * FROM photos WHERE postID IN (\(marks)) ORDER BY postID, position"),
                                         arguments: StatementArguments(postIDs))
-        let photosByPost = Dictionary(grouping: photos, by: \.postID)
+        let photosByPost = Dictionary(grouping: photos) { $0.postID }
         var liked: Set<Int64> = []
         var bookmarked: Set<Int64> = []
         if let viewerID {
-            liked = try Int64.fetchSet(db, sql: "SELECT postID FROM likes WHERE userID = ? AND postID IN (\(marks))",
+            liked = try Int64.fetchSet(db.cachedStatement(sql: "SELECT postID FROM likes WHERE userID = ? AND postID IN (\(marks))"),
                                        arguments: StatementArguments([viewerID] + postIDs))
-            bookmarked = try Int64.fetchSet(db, sql: "SELECT postID FROM bookmarks WHERE userID = ? AND postID IN (\(marks))",
+            bookmarked = try Int64.fetchSet(db.cachedStatement(sql: "SELECT postID FROM bookmarks WHERE userID = ? AND postID IN (\(marks))"),
                                             arguments: StatementArguments([viewerID] + postIDs))
         }
         return posts.compactMap { post in

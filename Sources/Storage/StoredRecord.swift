@@ -1,3 +1,5 @@
+import GRDB
+
 /// A record whose integer primary key is set once it has been inserted or fetched.
 public protocol StoredRecord {
     var id: Int64? { get }
@@ -15,3 +17,16 @@ extension StoredRecord {
 
 extension User: StoredRecord {}
 extension Session: StoredRecord {}
+
+extension Row {
+    /// Rows of `Post`, `Photo` and `User` are read by position, a fraction of what a lookup by
+    /// name costs per column. The table's own column order is the one `SELECT *` and
+    /// `SELECT table.*, …` give; a query that puts other columns first is a programming error,
+    /// which debug builds (and so the tests) catch by name. A row too short is a thrown error.
+    func checkColumns(_ columns: [String]) throws {
+        guard count >= columns.count else {
+            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "expected the columns \(columns)"))
+        }
+        assert(columnNames.prefix(columns.count).elementsEqual(columns), "the row \(Array(columnNames)) does not start with \(columns)")
+    }
+}

@@ -98,29 +98,33 @@ public struct ProfileChanges: Sendable {
 
 extension User {
     /// Decoded by hand, as `Post` is.
+    /// The table's columns in its own order, which `init(row:)` reads by position.
+    static let columns = ["id", "username", "email", "passwordHash", "displayName", "bio", "gender", "birthYear", "job", "region", "language", "role", "createdAt", "calendarToken", "suspendedUntil", "silencedUntil", "sanctionReason", "units", "onLeaderboard"]
+
     public init(row: Row) throws {
-        id = try row.decode(forColumn: "id")
-        username = try row.decode(forColumn: "username")
-        email = try row.decode(forColumn: "email")
-        passwordHash = try row.decode(forColumn: "passwordHash")
-        displayName = try row.decode(forColumn: "displayName")
-        bio = try row.decode(forColumn: "bio")
-        gender = try row.decode(forColumn: "gender")
-        birthYear = try row.decode(forColumn: "birthYear")
-        job = try row.decode(forColumn: "job")
-        region = try row.decode(forColumn: "region")
-        language = try row.decode(forColumn: "language")
-        let role: String = try row.decode(forColumn: "role")
+        try row.checkColumns(Self.columns)
+        id = try row.decode(atIndex: 0)
+        username = try row.decode(atIndex: 1)
+        email = try row.decode(atIndex: 2)
+        passwordHash = try row.decode(atIndex: 3)
+        displayName = try row.decode(atIndex: 4)
+        bio = try row.decode(atIndex: 5)
+        gender = try row.decode(atIndex: 6)
+        birthYear = try row.decode(atIndex: 7)
+        job = try row.decode(atIndex: 8)
+        region = try row.decode(atIndex: 9)
+        language = try row.decode(atIndex: 10)
+        let role: String = try row.decode(atIndex: 11)
         guard let known = Role(rawValue: role) else {
             throw DecodingError.dataCorrupted(.init(codingPath: [CodingKeys.role], debugDescription: "unknown role \(role)"))
         }
         self.role = known
-        createdAt = try row.decode(forColumn: "createdAt")
-        calendarToken = try row.decode(forColumn: "calendarToken")
-        suspendedUntil = try row.decode(forColumn: "suspendedUntil")
-        silencedUntil = try row.decode(forColumn: "silencedUntil")
-        sanctionReason = try row.decode(forColumn: "sanctionReason")
-        units = try row.decode(forColumn: "units")
-        onLeaderboard = try row.decode(forColumn: "onLeaderboard")
+        createdAt = try row.decode(atIndex: 12)
+        calendarToken = try row.decode(atIndex: 13)
+        suspendedUntil = try row.decode(atIndex: 14)
+        silencedUntil = try row.decode(atIndex: 15)
+        sanctionReason = try row.decode(atIndex: 16)
+        units = try row.decode(atIndex: 17)
+        onLeaderboard = try row.decode(atIndex: 18)
     }
 }

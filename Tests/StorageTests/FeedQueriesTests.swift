@@ -142,3 +142,94 @@ private struct Fixture {
         #expect(try fixture.database.feedItem(postID: postID, viewerID: nil) == nil)
     }
 }
+
+/// The home feed is read from timelines the triggers keep; after every change a member can
+/// make, the timeline must hold exactly what the feed's definition gives.
+@Suite struct TimelineTests {
+    /// Each member's feed straight from its definition: their posts, their followees' posts,
+    /// posts in crews they are a member of.
+    private func definition(_ database: AppDatabase) throws -> [Int64: [Int64]] {
+        try database.reader.read { db in
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT users.id AS userID, posts.id AS postID FROM users JOIN posts
+                  ON posts.authorID = users.id
+                  OR posts.authorID IN (SELECT followeeID FROM follows WHERE followerID = users.id)
+                  OR posts.crewID IN (SELECT crewID FROM crewMembers WHERE userID = users.id AND role != 'pending')
+                ORDER BY postID DESC
+                """)
+            return Dictionary(grouping: rows, by: { $0["userID"] as Int64 }).mapValues { $0.map { $0["postID"] } }
+        }
+    }
+
+    private func timelines(_ database: AppDatabase) throws -> [Int64: [Int64]] {
+        try database.reader.read { db in
+            let rows = try Row.fetchAll(db, sql: "SELECT userID, postID FROM timeline ORDER BY postID DESC")
+            return Dictionary(grouping: rows, by: { $0["userID"] as Int64 }).mapValues { $0.map { $0["postID"] } }
+        }
+    }
+
+    private func expectConsistent(_ fixture: Fixture, _ step: String) throws {
+        let expected = try definition(fixture.database)
+        #expect(try timelines(fixture.database) == expected, "timeline rows after \(step)")
+        for (name, id) in fixture.ids {
+            let feed = try fixture.database.homeFeed(userID: id, before: nil, limit: 50).items.compactMap(\.post.id)
+            #expect(feed == expected[id, default: []], "\(name)'s feed after \(step)")
+        }
+    }
+
+    @Test func followingJoiningLeavingAndDeletingKeepEveryTimelineExact() throws {
+        var fixture = try Fixture(["mina", "jun", "hana", "owner"])
+        let mina = fixture.ids["mina"]!, jun = fixture.ids["jun"]!, hana = fixture.ids["hana"]!, owner = fixture.ids["owner"]!
+        let fields = { (slug: String, policy: Crew.JoinPolicy) in
+            CrewFields(slug: slug, name: "Crew \(slug)", sport: .running, region: "seoul", description: "", descriptionHTML: "",
+                       meetingTime: "", meetingPlace: "", feeAmount: 0, feeCurrency: "KRW", feePeriod: .month,
+                       joinPolicy: policy, memberCap: nil)
+        }
+        let open = try fixture.database.createCrew(ownerID: owner, fields: fields("open", .open), inviteCode: nil).storedID
+        let strict = try fixture.database.createCrew(ownerID: owner, fields: fields("strict", .approval), inviteCode: nil).storedID
+        func crewPost(_ author: Int64, _ crew: Int64, _ body: String) throws -> Int64 {
+            try fixture.database.createPost(authorID: author, content: PostContent(body: body, bodyHTML: body, tags: [], mentionedUserIDs: []),
+                                            photos: [], crewID: crew).storedID
+        }
+        _ = try fixture.database.joinCrew(id: open, userID: jun, inviteCode: nil)
+        try fixture.post("jun", "jun's own")
+        _ = try crewPost(jun, open, "jun in the open crew")
+        _ = try crewPost(owner, strict, "owner in the strict crew")
+        try expectConsistent(fixture, "posting")
+
+        try fixture.database.follow(followerID: mina, followeeID: jun)
+        try expectConsistent(fixture, "following")
+        _ = try fixture.database.joinCrew(id: open, userID: mina, inviteCode: nil)
+        try expectConsistent(fixture, "joining a crew whose posts she also sees by following")
+        try fixture.database.unfollow(followerID: mina, followeeID: jun)
+        try expectConsistent(fixture, "unfollowing: the crew post stays, the other goes")
+        try fixture.database.follow(followerID: mina, followeeID: jun)
+        try fixture.database.leaveCrew(id: open, userID: mina)
+        try expectConsistent(fixture, "leaving: the followee's crew post stays")
+
+        #expect(try fixture.database.joinCrew(id: strict, userID: hana, inviteCode: nil) == .pending)
+        try expectConsistent(fixture, "asking to join: nothing yet")
+        try fixture.database.decideJoinRequest(crewID: strict, applicantID: hana, by: owner, accept: true)
+        try expectConsistent(fixture, "being accepted")
+        let later = try crewPost(owner, strict, "owner again")
+        try expectConsistent(fixture, "a new crew post")
+        _ = try fixture.database.deletePost(id: later, authorID: owner)
+        try expectConsistent(fixture, "deleting a post")
+        try fixture.database.removeCrewMember(crewID: strict, userID: hana, by: owner)
+        try expectConsistent(fixture, "being removed from a crew")
+
+        fixture.ids["owner"] = nil
+        try fixture.database.writer.write { db in _ = try db.execute(sql: "DELETE FROM users WHERE id = ?", arguments: [owner]) }
+        try expectConsistent(fixture, "an account deleted with its posts and crews")
+    }
+
+    @Test func aStaleRowNeverShowsAPostToSomeoneItWasNotFor() throws {
+        let fixture = try Fixture()
+        let post = try fixture.post("jun", "for jun's followers").storedID
+        // As if a trigger had missed a row (or a deleted post's id came back).
+        try fixture.database.writer.write { db in
+            try db.execute(sql: "INSERT INTO timeline (userID, postID) VALUES (?, ?)", arguments: [fixture.ids["hana"]!, post])
+        }
+        #expect(try fixture.database.homeFeed(userID: fixture.ids["hana"]!, before: nil).items.isEmpty)
+    }
+}

@@ -30,6 +30,34 @@ import Testing
         }
     }
 
+    @Test(arguments: ["UTC", "Asia/Seoul", "America/New_York", "Asia/Kolkata", "Pacific/Chatham"])
+    func datesAreWrittenAsICUWritesThem(zone: String) throws {
+        let timeZone = try #require(TimeZone(identifier: zone))
+        let formatters = Formatters()
+        var generator = SystemRandomNumberGenerator()
+        // Leap days, the turns of years and of the epoch, noon and midnight, then random moments.
+        var moments: [Double] = [0, -1, 951_782_400, 951_868_800, 1_767_225_599, 1_767_225_600, -2_208_988_800,
+                                 4_107_542_400, 1_764_072_000, 1_764_028_800]
+        moments += (0..<300).map { _ in Double.random(in: -2_208_988_800...4_102_444_800, using: &generator).rounded(.down) }
+        for moment in moments {
+            let date = Date(timeIntervalSince1970: moment)
+            for language in Language.allCases {
+                for style in [Formatters.DateStyle.monthYear, .date, .dateTime] {
+                    #expect(formatters.format(date, style, language, timeZone) == formatters.format(date, skeleton: style.skeleton, language, timeZone),
+                            "\(moment) \(language) \(style)")
+                }
+            }
+        }
+    }
+
+    @Test func datesOutsideTheCivilRangeFallBackInsteadOfTrapping() {
+        for moment in [Double.greatestFiniteMagnitude, -1e300, 1e15, .infinity, .nan] {
+            #expect(CivilTime(Date(timeIntervalSince1970: moment), TimeZone(identifier: "UTC")!) == nil)
+        }
+        let epoch = CivilTime(Date(timeIntervalSince1970: 0), TimeZone(identifier: "UTC")!)
+        #expect(epoch.map { [$0.year, $0.month, $0.day, $0.hour, $0.minute] } == [1970, 1, 1, 0, 0])
+    }
+
     @Test func theWriterEscapesAsHTMLEscapingDoes() {
         for text in [#"<a href="x" onclick='y'>&</a>"#, "한강 러닝", "", "&&", "plain", "tail<"] {
             var writer = HTMLWriter(.en)

@@ -1,11 +1,12 @@
 import Foundation
 import Synchronization
 
-/// Date and number formatters, made once per language and style.
+/// Dates and numbers as each language writes them.
 ///
-/// Creating an ICU formatter costs far more than using one (it was a fifth of a profile
-/// page's time), and Foundation's formatters are not safe to share across threads, so each
-/// is kept here and used under a lock.
+/// Pages write them by hand, without locks. ICU's formatters, made once per language and
+/// style (making one cost a fifth of a profile page's time) and used under a lock since they
+/// are not safe to share across threads, remain as the reference the tests compare with and
+/// for weekday names.
 final class Formatters: Sendable {
     private let dates = Mutex<[String: DateFormatter]>([:])
     private let weekdays = Mutex<[Language: [String]]>([:])
@@ -22,7 +23,47 @@ final class Formatters: Sendable {
         }
     }
 
-    /// `skeleton` is an ICU skeleton such as "yMMMM"; the language orders and spells it.
+    /// The three date styles pages use, written by hand: ICU's formatters must be used under
+    /// a lock, and formatting twenty post cards through them was a tenth of the feed's time.
+    /// `RenderingTests` checks every style against ICU for both languages.
+    enum DateStyle {
+        /// "November 2026", "2026년 11월" (ICU skeleton yMMMM).
+        case monthYear
+        /// "Nov 22, 2026", "2026년 11월 22일" (yMMMd).
+        case date
+        /// "Nov 22, 2026 at 3:04 PM" (a narrow no-break space before PM, as CLDR has it),
+        /// "2026년 11월 22일 오후 3:04" (yMMMdjmm).
+        case dateTime
+
+        var skeleton: String {
+            switch self {
+            case .monthYear: "yMMMM"
+            case .date: "yMMMd"
+            case .dateTime: "yMMMdjmm"
+            }
+        }
+    }
+
+    private static let monthNames = ["January", "February", "March", "April", "May", "June", "July", "August",
+                                     "September", "October", "November", "December"]
+
+    func format(_ date: Date, _ style: DateStyle, _ language: Language, _ timeZone: TimeZone) -> String {
+        guard let time = CivilTime(date, timeZone) else { return format(date, skeleton: style.skeleton, language, timeZone) }
+        let minute = time.minute < 10 ? "0\(time.minute)" : "\(time.minute)"
+        let hour = time.hour % 12 == 0 ? 12 : time.hour % 12
+        switch (language, style) {
+        case (.en, .monthYear): return "\(Self.monthNames[time.month - 1]) \(time.year)"
+        case (.en, .date): return "\(Self.monthNames[time.month - 1].prefix(3)) \(time.day), \(time.year)"
+        case (.en, .dateTime):
+            return "\(Self.monthNames[time.month - 1].prefix(3)) \(time.day), \(time.year) at \(hour):\(minute)\u{202F}\(time.hour < 12 ? "AM" : "PM")"
+        case (.ko, .monthYear): return "\(time.year)년 \(time.month)월"
+        case (.ko, .date): return "\(time.year)년 \(time.month)월 \(time.day)일"
+        case (.ko, .dateTime): return "\(time.year)년 \(time.month)월 \(time.day)일 \(time.hour < 12 ? "오전" : "오후") \(hour):\(minute)"
+        }
+    }
+
+    /// Through ICU, under the lock: the reference the tests compare with, and the fallback for
+    /// a date outside the years `CivilTime` writes.
     func format(_ date: Date, skeleton: String, _ language: Language, _ timeZone: TimeZone) -> String {
         dates.withLock { cache in
             let key = "\(language.rawValue)/\(skeleton)"
@@ -49,5 +90,31 @@ final class Formatters: Sendable {
             text.append(digit)
         }
         return String(decoding: text, as: UTF8.self)
+    }
+}
+
+/// A moment as the wall clock of a time zone shows it, in the proleptic Gregorian calendar.
+struct CivilTime: Equatable {
+    var year: Int, month: Int, day: Int, hour: Int, minute: Int
+
+    /// Years 1 to 9999 only (nil outside, or for a date that is not a finite number).
+    init?(_ date: Date, _ timeZone: TimeZone) {
+        let local = date.timeIntervalSince1970.rounded(.down) + Double(timeZone.secondsFromGMT(for: date))
+        // -62,135,596,800 is 0001-01-01, 253,402,300,799 is 9999-12-31 23:59:59.
+        guard local.isFinite, local >= -62_135_596_800, local <= 253_402_300_799, let seconds = Int(exactly: local) else { return nil }
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let secondOfDay = seconds - days * 86_400
+        hour = secondOfDay / 3600
+        minute = secondOfDay % 3600 / 60
+        // Howard Hinnant's civil_from_days: eras of 400 years that start on March 1st.
+        let shifted = days + 719_468
+        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthFromMarch = (5 * dayOfYear + 2) / 153
+        day = dayOfYear - (153 * monthFromMarch + 2) / 5 + 1
+        month = monthFromMarch < 10 ? monthFromMarch + 3 : monthFromMarch - 9
+        year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
     }
 }

@@ -47,17 +47,17 @@ public struct Localizer: Sendable {
 
     /// A month and year, e.g. "November 2026" or "2026년 11월".
     func monthYear(_ date: Date, _ language: Language) -> String {
-        formatters.format(date, skeleton: "yMMMM", language, timeZone)
+        formatters.format(date, .monthYear, language, timeZone)
     }
 
     /// A date, e.g. "Nov 22, 2026" or "2026년 11월 22일".
     func date(_ date: Date, _ language: Language) -> String {
-        formatters.format(date, skeleton: "yMMMd", language, timeZone)
+        formatters.format(date, .date, language, timeZone)
     }
 
     /// A date and time, e.g. "Nov 22, 2026, 3:04 PM" or "2026년 11월 22일 오후 3:04".
     func dateTime(_ date: Date, _ language: Language) -> String {
-        formatters.format(date, skeleton: "yMMMdjmm", language, timeZone)
+        formatters.format(date, .dateTime, language, timeZone)
     }
 
     /// Short weekday name, Monday first: "Mon" or "월".
