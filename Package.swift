@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 // The libFuzzer targets have no `main` of their own (libFuzzer provides it), so they exist
@@ -15,13 +15,15 @@ var targets: [Target] = [
     .target(name: "HTTP", dependencies: ["CEpoll"], swiftSettings: sanitized),
     .target(name: "Markdown", dependencies: ["CCmark"], swiftSettings: sanitized),
     .target(name: "Storage", dependencies: [.product(name: "GRDB", package: "GRDB.swift")], swiftSettings: sanitized),
-    // Templates/ compiled into Swift at build time, against the views Web declares.
+    // Templates/ compiled into Swift at build time, against the views Web declares; the
+    // generated code writes into CompiledHTML's HTMLWriter.
     .executableTarget(name: "TemplateCompiler"),
+    .target(name: "CompiledHTML", swiftSettings: sanitized),
     .plugin(name: "CompileTemplates", capability: .buildTool(), dependencies: ["TemplateCompiler"]),
     .target(
         name: "Web",
         dependencies: [
-            "HTTP", "Storage", "Markdown", "CSodium",
+            "HTTP", "Storage", "Markdown", "CSodium", "CompiledHTML",
         ],
         swiftSettings: sanitized,
         plugins: ["CompileTemplates"]
@@ -35,7 +37,7 @@ var targets: [Target] = [
     .testTarget(name: "MarkdownTests", dependencies: ["Markdown"]),
     .testTarget(name: "TemplateCompilerTests", dependencies: ["TemplateCompiler"]),
     .testTarget(name: "StorageTests", dependencies: ["Storage"]),
-    .testTarget(name: "WebTests", dependencies: ["Web", "HTTP", "Storage", "TestSupport"], exclude: ["Fixtures"]),
+    .testTarget(name: "WebTests", dependencies: ["Web", "HTTP", "Storage", "CompiledHTML", "TestSupport"], exclude: ["Fixtures"]),
 ]
 
 if fuzzing {

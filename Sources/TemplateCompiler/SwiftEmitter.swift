@@ -55,7 +55,7 @@ final class SwiftEmitter {
                     nodes: nodes, template: template, closing: "    }\n}"))
             }
         }
-        return (["// Generated from Templates/ by moim-templates at build time. Do not edit.\n"] + pages + functions)
+        return (["// Generated from Templates/ by moim-templates at build time. Do not edit.\n\nimport CompiledHTML\n"] + pages + functions)
             .joined(separator: "\n") + "\n"
     }
 

@@ -25,9 +25,11 @@ struct TemplateCompiler {
             throw UsageError("usage: moim-templates --templates DIR --languages en,ko --output FILE SWIFT_FILE…")
         }
         let languages = (options["--languages"] ?? "en").split(separator: ",").map(String.init)
+        // Without catalogs the templates have one language and no `t.` keys.
+        let catalogs = languages.isEmpty ? [[:]] : try languages.map { try readCatalog("\(directory)/i18n/\($0).json") }
         let code = try compile(
             templates: try readTemplates(directory),
-            catalogs: try languages.map { try readCatalog("\(directory)/i18n/\($0).json") },
+            catalogs: catalogs,
             sources: try sources.map { try String(contentsOfFile: $0, encoding: .utf8) })
         // Rewriting an unchanged file would make the build recompile the module for nothing.
         if (try? String(contentsOfFile: output, encoding: .utf8)) != code {

@@ -1,3 +1,4 @@
+import CompiledHTML
 import Foundation
 import HTTP
 import Markdown

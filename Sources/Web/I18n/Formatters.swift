@@ -17,7 +17,7 @@ final class Formatters: Sendable {
             if let symbols = cache[language] { return symbols }
             let formatter = DateFormatter()
             formatter.locale = Locale(identifier: language.localeIdentifier)
-            let symbols = formatter.shortWeekdaySymbols ?? ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+            let symbols: [String] = formatter.shortWeekdaySymbols
             cache[language] = symbols
             return symbols
         }

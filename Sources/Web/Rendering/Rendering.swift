@@ -1,3 +1,4 @@
+import CompiledHTML
 import Foundation
 import HTTP
 import Storage
@@ -107,5 +108,21 @@ extension App {
             silenced: silenced,
             flash: flash
         )
+    }
+}
+
+extension HTMLWriter {
+    init(_ language: Language) {
+        self.init(languageIndex: language.templateIndex)
+    }
+}
+
+extension Language {
+    /// Position in the catalogs the template compiler inlined (`--languages en,ko`).
+    var templateIndex: Int {
+        switch self {
+        case .en: 0
+        case .ko: 1
+        }
     }
 }
