@@ -1,3 +1,4 @@
+import CompiledHTML
 import Foundation
 import Testing
 @testable import Web
