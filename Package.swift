@@ -52,13 +52,43 @@ if fuzzing {
     ]
 }
 
+var dependencies: [Package.Dependency] = [
+    .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+]
+
+// The TechEmpower "Fortunes" page on Moim's own stack and on Hummingbird 2 + swift-mustache +
+// GRDB, for `script/bench` to measure side by side. Only built when asked for (BENCH=1):
+// Hummingbird and SwiftNIO add minutes to a clean build, and neither is part of Moim.
+if Context.environment["BENCH"] == "1" {
+    dependencies += [
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
+    ]
+    targets += [
+        .executableTarget(
+            name: "FortunesMoim",
+            dependencies: ["HTTP", "CompiledHTML", .product(name: "GRDB", package: "GRDB.swift")],
+            path: "Benchmarks/FortunesMoim",
+            exclude: ["Templates"],
+            plugins: ["CompileTemplates"]
+        ),
+        .executableTarget(
+            name: "FortunesHummingbird",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Mustache", package: "swift-mustache"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            path: "Benchmarks/FortunesHummingbird"
+        ),
+    ]
+}
+
 let package = Package(
     name: "Moim",
     platforms: [.macOS(.v14)],
     products: [.executable(name: "moim", targets: ["Moim"])],
-    dependencies: [
-        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-    ],
+    dependencies: dependencies,
     targets: targets
 )
