@@ -82,18 +82,27 @@ public enum PercentDecoding {
 public enum PercentEncoding {
     /// Encodes everything but RFC 3986 unreserved characters.
     public static func encode(_ text: String) -> String {
-        var output = ""
+        // Usernames and most values need nothing: the same string, no copy.
+        guard !text.utf8.allSatisfy(isUnreserved) else { return text }
+        var output: [UInt8] = []
+        output.reserveCapacity(text.utf8.count * 3)
         for byte in text.utf8 {
-            switch byte {
-            case 0x30...0x39, 0x41...0x5A, 0x61...0x7A, UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
-                output.unicodeScalars.append(Unicode.Scalar(byte))
-            default:
-                let hex = Array("0123456789ABCDEF".utf8)
-                output += "%"
-                output.unicodeScalars.append(Unicode.Scalar(hex[Int(byte >> 4)]))
-                output.unicodeScalars.append(Unicode.Scalar(hex[Int(byte & 0x0F)]))
+            if isUnreserved(byte) {
+                output.append(byte)
+            } else {
+                output += [UInt8(ascii: "%"), hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0x0F)]]
             }
         }
-        return output
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    private static let hexDigits = Array("0123456789ABCDEF".utf8)
+
+    /// RFC 3986's unreserved characters, which stand for themselves.
+    private static func isUnreserved(_ byte: UInt8) -> Bool {
+        switch byte {
+        case 0x30...0x39, 0x41...0x5A, 0x61...0x7A, UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"): true
+        default: false
+        }
     }
 }

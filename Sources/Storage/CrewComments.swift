@@ -47,16 +47,6 @@ extension AppDatabase {
         }
     }
 
-    /// A crew's posts, newest first.
-    public func crewPosts(crewID: Int64, before cursor: Int64?, limit: Int = 20, viewerID: Int64?) throws -> FeedPage {
-        try reader.read { db in
-            let posts = try Post.fetchAll(db, sql: "SELECT * FROM posts WHERE crewID = ? AND id < ? ORDER BY id DESC LIMIT ?",
-                                          arguments: [crewID, cursor ?? Int64.max, limit + 1])
-            let shown = Array(posts.prefix(limit))
-            return FeedPage(items: try feedItems(db, posts: shown, viewerID: viewerID), nextCursor: posts.count > limit ? shown.last?.id : nil)
-        }
-    }
-
     /// Deletes a crew post as the crew's staff (moderation); returns its photo files.
     public func deleteCrewPost(id: Int64, by userID: Int64) throws -> [String] {
         try writer.write { db in

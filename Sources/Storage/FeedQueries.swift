@@ -2,71 +2,159 @@ import Foundation
 import GRDB
 
 /// Feeds are pages of posts, newest first. A page ends where the next begins: the cursor is
-/// the id of the last post shown, and the next page holds posts with smaller ids, so posts
-/// written meanwhile neither repeat nor push anything out of sight (they appear on top).
+/// the id of the last post shown (of the last bookmark, for bookmarks), and the next page
+/// holds smaller ones, so posts written meanwhile neither repeat nor push anything out of
+/// sight (they appear on top).
+///
+/// Every feed is one statement (`FeedStatement`) for its posts, their authors and the
+/// viewer's likes and bookmarks, and one for their photos.
 extension AppDatabase {
     /// Posts by the people `userID` follows, their own, and posts in their crews.
     public func homeFeed(userID: Int64, before cursor: Int64?, limit: Int = 20) throws -> FeedPage {
         try reader.read { db in
             // The member's timeline (see `Migrations.createTimelines`), each row's reason
             // checked again: their own post, someone they follow, a crew they are in.
-            let posts = try Post.fetchAll(db.cachedStatement(sql: """
-                SELECT posts.* FROM timeline JOIN posts ON posts.id = timeline.postID
-                WHERE timeline.userID = ?1 AND timeline.postID < ?2
-                  AND (posts.authorID = ?1
-                       OR EXISTS (SELECT 1 FROM follows WHERE followerID = ?1 AND followeeID = posts.authorID)
-                       OR EXISTS (SELECT 1 FROM crewMembers WHERE crewID = posts.crewID AND userID = ?1 AND role != 'pending'))
-                ORDER BY timeline.postID DESC LIMIT ?3
-                """), arguments: [userID, cursor ?? Int64.max, limit + 1])
-            return try page(db, posts: posts, limit: limit, viewerID: userID)
+            try feedPage(db, .home, viewerID: userID, before: cursor, limit: limit)
         }
     }
 
     /// Everyone's posts.
     public func publicFeed(before cursor: Int64?, limit: Int = 20, viewerID: Int64?) throws -> FeedPage {
         try reader.read { db in
-            let posts = try Post.fetchAll(db.cachedStatement(sql: "SELECT * FROM posts WHERE id < ? ORDER BY id DESC LIMIT ?"),
-                                          arguments: [cursor ?? Int64.max, limit + 1])
-            return try page(db, posts: posts, limit: limit, viewerID: viewerID)
+            try feedPage(db, .everyone, viewerID: viewerID, before: cursor, limit: limit)
         }
     }
 
     /// Posts carrying `tag` (already normalised).
     public func tagFeed(tag: String, before cursor: Int64?, limit: Int = 20, viewerID: Int64?) throws -> FeedPage {
         try reader.read { db in
-            let posts = try Post.fetchAll(db.cachedStatement(sql: """
-                SELECT posts.* FROM postTags JOIN posts ON posts.id = postTags.postID
-                WHERE postTags.tag = ? AND postTags.postID < ? ORDER BY postTags.postID DESC LIMIT ?
-                """), arguments: [tag, cursor ?? Int64.max, limit + 1])
-            return try page(db, posts: posts, limit: limit, viewerID: viewerID)
+            try feedPage(db, .tag, viewerID: viewerID, before: cursor, limit: limit, [tag])
         }
     }
 
     /// One member's posts.
     public func userPosts(userID: Int64, before cursor: Int64?, limit: Int = 20, viewerID: Int64?) throws -> FeedPage {
         try reader.read { db in
-            let posts = try Post.fetchAll(db.cachedStatement(sql: "SELECT * FROM posts WHERE authorID = ? AND id < ? ORDER BY id DESC LIMIT ?"),
-                                          arguments: [userID, cursor ?? Int64.max, limit + 1])
-            return try page(db, posts: posts, limit: limit, viewerID: viewerID)
+            try feedPage(db, .member, viewerID: viewerID, before: cursor, limit: limit, [userID])
+        }
+    }
+
+    /// A crew's posts.
+    public func crewPosts(crewID: Int64, before cursor: Int64?, limit: Int = 20, viewerID: Int64?) throws -> FeedPage {
+        try reader.read { db in
+            try feedPage(db, .crew, viewerID: viewerID, before: cursor, limit: limit, [crewID])
         }
     }
 
     /// The posts `userID` bookmarked, most recently bookmarked first; the cursor is a bookmark id.
     public func bookmarkedPosts(userID: Int64, before cursor: Int64?, limit: Int = 20) throws -> FeedPage {
         try reader.read { db in
-            let rows = try Row.fetchAll(db.cachedStatement(sql: """
-                SELECT posts.*, bookmarks.id AS bookmarkID FROM bookmarks JOIN posts ON posts.id = bookmarks.postID
-                WHERE bookmarks.userID = ? AND bookmarks.id < ? ORDER BY bookmarks.id DESC LIMIT ?
-                """), arguments: [userID, cursor ?? Int64.max, limit + 1])
-            let posts = try rows.prefix(limit).map { try Post(row: $0) }
-            let next: Int64? = rows.count > limit ? rows[limit - 1]["bookmarkID"] : nil
-            return FeedPage(items: try feedItems(db, posts: posts, viewerID: userID), nextCursor: next)
+            try feedPage(db, .bookmarks, viewerID: userID, before: cursor, limit: limit)
         }
     }
 
-    private func page(_ db: Database, posts: [Post], limit: Int, viewerID: Int64?) throws -> FeedPage {
-        let shown = Array(posts.prefix(limit))
-        let next = posts.count > limit ? shown.last?.id : nil
-        return FeedPage(items: try feedItems(db, posts: shown, viewerID: viewerID), nextCursor: next)
+    /// The post with its author and photos, as `viewerID` sees it.
+    public func feedItem(postID: Int64, viewerID: Int64?) throws -> FeedItem? {
+        try reader.read { db in try feedItems(db, postIDs: [postID], viewerID: viewerID).first }
     }
+
+    /// One page: `limit` posts, and the cursor of the last if more follow.
+    private func feedPage(
+        _ db: Database, _ statement: FeedStatement, viewerID: Int64?, before cursor: Int64?, limit: Int, _ arguments: [any DatabaseValueConvertible] = []
+    ) throws -> FeedPage {
+        let rows = try feedRows(db, statement, [viewerID, cursor ?? Int64.max, limit + 1] + arguments)
+        let shown = rows.prefix(limit)
+        return FeedPage(items: try withPhotos(db, shown), nextCursor: rows.count > limit ? shown.last?.cursor : nil)
+    }
+
+    /// The posts with these ids that `viewerID` may see, in the order of `postIDs`.
+    func feedItems(_ db: Database, postIDs: [Int64], viewerID: Int64?) throws -> [FeedItem] {
+        guard !postIDs.isEmpty else { return [] }
+        let rows = try feedRows(db, .chosen, [viewerID, Int64.max, postIDs.count, Self.jsonArray(postIDs)])
+        let byID = Dictionary(rows.map { ($0.cursor, $0) }, uniquingKeysWith: { first, _ in first })
+        return try withPhotos(db, postIDs.compactMap { byID[$0] })
+    }
+
+    /// A feed statement's rows, photos not yet read.
+    private func feedRows(_ db: Database, _ statement: FeedStatement, _ arguments: [(any DatabaseValueConvertible)?]) throws -> [FeedRow] {
+        let author = Post.columns.count
+        let flags = author + 4
+        var rows: [FeedRow] = []
+        let cursor = try Row.fetchCursor(db.cachedStatement(sql: statement.sql), arguments: StatementArguments(arguments))
+        while let row = try cursor.next() {
+            let item = FeedItem(post: try Post(row: row), author: try PostAuthor(row: row, startingAt: author), photos: [],
+                                likedByViewer: try row.decode(atIndex: flags), bookmarkedByViewer: try row.decode(atIndex: flags + 1))
+            rows.append(FeedRow(item: item, hasPhotos: try row.decode(atIndex: flags + 2), cursor: try row.decode(atIndex: flags + 3)))
+        }
+        return rows
+    }
+
+    /// The items with their photos, in one statement for the posts that have any.
+    private func withPhotos(_ db: Database, _ rows: some Collection<FeedRow>) throws -> [FeedItem] {
+        let illustrated = rows.filter(\.hasPhotos).compactMap(\.item.post.id)
+        guard !illustrated.isEmpty else { return rows.map(\.item) }
+        let photos = try Photo.fetchAll(db.cachedStatement(sql: """
+            SELECT * FROM photos WHERE postID IN (SELECT value FROM json_each(?)) ORDER BY postID, position
+            """), arguments: [Self.jsonArray(illustrated)])
+        let byPost = Dictionary(grouping: photos, by: \.postID)
+        return rows.map { row in
+            var item = row.item
+            item.photos = item.post.id.flatMap { byPost[$0] } ?? []
+            return item
+        }
+    }
+
+    /// Ids as one argument (`json_each(?)`), so that one prepared statement serves any number.
+    static func jsonArray(_ ids: [Int64]) -> String {
+        "[" + ids.map(String.init).joined(separator: ",") + "]"
+    }
+}
+
+private struct FeedRow {
+    var item: FeedItem
+    var hasPhotos: Bool
+    var cursor: Int64
+}
+
+/// The statement of a feed. Each row holds the post, its author, whether the viewer (`?1`,
+/// NULL for a visitor) liked and bookmarked it, whether it has photos, and the cursor value; `?2` is the cursor to
+/// start below and `?3` the number of rows. What the viewer may not see is left out here,
+/// so that a page is full: posts of people they blocked or who blocked them, and posts
+/// hidden by moderators unless the viewer wrote them or is staff. (Most people block nobody:
+/// the two uncorrelated checks run once per statement and spare each row two lookups.)
+struct FeedStatement {
+    let sql: String
+
+    init(from source: String, cursor: String, where condition: String = "1") {
+        sql = """
+            SELECT posts.*, \(PostAuthor.columns),
+                   EXISTS (SELECT 1 FROM likes WHERE likes.userID = ?1 AND likes.postID = posts.id),
+                   EXISTS (SELECT 1 FROM bookmarks WHERE bookmarks.userID = ?1 AND bookmarks.postID = posts.id),
+                   EXISTS (SELECT 1 FROM photos WHERE photos.postID = posts.id),
+                   \(cursor)
+            FROM \(source) JOIN users ON users.id = posts.authorID
+            WHERE \(cursor) < ?2 AND (\(condition))
+              AND ((NOT EXISTS (SELECT 1 FROM blocks WHERE blockerID = ?1) AND NOT EXISTS (SELECT 1 FROM blocks WHERE blockedID = ?1))
+                   OR (NOT EXISTS (SELECT 1 FROM blocks WHERE blockerID = ?1 AND blockedID = posts.authorID)
+                       AND NOT EXISTS (SELECT 1 FROM blocks WHERE blockerID = posts.authorID AND blockedID = ?1)))
+              AND (posts.hiddenAt IS NULL OR posts.authorID = ?1
+                   OR EXISTS (SELECT 1 FROM users AS viewer WHERE viewer.id = ?1 AND viewer.role IN ('moderator', 'admin')))
+            ORDER BY \(cursor) DESC LIMIT ?3
+            """
+    }
+
+    /// Built once: the statement cache finds them by their text.
+    static let home = FeedStatement(from: "timeline JOIN posts ON posts.id = timeline.postID", cursor: "timeline.postID", where: """
+        timeline.userID = ?1
+        AND (posts.authorID = ?1
+             OR EXISTS (SELECT 1 FROM follows WHERE followerID = ?1 AND followeeID = posts.authorID)
+             OR EXISTS (SELECT 1 FROM crewMembers WHERE crewID = posts.crewID AND userID = ?1 AND role != 'pending'))
+        """)
+    static let everyone = FeedStatement(from: "posts", cursor: "posts.id")
+    static let tag = FeedStatement(from: "postTags JOIN posts ON posts.id = postTags.postID", cursor: "postTags.postID", where: "postTags.tag = ?4")
+    static let member = FeedStatement(from: "posts", cursor: "posts.id", where: "posts.authorID = ?4")
+    static let crew = FeedStatement(from: "posts", cursor: "posts.id", where: "posts.crewID = ?4")
+    static let bookmarks = FeedStatement(from: "bookmarks JOIN posts ON posts.id = bookmarks.postID", cursor: "bookmarks.id", where: "bookmarks.userID = ?1")
+    /// Posts picked elsewhere (a search), as a JSON array of ids in `?4`.
+    static let chosen = FeedStatement(from: "posts", cursor: "posts.id", where: "posts.id IN (SELECT value FROM json_each(?4))")
 }

@@ -62,22 +62,6 @@ extension AppDatabase {
         }
     }
 
-    /// What the layout shows a member on every page, in one statement: the unread
-    /// notifications to count and the warnings not yet acknowledged, oldest first. (Warning
-    /// texts hold no control characters, so the unit separator cannot occur in them.)
-    public func pageNotices(userID: Int64) throws -> (unreadNotifications: Int, warnings: [String]) {
-        try reader.read { db in
-            let row = try Row.fetchOne(db.cachedStatement(sql: """
-                SELECT (SELECT count(*) FROM notifications WHERE userID = ?1 AND readAt IS NULL),
-                       (SELECT group_concat(reason, char(31)) FROM
-                            (SELECT reason FROM warnings WHERE userID = ?1 AND readAt IS NULL ORDER BY id))
-                """), arguments: [userID])
-            let unread: Int = try row?.decode(atIndex: 0) ?? 0
-            let warnings: String? = try row?.decode(atIndex: 1)
-            return (unread, warnings.map { $0.split(separator: "\u{1F}", omittingEmptySubsequences: false).map(String.init) } ?? [])
-        }
-    }
-
     public func markNotificationsRead(userID: Int64, now: Date = Date()) throws {
         try writer.write { db in
             try db.execute(sql: "UPDATE notifications SET readAt = ? WHERE userID = ? AND readAt IS NULL", arguments: [now, userID])

@@ -73,14 +73,6 @@ extension AppDatabase {
 
     // MARK: - Reads
 
-    /// The post with its author and photos, as `viewerID` sees it.
-    public func feedItem(postID: Int64, viewerID: Int64?) throws -> FeedItem? {
-        try reader.read { db in
-            guard let post = try Post.fetchOne(db, key: postID) else { return nil }
-            return try feedItems(db, posts: [post], viewerID: viewerID).first
-        }
-    }
-
     /// Ids of the users with these usernames (ignoring case), by lower-cased username.
     public func userIDs(usernames: Set<String>) throws -> [String: Int64] {
         guard !usernames.isEmpty else { return [:] }
@@ -90,38 +82,6 @@ extension AppDatabase {
                                         arguments: StatementArguments(Array(usernames)))
             for row in rows { ids[(row["username"] as String).lowercased()] = row["id"] }
             return ids
-        }
-    }
-
-    /// Decorates posts with authors, photos and the viewer's likes and bookmarks, in four
-    /// queries whatever the number of posts. Posts hidden by moderators (unless the viewer
-    /// wrote them or is staff) and posts of blocked people are left out.
-    func feedItems(_ db: Database, posts: [Post], viewerID: Int64?) throws -> [FeedItem] {
-        let viewer = try Viewer.load(db, id: viewerID)
-        let posts = posts.filter { viewer.sees(authorID: $0.authorID, hiddenAt: $0.hiddenAt) }
-        guard !posts.isEmpty else { return [] }
-        let postIDs = posts.compactMap { $0.id }
-        let marks = databaseQuestionMarks(count: postIDs.count)
-        let authorIDs = Array(Set(posts.map { $0.authorID }))
-        // Cached statements: one per number of ids, prepared once per connection.
-        let authors = try User.fetchAll(db.cachedStatement(sql: "SELECT * FROM users WHERE id IN (\(databaseQuestionMarks(count: authorIDs.count)))"),
-                                        arguments: StatementArguments(authorIDs))
-            .reduce(into: [Int64: User]()) { $0[$1.id ?? 0] = $1 }
-        let photos = try Photo.fetchAll(db.cachedStatement(sql: "SELECT * FROM photos WHERE postID IN (\(marks)) ORDER BY postID, position"),
-                                        arguments: StatementArguments(postIDs))
-        let photosByPost = Dictionary(grouping: photos) { $0.postID }
-        var liked: Set<Int64> = []
-        var bookmarked: Set<Int64> = []
-        if let viewerID {
-            liked = try Int64.fetchSet(db.cachedStatement(sql: "SELECT postID FROM likes WHERE userID = ? AND postID IN (\(marks))"),
-                                       arguments: StatementArguments([viewerID] + postIDs))
-            bookmarked = try Int64.fetchSet(db.cachedStatement(sql: "SELECT postID FROM bookmarks WHERE userID = ? AND postID IN (\(marks))"),
-                                            arguments: StatementArguments([viewerID] + postIDs))
-        }
-        return posts.compactMap { post in
-            guard let id = post.id, let author = authors[post.authorID] else { return nil }
-            return FeedItem(post: post, author: author, photos: photosByPost[id] ?? [],
-                            likedByViewer: liked.contains(id), bookmarkedByViewer: bookmarked.contains(id))
         }
     }
 }

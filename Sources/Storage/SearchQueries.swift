@@ -23,7 +23,8 @@ extension AppDatabase {
         let search = SearchText(query)
         guard !search.isEmpty else { return [] }
         return try reader.read { db in
-            var rows: [(Post, String)] = []
+            // The ids found, best first, with their excerpts.
+            var found: [(id: Int64, excerpt: String)] = []
             if search.usesIndex {
                 let phrase = search.phrase
                 // bm25 over every match of a common word took 20-40 ms; ranking the newest 500
@@ -36,19 +37,18 @@ extension AppDatabase {
                 guard !ids.isEmpty else { return [] }
                 let excerpts = try Row.fetchAll(db, sql: """
                     SELECT rowid, snippet(postSearch, 0, char(1), char(2), '…', 24) AS excerpt FROM postSearch
-                    WHERE postSearch MATCH ? AND rowid IN (\(databaseQuestionMarks(count: ids.count)))
-                    """, arguments: StatementArguments([phrase] + ids.map { $0 as (any DatabaseValueConvertible) }))
+                    WHERE postSearch MATCH ? AND rowid IN (SELECT value FROM json_each(?))
+                    """, arguments: [phrase, Self.jsonArray(ids)])
                     .reduce(into: [Int64: String]()) { $0[$1["rowid"]] = $1["excerpt"] }
-                let posts = try Post.fetchAll(db, keys: ids).reduce(into: [Int64: Post]()) { $0[$1.id ?? 0] = $1 }
-                rows = ids.compactMap { id in posts[id].map { ($0, excerpts[id] ?? "") } }
+                found = ids.map { ($0, excerpts[$0] ?? "") }
             } else {
-                let found = try Post.fetchAll(db, sql: """
-                    SELECT * FROM (SELECT * FROM posts ORDER BY id DESC LIMIT 5000) WHERE body LIKE ? ESCAPE '\\' LIMIT ?
+                let rows = try Row.fetchAll(db, sql: """
+                    SELECT id, body FROM (SELECT id, body FROM posts ORDER BY id DESC LIMIT 5000) WHERE body LIKE ? ESCAPE '\\' LIMIT ?
                     """, arguments: [search.containsPattern, limit])
-                rows = found.map { ($0, Self.excerpt(of: $0.body, around: search.text)) }
+                found = rows.map { ($0["id"], Self.excerpt(of: $0["body"], around: search.text)) }
             }
-            let items = try feedItems(db, posts: rows.map(\.0), viewerID: viewerID)
-            let excerpts = Dictionary(rows.map { ($0.0.id ?? 0, $0.1) }, uniquingKeysWith: { first, _ in first })
+            let items = try feedItems(db, postIDs: found.map(\.id), viewerID: viewerID)
+            let excerpts = Dictionary(found, uniquingKeysWith: { first, _ in first })
             return items.map { PostMatch(item: $0, excerpt: excerpts[$0.post.id ?? 0] ?? "") }
         }
     }

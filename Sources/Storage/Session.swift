@@ -26,6 +26,40 @@ public struct Session: Codable, Sendable, Equatable, FetchableRecord, MutablePer
     }
 }
 
+extension Session {
+    /// The table's columns in its own order, which `init(row:)` reads by position.
+    static let columns = ["id", "tokenHash", "userID", "csrfToken", "createdAt", "lastSeenAt"]
+
+    public init(row: Row) throws {
+        try row.checkColumns(Self.columns)
+        id = try row.decode(atIndex: 0)
+        tokenHash = try row.decode(atIndex: 1)
+        userID = try row.decode(atIndex: 2)
+        csrfToken = try row.decode(atIndex: 3)
+        createdAt = try row.decode(atIndex: 4)
+        lastSeenAt = try row.decode(atIndex: 5)
+    }
+}
+
+/// A signed-in member's live session, read once per request.
+public struct SignedInMember: Sendable {
+    public var session: Session
+    public var user: User
+    public var notices: PageNotices
+}
+
+/// What the layout shows a member on every page: unread notifications to count, and the
+/// moderators' warnings not yet acknowledged, oldest first.
+public struct PageNotices: Sendable {
+    public var unreadNotifications: Int
+    public var warnings: [String]
+
+    public init(unreadNotifications: Int = 0, warnings: [String] = []) {
+        self.unreadNotifications = unreadNotifications
+        self.warnings = warnings
+    }
+}
+
 /// How long sessions live.
 public struct SessionLifetime: Sendable {
     /// A session unused this long is over.
@@ -45,17 +79,33 @@ extension AppDatabase {
         }
     }
 
-    /// The live session with this token hash and its user; expired sessions count as absent.
-    public func session(tokenHash: Data, lifetime: SessionLifetime, now: Date = Date()) throws -> (Session, User)? {
-        try reader.read { db in
-            // Read on every request of a signed-in member: a cached statement, not a built query.
-            let statement = try db.cachedStatement(sql: "SELECT * FROM sessions WHERE tokenHash = ?")
-            guard let session = try Session.fetchOne(statement, arguments: [tokenHash]),
-                  now.timeIntervalSince(session.lastSeenAt) < lifetime.idle,
-                  now.timeIntervalSince(session.createdAt) < lifetime.absolute,
-                  let user = try User.fetchOne(db.cachedStatement(sql: "SELECT * FROM users WHERE id = ?"), arguments: [session.userID])
+    /// The live session with this token hash, its user and what the layout shows them on every
+    /// page, in one statement (a signed-in page view reads this first); expired sessions
+    /// count as absent.
+    public func session(tokenHash: Data, lifetime: SessionLifetime, now: Date = Date()) throws -> SignedInMember? {
+        // One statement sees one snapshot by itself: no transaction to begin and commit.
+        try reader.unsafeRead { db in
+            // Warning texts hold no control characters, so the unit separator cannot occur in them.
+            let row = try Row.fetchOne(db.cachedStatement(sql: """
+                SELECT sessions.*, users.*,
+                       (SELECT count(*) FROM notifications WHERE notifications.userID = users.id AND readAt IS NULL),
+                       (SELECT group_concat(reason, char(31)) FROM
+                            (SELECT reason FROM warnings WHERE warnings.userID = users.id AND readAt IS NULL ORDER BY id))
+                FROM sessions JOIN users ON users.id = sessions.userID
+                WHERE sessions.tokenHash = ?
+                """), arguments: [tokenHash])
+            guard let row else { return nil }
+            let session = try Session(row: row)
+            guard now.timeIntervalSince(session.lastSeenAt) < lifetime.idle,
+                  now.timeIntervalSince(session.createdAt) < lifetime.absolute
             else { return nil }
-            return (session, user)
+            let user = try User(row: row, startingAt: Session.columns.count)
+            let notices = Session.columns.count + User.columns.count
+            let warnings: String? = try row.decode(atIndex: notices + 1)
+            return SignedInMember(
+                session: session, user: user,
+                notices: PageNotices(unreadNotifications: try row.decode(atIndex: notices),
+                                     warnings: warnings.map { $0.split(separator: "\u{1F}", omittingEmptySubsequences: false).map(String.init) } ?? []))
         }
     }
 

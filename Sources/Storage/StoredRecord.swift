@@ -23,10 +23,12 @@ extension Row {
     /// name costs per column. The table's own column order is the one `SELECT *` and
     /// `SELECT table.*, …` give; a query that puts other columns first is a programming error,
     /// which debug builds (and so the tests) catch by name. A row too short is a thrown error.
-    func checkColumns(_ columns: [String]) throws {
-        guard count >= columns.count else {
+    /// A joined row holds one table's columns after another's, from `offset`.
+    func checkColumns(_ columns: [String], from offset: Int = 0) throws {
+        guard offset >= 0, count - offset >= columns.count else {
             throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "expected the columns \(columns)"))
         }
-        assert(columnNames.prefix(columns.count).elementsEqual(columns), "the row \(Array(columnNames)) does not start with \(columns)")
+        assert(columnNames.dropFirst(offset).prefix(columns.count).elementsEqual(columns),
+               "the row \(Array(columnNames)) does not hold \(columns) from \(offset)")
     }
 }

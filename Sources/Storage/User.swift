@@ -102,29 +102,34 @@ extension User {
     static let columns = ["id", "username", "email", "passwordHash", "displayName", "bio", "gender", "birthYear", "job", "region", "language", "role", "createdAt", "calendarToken", "suspendedUntil", "silencedUntil", "sanctionReason", "units", "onLeaderboard"]
 
     public init(row: Row) throws {
-        try row.checkColumns(Self.columns)
-        id = try row.decode(atIndex: 0)
-        username = try row.decode(atIndex: 1)
-        email = try row.decode(atIndex: 2)
-        passwordHash = try row.decode(atIndex: 3)
-        displayName = try row.decode(atIndex: 4)
-        bio = try row.decode(atIndex: 5)
-        gender = try row.decode(atIndex: 6)
-        birthYear = try row.decode(atIndex: 7)
-        job = try row.decode(atIndex: 8)
-        region = try row.decode(atIndex: 9)
-        language = try row.decode(atIndex: 10)
-        let role: String = try row.decode(atIndex: 11)
+        try self.init(row: row, startingAt: 0)
+    }
+
+    /// Reads the columns from `offset` on, where a joined row holds them after another table's.
+    init(row: Row, startingAt offset: Int) throws {
+        try row.checkColumns(Self.columns, from: offset)
+        id = try row.decode(atIndex: offset)
+        username = try row.decode(atIndex: offset + 1)
+        email = try row.decode(atIndex: offset + 2)
+        passwordHash = try row.decode(atIndex: offset + 3)
+        displayName = try row.decode(atIndex: offset + 4)
+        bio = try row.decode(atIndex: offset + 5)
+        gender = try row.decode(atIndex: offset + 6)
+        birthYear = try row.decode(atIndex: offset + 7)
+        job = try row.decode(atIndex: offset + 8)
+        region = try row.decode(atIndex: offset + 9)
+        language = try row.decode(atIndex: offset + 10)
+        let role: String = try row.decode(atIndex: offset + 11)
         guard let known = Role(rawValue: role) else {
             throw DecodingError.dataCorrupted(.init(codingPath: [CodingKeys.role], debugDescription: "unknown role \(role)"))
         }
         self.role = known
-        createdAt = try row.decode(atIndex: 12)
-        calendarToken = try row.decode(atIndex: 13)
-        suspendedUntil = try row.decode(atIndex: 14)
-        silencedUntil = try row.decode(atIndex: 15)
-        sanctionReason = try row.decode(atIndex: 16)
-        units = try row.decode(atIndex: 17)
-        onLeaderboard = try row.decode(atIndex: 18)
+        createdAt = try row.decode(atIndex: offset + 12)
+        calendarToken = try row.decode(atIndex: offset + 13)
+        suspendedUntil = try row.decode(atIndex: offset + 14)
+        silencedUntil = try row.decode(atIndex: offset + 15)
+        sanctionReason = try row.decode(atIndex: offset + 16)
+        units = try row.decode(atIndex: offset + 17)
+        onLeaderboard = try row.decode(atIndex: offset + 18)
     }
 }

@@ -27,8 +27,8 @@ extension App {
         // The Cookie header is parsed once here for everything below.
         let requestCookies = request.cookies
         let current = try currentSession(requestCookies)
-        let language = language(for: request, cookies: requestCookies, user: current?.1)
-        let csrf = csrfToken(requestCookies, session: current?.0)
+        let language = language(for: request, cookies: requestCookies, user: current?.user)
+        let csrf = csrfToken(requestCookies, session: current?.session)
         var form = request.query
         var files: [MultipartForm.File] = []
         if request.method == .post {
@@ -39,8 +39,8 @@ extension App {
             }
         }
         return RequestContext(
-            request: request, language: language, user: current?.1, session: current?.0,
-            csrfToken: csrf.token, issuesCSRFCookie: csrf.isNew,
+            request: request, language: language, user: current?.user, session: current?.session,
+            notices: current?.notices ?? PageNotices(), csrfToken: csrf.token, issuesCSRFCookie: csrf.isNew,
             form: form, files: files, flash: requestCookies[cookies.flash]
         )
     }

@@ -8,6 +8,9 @@ struct RequestContext {
     let language: Language
     let user: User?
     let session: Session?
+    /// Unread notifications and warnings, read with the session; a handler that changes them
+    /// before rendering updates this copy.
+    var notices: PageNotices
     let csrfToken: String
     /// A new anonymous CSRF token that the response must set as a cookie.
     let issuesCSRFCookie: Bool

@@ -60,6 +60,41 @@ private struct Fixture {
         #expect(try fixture.database.searchTags("한강").first?.tag == "한강러닝")
     }
 
+    /// What a viewer may not see is left out by the query, so a page still holds `limit`
+    /// posts and the next one starts where it ended: nothing skipped, nothing twice.
+    @Test func pagesStayFullAroundHiddenPostsAndBlockedPeople() throws {
+        let fixture = try Fixture(["mina", "jun", "hana", "admin"])
+        var hidden: Set<String> = []
+        for number in 1...30 {
+            try fixture.post(number % 3 == 0 ? "hana" : "mina", "post \(number)")
+            if number % 4 == 0 { hidden.insert("post \(number)") }
+        }
+        try fixture.database.writer.write { db in
+            try db.execute(sql: "UPDATE posts SET hiddenAt = ? WHERE body IN (SELECT value FROM json_each(?))",
+                           arguments: [Date(), "[" + hidden.map { "\"\($0)\"" }.joined(separator: ",") + "]"])
+        }
+        try fixture.database.setBlock(blockerID: fixture.ids["hana"]!, blockedID: fixture.ids["jun"]!, on: true)
+        _ = try fixture.database.setRole(.moderator, username: "admin")
+
+        func walk(_ viewer: String) throws -> [String] {
+            var seen: [String] = []
+            var cursor: Int64? = nil
+            repeat {
+                let page = try fixture.database.publicFeed(before: cursor, limit: 5, viewerID: fixture.ids[viewer])
+                if page.nextCursor != nil { #expect(page.items.count == 5) }
+                seen += page.items.map(\.post.body)
+                cursor = page.nextCursor
+            } while cursor != nil
+            return seen
+        }
+        let everything = (1...30).reversed().map { "post \($0)" }
+        // jun: no hidden posts, and nothing of hana, who blocked him.
+        #expect(try walk("jun") == everything.filter { !hidden.contains($0) && Int($0.dropFirst(5))! % 3 != 0 })
+        // mina sees her own hidden posts, not hana's; staff see all.
+        #expect(try walk("mina") == everything.filter { !hidden.contains($0) || Int($0.dropFirst(5))! % 3 != 0 })
+        #expect(try walk("admin") == everything)
+    }
+
     @Test func likesFollowsAndBookmarksAreIdempotent() throws {
         let fixture = try Fixture()
         let post = try fixture.post("mina", "hello")

@@ -13,6 +13,18 @@ import Testing
             #expect(Crypto.base64URL(bytes) == expected)
             #expect(Crypto.decodeBase64URL(expected) == bytes)
         }
+        // Padding, the other alphabet, stray characters and impossible lengths are not tokens.
+        for junk in ["a", "ab==", "a+b/", "ab cd", "abc\u{0}", "한강", String(repeating: "A", count: 129)] {
+            #expect(Crypto.decodeBase64URL(junk) == nil, "\(junk.debugDescription)")
+        }
+    }
+
+    /// Placeholders are filled in one pass: a name that looks like a placeholder stays as typed.
+    @Test func placeholdersAreFilledOnceAndNeverInsideWhatWasFilledIn() throws {
+        let localizer = try Localizer(directory: TestSite.root + "/Templates/i18n")
+        #expect(localizer.text("notifications.crewRequest", .en, ["name": "{crew}", "crew": "Han River"]) == "{crew} asked to join Han River.")
+        #expect(localizer.text("notifications.crewRequest", .en, ["name": "Mina {", "crew": "}"]) == "Mina { asked to join }.")
+        #expect(localizer.text("notifications.crewRequest", .en) == "{name} asked to join {crew}.")
     }
 
     @Test func escapingCoversEveryHTMLSpecialCharacter() {

@@ -49,10 +49,10 @@ extension App {
     private func fallbackContext(_ request: HTTPRequest) -> RequestContext {
         let requestCookies = request.cookies
         let current = try? currentSession(requestCookies)
-        let csrf = csrfToken(requestCookies, session: current?.0)
+        let csrf = csrfToken(requestCookies, session: current?.session)
         return RequestContext(
-            request: request, language: language(for: request, cookies: requestCookies, user: current?.1), user: current?.1,
-            session: current?.0, csrfToken: csrf.token, issuesCSRFCookie: csrf.isNew,
+            request: request, language: language(for: request, cookies: requestCookies, user: current?.user), user: current?.user,
+            session: current?.session, notices: current?.notices ?? PageNotices(), csrfToken: csrf.token, issuesCSRFCookie: csrf.isNew,
             form: URLEncodedForm(), files: [], flash: nil
         )
     }

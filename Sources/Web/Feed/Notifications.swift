@@ -45,6 +45,8 @@ extension App {
                 unread: notification.readAt == nil)
         }
         try database.markNotificationsRead(userID: user.storedID)
+        var context = context
+        context.notices.unreadNotifications = 0
         return page(NotificationsView(notifications: views), context, title: localizer.text("notifications.title", language))
     }
 }

@@ -38,11 +38,26 @@ public struct Localizer: Sendable {
 
     /// The text for `key`, with `{name}` placeholders replaced; the key itself if missing.
     func text(_ key: String, _ language: Language, _ arguments: [String: String] = [:]) -> String {
-        var text = flat[language]?[key] ?? flat[.en]?[key] ?? key
-        for (name, value) in arguments {
-            text = text.replacingOccurrences(of: "{\(name)}", with: value)
+        let text = flat[language]?[key] ?? flat[.en]?[key] ?? key
+        guard !arguments.isEmpty else { return text }
+        // One pass over the text: `{name}` becomes the argument, anything else stays.
+        var output = ""
+        output.reserveCapacity(text.utf8.count + arguments.values.reduce(0) { $0 + $1.utf8.count })
+        var rest = text[...]
+        while let open = rest.firstIndex(of: "{") {
+            output += rest[..<open]
+            guard let close = rest[open...].firstIndex(of: "}"),
+                  let value = arguments[String(rest[rest.index(after: open)..<close])]
+            else {
+                output += "{"
+                rest = rest[rest.index(after: open)...]
+                continue
+            }
+            output += value
+            rest = rest[rest.index(after: close)...]
         }
-        return text
+        output += rest
+        return output
     }
 
     /// A month and year, e.g. "November 2026" or "2026년 11월".

@@ -62,6 +62,10 @@ extension UserView {
     init(_ user: User) {
         self.init(username: user.username, displayName: user.displayName, url: Paths.profile(user.username), isStaff: user.role != .member)
     }
+
+    init(_ author: PostAuthor) {
+        self.init(username: author.username, displayName: author.displayName, url: Paths.profile(author.username), isStaff: author.role != .member)
+    }
 }
 
 extension App {
@@ -77,14 +81,12 @@ extension App {
     func layout(_ context: RequestContext, title: String, section: Section?) -> LayoutView {
         let language = context.language
         var unreadCount: String?
-        var warnings: [String] = []
         var silenced: String?
-        if let user = context.user {
-            // A moderator's warning stays on every page until the member says they read it.
-            let notices = (try? database.pageNotices(userID: user.storedID)) ?? (unreadNotifications: 0, warnings: [])
-            if notices.unreadNotifications > 0 { unreadCount = notices.unreadNotifications > 99 ? "99+" : String(notices.unreadNotifications) }
-            warnings = notices.warnings
-            if user.isSilenced() { silenced = localizer.text("moderation.silenced", language, ["reason": user.sanctionReason]) }
+        // A moderator's warning stays on every page until the member says they read it.
+        let notices = context.notices
+        if notices.unreadNotifications > 0 { unreadCount = notices.unreadNotifications > 99 ? "99+" : String(notices.unreadNotifications) }
+        if let user = context.user, user.isSilenced() {
+            silenced = localizer.text("moderation.silenced", language, ["reason": user.sanctionReason])
         }
         var flash: String?
         if let key = context.flash, key.allSatisfy({ $0.isLetter || $0 == "_" }),
@@ -104,7 +106,7 @@ extension App {
             section: SectionMarks(current: section),
             currentUser: context.user.map(UserView.init),
             unreadCount: unreadCount,
-            warnings: warnings,
+            warnings: notices.warnings,
             silenced: silenced,
             flash: flash
         )

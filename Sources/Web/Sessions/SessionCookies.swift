@@ -4,20 +4,20 @@ import Storage
 
 extension App {
     /// The live session named by the request's cookie, with its user.
-    func currentSession(_ requestCookies: [String: String]) throws -> (Session, User)? {
+    func currentSession(_ requestCookies: [String: String]) throws -> SignedInMember? {
         guard let token = requestCookies[cookies.session],
               let bytes = Crypto.decodeBase64URL(token), bytes.count == 32
         else { return nil }
         let now = Date()
-        guard let (session, user) = try database.session(
+        guard let member = try database.session(
             tokenHash: Crypto.sha256(bytes), lifetime: configuration.sessionLifetime, now: now),
-            !user.isSuspended(at: now)
+            !member.user.isSuspended(at: now)
         else { return nil }
         // Recording every request would turn every page view into a write.
-        if now.timeIntervalSince(session.lastSeenAt) > 600 {
-            try database.touchSession(id: session.storedID, now: now)
+        if now.timeIntervalSince(member.session.lastSeenAt) > 600 {
+            try database.touchSession(id: member.session.storedID, now: now)
         }
-        return (session, user)
+        return member
     }
 
     /// Starts a new session for `user` (ending `previous`, if any) and sets its cookie on `response`.

@@ -52,8 +52,13 @@ enum Crypto {
 
     static func decodeBase64URL(_ text: String) -> [UInt8]? {
         guard text.utf8.count <= 128, text.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while base64.count % 4 != 0 { base64 += "=" }
-        return Data(base64Encoded: base64).map { [UInt8]($0) }
+        var output = [UInt8](repeating: 0, count: 96)
+        var length = 0
+        let status = text.utf8CString.withUnsafeBufferPointer { input in
+            sodium_base642bin(&output, output.count, input.baseAddress, input.count - 1, nil, &length, nil,
+                              sodium_base64_VARIANT_URLSAFE_NO_PADDING)
+        }
+        guard status == 0, (0...output.count).contains(length) else { return nil }
+        return Array(output.prefix(length))
     }
 }
