@@ -89,7 +89,7 @@ extension AppDatabase {
             guard var comment = try Comment.fetchOne(db, key: id), comment.authorID == authorID, comment.deletedAt == nil else {
                 throw StorageError.notFound
             }
-            let hasReplies = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM comments WHERE parentID = ?)", arguments: [id]) ?? false
+            let hasReplies = try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM comments WHERE parentID = ?)"), arguments: [id]) ?? false
             if hasReplies {
                 comment.body = ""
                 comment.bodyHTML = ""
@@ -113,7 +113,7 @@ extension AppDatabase {
     public func thread(postID: Int64, viewerID: Int64? = nil, limit: Int = 500) throws -> [ThreadComment] {
         try reader.read { db in
             let viewer = try Viewer.load(db, id: viewerID)
-            let comments = try Comment.fetchAll(db, sql: "SELECT * FROM comments WHERE postID = ? ORDER BY id LIMIT ?", arguments: [postID, limit])
+            let comments = try Comment.fetchAll(db.cachedStatement(sql: "SELECT * FROM comments WHERE postID = ? ORDER BY id LIMIT ?"), arguments: [postID, limit])
                 .map { comment in
                     var comment = comment
                     if !viewer.sees(authorID: comment.authorID, hiddenAt: comment.hiddenAt) {

@@ -52,6 +52,39 @@ public struct Crew: Codable, Sendable, Equatable, FetchableRecord, MutablePersis
     public var isFull: Bool { memberCap.map { memberCount >= $0 } ?? false }
 }
 
+// Decoded by hand, by position (see `Row.checkColumns`): `Codable` rows cost a dictionary of
+// column names per row, most of a list page's time.
+extension Crew {
+    /// The table's columns in its own order, which `init(row:)` reads by position.
+    static let columns = ["id", "slug", "name", "sport", "region", "description", "descriptionHTML", "coverFileName", "coverWidth", "coverHeight", "meetingTime", "meetingPlace", "feeAmount", "feeCurrency", "feePeriod", "joinPolicy", "inviteCode", "memberCap", "memberCount", "createdAt", "lastActivityAt", "hiddenAt"]
+
+    public init(row: Row) throws {
+        try row.checkColumns(Self.columns)
+        id = try row.decode(atIndex: 0)
+        slug = try row.decode(atIndex: 1)
+        name = try row.decode(atIndex: 2)
+        sport = try row.decodeRawValue(atIndex: 3)
+        region = try row.decode(atIndex: 4)
+        description = try row.decode(atIndex: 5)
+        descriptionHTML = try row.decode(atIndex: 6)
+        coverFileName = try row.decode(atIndex: 7)
+        coverWidth = try row.decode(atIndex: 8)
+        coverHeight = try row.decode(atIndex: 9)
+        meetingTime = try row.decode(atIndex: 10)
+        meetingPlace = try row.decode(atIndex: 11)
+        feeAmount = try row.decode(atIndex: 12)
+        feeCurrency = try row.decode(atIndex: 13)
+        feePeriod = try row.decodeRawValue(atIndex: 14)
+        joinPolicy = try row.decodeRawValue(atIndex: 15)
+        inviteCode = try row.decode(atIndex: 16)
+        memberCap = try row.decode(atIndex: 17)
+        memberCount = try row.decode(atIndex: 18)
+        createdAt = try row.decode(atIndex: 19)
+        lastActivityAt = try row.decode(atIndex: 20)
+        hiddenAt = try row.decode(atIndex: 21)
+    }
+}
+
 /// What a crew's form edits.
 public struct CrewFields: Sendable {
     public var slug: String

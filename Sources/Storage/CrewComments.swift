@@ -40,7 +40,7 @@ extension AppDatabase {
     /// The newest comments first, with their authors.
     public func crewComments(crewID: Int64, limit: Int = 100) throws -> [(comment: CrewComment, author: User)] {
         try reader.read { db in
-            let comments = try CrewComment.fetchAll(db, sql: "SELECT * FROM crewComments WHERE crewID = ? ORDER BY id DESC LIMIT ?",
+            let comments = try CrewComment.fetchAll(db.cachedStatement(sql: "SELECT * FROM crewComments WHERE crewID = ? ORDER BY id DESC LIMIT ?"),
                                                     arguments: [crewID, limit])
             let authors = try User.fetchAll(db, keys: Array(Set(comments.map(\.authorID)))).reduce(into: [Int64: User]()) { $0[$1.id ?? 0] = $1 }
             return comments.compactMap { comment in authors[comment.authorID].map { (comment, $0) } }
@@ -52,7 +52,7 @@ extension AppDatabase {
         try writer.write { db in
             guard let post = try Post.fetchOne(db, key: id), let crewID = post.crewID else { throw StorageError.notFound }
             try requireStaff(db, crewID: crewID, userID: userID)
-            let files = try String.fetchAll(db, sql: "SELECT fileName FROM photos WHERE postID = ?", arguments: [id])
+            let files = try String.fetchAll(db.cachedStatement(sql: "SELECT fileName FROM photos WHERE postID = ?"), arguments: [id])
             try post.delete(db)
             return files
         }

@@ -71,7 +71,7 @@ extension AppDatabase {
 
     public func ledger(crewID: Int64) throws -> Ledger {
         try reader.read { db in
-            let entries = try LedgerEntry.fetchAll(db, sql: "SELECT * FROM crewLedger WHERE crewID = ? ORDER BY occurredOn DESC, id DESC",
+            let entries = try LedgerEntry.fetchAll(db.cachedStatement(sql: "SELECT * FROM crewLedger WHERE crewID = ? ORDER BY occurredOn DESC, id DESC"),
                                                    arguments: [crewID])
             let income = entries.filter { $0.kind == .dues || $0.kind == .income }.reduce(0) { $0 + $1.amount }
             let expenses = entries.filter { $0.kind == .expense }.reduce(0) { $0 + $1.amount }
@@ -84,12 +84,12 @@ extension AppDatabase {
     public func duesStatus(crewID: Int64, periodStart: String) throws -> [Int64: DuesStatus] {
         try reader.read { db in
             var status: [Int64: DuesStatus] = [:]
-            for member in try Int64.fetchAll(db, sql: "SELECT userID FROM crewMembers WHERE crewID = ? AND role != 'pending'", arguments: [crewID]) {
+            for member in try Int64.fetchAll(db.cachedStatement(sql: "SELECT userID FROM crewMembers WHERE crewID = ? AND role != 'pending'"), arguments: [crewID]) {
                 status[member] = .unpaid
             }
-            let rows = try Row.fetchAll(db, sql: """
+            let rows = try Row.fetchAll(db.cachedStatement(sql: """
                 SELECT memberID, kind FROM crewLedger WHERE crewID = ? AND kind IN ('dues', 'waiver') AND occurredOn >= ? AND memberID IS NOT NULL
-                """, arguments: [crewID, periodStart])
+                """), arguments: [crewID, periodStart])
             for row in rows {
                 let member: Int64 = row["memberID"]
                 guard status[member] != nil else { continue }

@@ -56,7 +56,7 @@ extension AppDatabase {
     public func setCrewCover(id: Int64, by userID: Int64, photo: NewPhoto) throws -> String? {
         try writer.write { db in
             try requireStaff(db, crewID: id, userID: userID)
-            let previous = try String.fetchOne(db, sql: "SELECT coverFileName FROM crews WHERE id = ?", arguments: [id])
+            let previous = try String.fetchOne(db.cachedStatement(sql: "SELECT coverFileName FROM crews WHERE id = ?"), arguments: [id])
             try db.execute(sql: "UPDATE crews SET coverFileName = ?, coverWidth = ?, coverHeight = ? WHERE id = ?",
                            arguments: [photo.fileName, photo.width, photo.height, id])
             return previous
@@ -83,7 +83,7 @@ extension AppDatabase {
     }
 
     func crewRole(_ db: Database, crewID: Int64, userID: Int64) throws -> CrewRole? {
-        try String.fetchOne(db, sql: "SELECT role FROM crewMembers WHERE crewID = ? AND userID = ?", arguments: [crewID, userID])
+        try String.fetchOne(db.cachedStatement(sql: "SELECT role FROM crewMembers WHERE crewID = ? AND userID = ?"), arguments: [crewID, userID])
             .flatMap(CrewRole.init(rawValue:))
     }
 
@@ -105,7 +105,7 @@ extension AppDatabase {
             case .approval:
                 try db.execute(sql: "INSERT INTO crewMembers (crewID, userID, role, joinedAt) VALUES (?, ?, 'pending', ?)",
                                arguments: [id, userID, now])
-                for staff in try Int64.fetchAll(db, sql: "SELECT userID FROM crewMembers WHERE crewID = ? AND role IN ('owner', 'staff')", arguments: [id]) {
+                for staff in try Int64.fetchAll(db.cachedStatement(sql: "SELECT userID FROM crewMembers WHERE crewID = ? AND role IN ('owner', 'staff')"), arguments: [id]) {
                     try insertNotification(db, userID: staff, kind: .crewRequest, actorID: userID, postID: nil, commentID: nil, crewID: id, now: now)
                 }
                 return .pending
@@ -207,12 +207,12 @@ extension AppDatabase {
     /// Members (owner, staff, then members, by join date), or only pending requests.
     public func crewMembers(crewID: Int64, pending: Bool = false) throws -> [CrewMember] {
         try reader.read { db in
-            let rows = try Row.fetchAll(db, sql: """
+            let rows = try Row.fetchAll(db.cachedStatement(sql: """
                 SELECT users.*, crewMembers.role AS crewRole, crewMembers.joinedAt AS crewJoinedAt
                 FROM crewMembers JOIN users ON users.id = crewMembers.userID
                 WHERE crewMembers.crewID = ? AND (crewMembers.role = 'pending') = ?
                 ORDER BY CASE crewMembers.role WHEN 'owner' THEN 0 WHEN 'staff' THEN 1 ELSE 2 END, crewMembers.joinedAt
-                """, arguments: [crewID, pending])
+                """), arguments: [crewID, pending])
             return try rows.map { row in
                 CrewMember(user: try User(row: row), role: CrewRole(rawValue: row["crewRole"]) ?? .member, joinedAt: row["crewJoinedAt"])
             }
@@ -222,10 +222,10 @@ extension AppDatabase {
     /// The crews `userID` belongs to (not pending), most active first.
     public func crews(ofUser userID: Int64) throws -> [(crew: Crew, role: CrewRole)] {
         try reader.read { db in
-            try Row.fetchAll(db, sql: """
+            try Row.fetchAll(db.cachedStatement(sql: """
                 SELECT crews.*, crewMembers.role AS crewRole FROM crewMembers JOIN crews ON crews.id = crewMembers.crewID
                 WHERE crewMembers.userID = ? AND crewMembers.role != 'pending' ORDER BY crews.lastActivityAt DESC
-                """, arguments: [userID])
+                """), arguments: [userID])
             .map { (try Crew(row: $0), CrewRole(rawValue: $0["crewRole"]) ?? .member) }
         }
     }

@@ -34,7 +34,8 @@ extension AppDatabase {
         let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
         let orderBy = order == .activity ? "crews.lastActivityAt DESC" : "crews.id DESC"
         return try reader.read { db in
-            try Crew.fetchAll(db, sql: "SELECT crews.* FROM crews \(filter) ORDER BY \(orderBy) LIMIT ?",
+            // A handful of filter combinations, each prepared once.
+            try Crew.fetchAll(db.cachedStatement(sql: "SELECT crews.* FROM crews \(filter) ORDER BY \(orderBy) LIMIT ?"),
                               arguments: StatementArguments(arguments + [limit]))
         }
     }
@@ -43,7 +44,7 @@ extension AppDatabase {
     /// their region or of the sports of their crews, biggest first.
     public func recommendedCrews(userID: Int64, region: String?, limit: Int = 6) throws -> [Crew] {
         try reader.read { db in
-            try Crew.fetchAll(db, sql: """
+            try Crew.fetchAll(db.cachedStatement(sql: """
                 SELECT crews.*,
                     (SELECT count(*) FROM crewMembers m JOIN follows f ON f.followeeID = m.userID
                      WHERE m.crewID = crews.id AND m.role != 'pending' AND f.followerID = ?1) AS friends
@@ -53,7 +54,7 @@ extension AppDatabase {
                        OR crews.sport IN (SELECT c.sport FROM crews c JOIN crewMembers m ON m.crewID = c.id WHERE m.userID = ?1))
                 ORDER BY friends DESC, crews.region = ?2 DESC, crews.memberCount DESC
                 LIMIT ?3
-                """, arguments: [userID, region, limit])
+                """), arguments: [userID, region, limit])
         }
     }
 }

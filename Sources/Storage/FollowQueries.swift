@@ -30,7 +30,7 @@ extension AppDatabase {
 
     public func isFollowing(followerID: Int64, followeeID: Int64) throws -> Bool {
         try reader.read { db in
-            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM follows WHERE followerID = ? AND followeeID = ?)",
+            try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM follows WHERE followerID = ? AND followeeID = ?)"),
                               arguments: [followerID, followeeID]) ?? false
         }
     }
@@ -38,9 +38,9 @@ extension AppDatabase {
     public func followCounts(userID: Int64) throws -> FollowCounts {
         try reader.read { db in
             FollowCounts(
-                followers: try Int.fetchOne(db, sql: "SELECT count(*) FROM follows WHERE followeeID = ?", arguments: [userID]) ?? 0,
-                following: try Int.fetchOne(db, sql: "SELECT count(*) FROM follows WHERE followerID = ?", arguments: [userID]) ?? 0,
-                posts: try Int.fetchOne(db, sql: "SELECT count(*) FROM posts WHERE authorID = ?", arguments: [userID]) ?? 0
+                followers: try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM follows WHERE followeeID = ?"), arguments: [userID]) ?? 0,
+                following: try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM follows WHERE followerID = ?"), arguments: [userID]) ?? 0,
+                posts: try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM posts WHERE authorID = ?"), arguments: [userID]) ?? 0
             )
         }
     }
@@ -52,7 +52,7 @@ extension AppDatabase {
             let sql = followers
                 ? "SELECT users.* FROM follows JOIN users ON users.id = follows.followerID WHERE follows.followeeID = ? AND users.id < ? ORDER BY users.id DESC LIMIT ?"
                 : "SELECT users.* FROM follows JOIN users ON users.id = follows.followeeID WHERE follows.followerID = ? AND users.id < ? ORDER BY users.id DESC LIMIT ?"
-            let users = try User.fetchAll(db, sql: sql, arguments: [userID, cursor ?? Int64.max, limit + 1])
+            let users = try User.fetchAll(db.cachedStatement(sql: sql), arguments: [userID, cursor ?? Int64.max, limit + 1])
             return (Array(users.prefix(limit)), users.count > limit ? users[limit - 1].id : nil)
         }
     }

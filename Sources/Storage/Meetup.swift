@@ -151,6 +151,50 @@ public struct Meetup: Codable, Sendable, Equatable, FetchableRecord, MutablePers
     }
 }
 
+// Decoded by hand, by position (see `Row.checkColumns`): `Codable` rows cost a dictionary of
+// column names per row, most of a list page's time.
+extension Meetup {
+    /// The table's columns in its own order, which `init(row:)` reads by position.
+    static let columns = ["id", "hostID", "crewID", "crewOnly", "title", "description", "descriptionHTML", "startsAt", "durationMinutes", "placeName", "address", "latitude", "longitude", "placeNote", "region", "timeSlot", "distanceKm", "pace", "style", "capacity", "signupMode", "deadline", "afterParty", "genderRule", "minAge", "maxAge", "jobs", "acceptedCount", "closedAt", "sequence", "createdAt", "updatedAt", "hiddenAt"]
+
+    public init(row: Row) throws {
+        try row.checkColumns(Self.columns)
+        id = try row.decode(atIndex: 0)
+        hostID = try row.decode(atIndex: 1)
+        crewID = try row.decode(atIndex: 2)
+        crewOnly = try row.decode(atIndex: 3)
+        title = try row.decode(atIndex: 4)
+        description = try row.decode(atIndex: 5)
+        descriptionHTML = try row.decode(atIndex: 6)
+        startsAt = try row.decode(atIndex: 7)
+        durationMinutes = try row.decode(atIndex: 8)
+        placeName = try row.decode(atIndex: 9)
+        address = try row.decode(atIndex: 10)
+        latitude = try row.decode(atIndex: 11)
+        longitude = try row.decode(atIndex: 12)
+        placeNote = try row.decode(atIndex: 13)
+        region = try row.decode(atIndex: 14)
+        timeSlot = try row.decodeRawValue(atIndex: 15)
+        distanceKm = try row.decode(atIndex: 16)
+        pace = try row.decodeRawValue(atIndex: 17)
+        style = try row.decodeRawValue(atIndex: 18)
+        capacity = try row.decode(atIndex: 19)
+        signupMode = try row.decodeRawValue(atIndex: 20)
+        deadline = try row.decode(atIndex: 21)
+        afterParty = try row.decode(atIndex: 22)
+        genderRule = try row.decodeRawValue(atIndex: 23)
+        minAge = try row.decode(atIndex: 24)
+        maxAge = try row.decode(atIndex: 25)
+        jobs = try row.decode(atIndex: 26)
+        acceptedCount = try row.decode(atIndex: 27)
+        closedAt = try row.decode(atIndex: 28)
+        sequence = try row.decode(atIndex: 29)
+        createdAt = try row.decode(atIndex: 30)
+        updatedAt = try row.decode(atIndex: 31)
+        hiddenAt = try row.decode(atIndex: 32)
+    }
+}
+
 /// A rule a member does not meet, or profile data the rule needs.
 public enum Ineligibility: String, Sendable, Equatable {
     case gender, age, job

@@ -37,7 +37,7 @@ extension AppDatabase {
             meetup.updatedAt = now
             try meetup.update(db)
             if let change {
-                for user in try Int64.fetchAll(db, sql: "SELECT userID FROM meetupApplications WHERE meetupID = ? AND status = 'accepted'", arguments: [meetup.id]) {
+                for user in try Int64.fetchAll(db.cachedStatement(sql: "SELECT userID FROM meetupApplications WHERE meetupID = ? AND status = 'accepted'"), arguments: [meetup.id]) {
                     try insertNotification(db, userID: user, kind: .meetupChanged, actorID: hostID, postID: nil, commentID: nil,
                                            meetupID: meetup.id, detail: change, now: now)
                 }
@@ -68,7 +68,7 @@ extension AppDatabase {
             }
             guard meetup.hostID != userID else { return .alreadyApplied(.accepted) }
             if try meetup.hiddenAt != nil || isBlocked(db, meetup.hostID, userID) { throw StorageError.forbidden }
-            let existing = try String.fetchOne(db, sql: "SELECT status FROM meetupApplications WHERE meetupID = ? AND userID = ?",
+            let existing = try String.fetchOne(db.cachedStatement(sql: "SELECT status FROM meetupApplications WHERE meetupID = ? AND userID = ?"),
                                                arguments: [meetupID, userID]).flatMap(ApplicationStatus.init(rawValue:))
             if let existing, existing != .cancelled { return .alreadyApplied(existing) }
             if meetup.isClosed(at: now) { return .closed }
@@ -100,7 +100,7 @@ extension AppDatabase {
     public func cancelApplication(meetupID: Int64, userID: Int64, now: Date = Date()) throws {
         try writer.write { db in
             guard let meetup = try Meetup.fetchOne(db, key: meetupID) else { throw StorageError.notFound }
-            guard let status = try String.fetchOne(db, sql: "SELECT status FROM meetupApplications WHERE meetupID = ? AND userID = ?",
+            guard let status = try String.fetchOne(db.cachedStatement(sql: "SELECT status FROM meetupApplications WHERE meetupID = ? AND userID = ?"),
                                                    arguments: [meetupID, userID]).flatMap(ApplicationStatus.init(rawValue:)),
                   [.accepted, .pending, .waitlisted].contains(status)
             else { throw StorageError.notFound }
@@ -108,9 +108,9 @@ extension AppDatabase {
             try db.execute(sql: "UPDATE meetupApplications SET status = 'cancelled' WHERE meetupID = ? AND userID = ?", arguments: [meetupID, userID])
             guard status == .accepted else { return }
             try db.execute(sql: "UPDATE meetups SET acceptedCount = acceptedCount - 1 WHERE id = ?", arguments: [meetupID])
-            if let next = try Int64.fetchOne(db, sql: """
+            if let next = try Int64.fetchOne(db.cachedStatement(sql: """
                 SELECT userID FROM meetupApplications WHERE meetupID = ? AND status = 'waitlisted' ORDER BY queuedAt, id LIMIT 1
-                """, arguments: [meetupID]) {
+                """), arguments: [meetupID]) {
                 try db.execute(sql: "UPDATE meetupApplications SET status = 'accepted' WHERE meetupID = ? AND userID = ?", arguments: [meetupID, next])
                 try db.execute(sql: "UPDATE meetups SET acceptedCount = acceptedCount + 1 WHERE id = ?", arguments: [meetupID])
                 try insertNotification(db, userID: next, kind: .meetupPromoted, actorID: meetup.hostID, postID: nil, commentID: nil,
@@ -123,7 +123,7 @@ extension AppDatabase {
     public func decideApplication(meetupID: Int64, userID: Int64, by hostID: Int64, accept: Bool, now: Date = Date()) throws {
         try writer.write { db in
             guard let meetup = try Meetup.fetchOne(db, key: meetupID), meetup.hostID == hostID else { throw StorageError.forbidden }
-            guard try String.fetchOne(db, sql: "SELECT status FROM meetupApplications WHERE meetupID = ? AND userID = ?",
+            guard try String.fetchOne(db.cachedStatement(sql: "SELECT status FROM meetupApplications WHERE meetupID = ? AND userID = ?"),
                                       arguments: [meetupID, userID]) == ApplicationStatus.pending.rawValue
             else { throw StorageError.notFound }
             if accept {
@@ -145,7 +145,7 @@ extension AppDatabase {
         try writer.write { db in
             guard let meetup = try Meetup.fetchOne(db, key: meetupID), meetup.hostID == hostID else { throw StorageError.forbidden }
             guard now >= meetup.startsAt else { throw StorageError.forbidden }
-            for user in try Int64.fetchAll(db, sql: "SELECT userID FROM meetupApplications WHERE meetupID = ? AND status = 'accepted'", arguments: [meetupID]) {
+            for user in try Int64.fetchAll(db.cachedStatement(sql: "SELECT userID FROM meetupApplications WHERE meetupID = ? AND status = 'accepted'"), arguments: [meetupID]) {
                 try db.execute(sql: "UPDATE meetupApplications SET attended = ? WHERE meetupID = ? AND userID = ?",
                                arguments: [present.contains(user), meetupID, user])
             }
@@ -161,11 +161,11 @@ extension AppDatabase {
     /// Applicants of a meetup in queue order, with their status.
     public func participants(meetupID: Int64) throws -> [Participant] {
         try reader.read { db in
-            try Row.fetchAll(db, sql: """
+            try Row.fetchAll(db.cachedStatement(sql: """
                 SELECT users.*, a.status AS applicationStatus, a.attended AS applicationAttended
                 FROM meetupApplications a JOIN users ON users.id = a.userID
                 WHERE a.meetupID = ? AND a.status IN ('accepted', 'pending', 'waitlisted') ORDER BY a.queuedAt, a.id
-                """, arguments: [meetupID])
+                """), arguments: [meetupID])
             .map { Participant(user: try User(row: $0), status: ApplicationStatus(rawValue: $0["applicationStatus"]) ?? .pending,
                                attended: $0["applicationAttended"]) }
         }
@@ -174,33 +174,33 @@ extension AppDatabase {
     /// The viewer's application status and, when waitlisted, their place in the queue (1-based).
     public func application(meetupID: Int64, userID: Int64) throws -> (status: ApplicationStatus, waitlistPlace: Int?)? {
         try reader.read { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT id, status, queuedAt FROM meetupApplications WHERE meetupID = ? AND userID = ?",
+            guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT id, status, queuedAt FROM meetupApplications WHERE meetupID = ? AND userID = ?"),
                                              arguments: [meetupID, userID]),
                   let status = ApplicationStatus(rawValue: row["status"])
             else { return nil }
             guard status == .waitlisted else { return (status, nil) }
             let queuedAt: Date = row["queuedAt"]
             let id: Int64 = row["id"]
-            let ahead = try Int.fetchOne(db, sql: """
+            let ahead = try Int.fetchOne(db.cachedStatement(sql: """
                 SELECT count(*) FROM meetupApplications WHERE meetupID = ? AND status = 'waitlisted' AND (queuedAt < ? OR (queuedAt = ? AND id < ?))
-                """, arguments: [meetupID, queuedAt, queuedAt, id]) ?? 0
+                """), arguments: [meetupID, queuedAt, queuedAt, id]) ?? 0
             return (status, ahead + 1)
         }
     }
 
     public func waitlistLength(meetupID: Int64) throws -> Int {
         try reader.read { db in
-            try Int.fetchOne(db, sql: "SELECT count(*) FROM meetupApplications WHERE meetupID = ? AND status = 'waitlisted'", arguments: [meetupID]) ?? 0
+            try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM meetupApplications WHERE meetupID = ? AND status = 'waitlisted'"), arguments: [meetupID]) ?? 0
         }
     }
 
     /// Share of finished meetups a member attended, over those where attendance was taken.
     public func attendance(userID: Int64) throws -> (attended: Int, recorded: Int) {
         try reader.read { db in
-            let row = try Row.fetchOne(db, sql: """
+            let row = try Row.fetchOne(db.cachedStatement(sql: """
                 SELECT count(*) FILTER (WHERE attended = 1) AS attended, count(*) AS recorded
                 FROM meetupApplications WHERE userID = ? AND status = 'accepted' AND attended IS NOT NULL
-                """, arguments: [userID])
+                """), arguments: [userID])
             return (row?["attended"] ?? 0, row?["recorded"] ?? 0)
         }
     }

@@ -64,9 +64,10 @@ extension AppDatabase {
         if let cursor { add("(startsAt > ? OR (startsAt = ? AND id > ?))", cursor.startsAt, cursor.startsAt, cursor.id) }
         add("(crewOnly = 0 OR crewID IN (SELECT crewID FROM crewMembers WHERE userID = ? AND role != 'pending'))", viewerID ?? -1)
         return try reader.read { db in
-            let found = try Meetup.fetchAll(db, sql: """
+            // A handful of filter combinations, each prepared once.
+            let found = try Meetup.fetchAll(db.cachedStatement(sql: """
                 SELECT * FROM meetups WHERE \(conditions.joined(separator: " AND ")) ORDER BY startsAt, id LIMIT ?
-                """, arguments: StatementArguments(arguments + [limit + 1]))
+                """), arguments: StatementArguments(arguments + [limit + 1]))
             let shown = Array(found.prefix(limit))
             let next = found.count > limit ? shown.last.map { MeetupCursor(startsAt: $0.startsAt, id: $0.id ?? 0) } : nil
             return (shown, next)
@@ -76,18 +77,18 @@ extension AppDatabase {
     /// The upcoming and recent meetups `userID` is going to (accepted) or hosts.
     public func meetupsGoing(userID: Int64, since: Date) throws -> [Meetup] {
         try reader.read { db in
-            try Meetup.fetchAll(db, sql: """
+            try Meetup.fetchAll(db.cachedStatement(sql: """
                 SELECT * FROM meetups WHERE startsAt >= ?1 AND (hostID = ?2 OR id IN
                     (SELECT meetupID FROM meetupApplications WHERE userID = ?2 AND status = 'accepted'))
                 ORDER BY startsAt
-                """, arguments: [since, userID])
+                """), arguments: [since, userID])
         }
     }
 
     /// The member's calendar token, made on first use.
     public func calendarToken(userID: Int64, make: () -> String) throws -> String {
         try writer.write { db in
-            if let token = try String.fetchOne(db, sql: "SELECT calendarToken FROM users WHERE id = ?", arguments: [userID]) { return token }
+            if let token = try String.fetchOne(db.cachedStatement(sql: "SELECT calendarToken FROM users WHERE id = ?"), arguments: [userID]) { return token }
             let token = make()
             try db.execute(sql: "UPDATE users SET calendarToken = ? WHERE id = ?", arguments: [token, userID])
             return token
@@ -95,7 +96,7 @@ extension AppDatabase {
     }
 
     public func user(calendarToken: String) throws -> User? {
-        try reader.read { db in try User.fetchOne(db, sql: "SELECT * FROM users WHERE calendarToken = ?", arguments: [calendarToken]) }
+        try reader.read { db in try User.fetchOne(db.cachedStatement(sql: "SELECT * FROM users WHERE calendarToken = ?"), arguments: [calendarToken]) }
     }
 
     // MARK: - Talk and bookmarks
@@ -113,16 +114,16 @@ extension AppDatabase {
     public func talk(meetupID: Int64, viewerID: Int64) throws -> [(author: User, bodyHTML: String, createdAt: Date)] {
         try reader.read { db in
             guard try canTalk(db, meetupID: meetupID, userID: viewerID) else { throw StorageError.forbidden }
-            return try Row.fetchAll(db, sql: """
+            return try Row.fetchAll(db.cachedStatement(sql: """
                 SELECT users.*, t.bodyHTML AS talkHTML, t.createdAt AS talkAt FROM meetupTalk t JOIN users ON users.id = t.authorID
                 WHERE t.meetupID = ? ORDER BY t.id
-                """, arguments: [meetupID])
+                """), arguments: [meetupID])
             .map { (try User(row: $0), $0["talkHTML"], $0["talkAt"]) }
         }
     }
 
     public func talkCount(meetupID: Int64) throws -> Int {
-        try reader.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM meetupTalk WHERE meetupID = ?", arguments: [meetupID]) ?? 0 }
+        try reader.read { db in try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM meetupTalk WHERE meetupID = ?"), arguments: [meetupID]) ?? 0 }
     }
 
     public func canTalk(meetupID: Int64, userID: Int64) throws -> Bool {
@@ -130,10 +131,10 @@ extension AppDatabase {
     }
 
     private func canTalk(_ db: Database, meetupID: Int64, userID: Int64) throws -> Bool {
-        try Bool.fetchOne(db, sql: """
+        try Bool.fetchOne(db.cachedStatement(sql: """
             SELECT EXISTS (SELECT 1 FROM meetups WHERE id = ?1 AND hostID = ?2)
                 OR EXISTS (SELECT 1 FROM meetupApplications WHERE meetupID = ?1 AND userID = ?2 AND status = 'accepted')
-            """, arguments: [meetupID, userID]) ?? false
+            """), arguments: [meetupID, userID]) ?? false
     }
 
     public func setMeetupBookmark(meetupID: Int64, userID: Int64, on: Bool, now: Date = Date()) throws {
@@ -149,15 +150,15 @@ extension AppDatabase {
 
     public func bookmarkedMeetups(userID: Int64) throws -> [Meetup] {
         try reader.read { db in
-            try Meetup.fetchAll(db, sql: """
+            try Meetup.fetchAll(db.cachedStatement(sql: """
                 SELECT meetups.* FROM meetupBookmarks b JOIN meetups ON meetups.id = b.meetupID WHERE b.userID = ? ORDER BY b.id DESC LIMIT 100
-                """, arguments: [userID])
+                """), arguments: [userID])
         }
     }
 
     public func isMeetupBookmarked(meetupID: Int64, userID: Int64) throws -> Bool {
         try reader.read { db in
-            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM meetupBookmarks WHERE userID = ? AND meetupID = ?)", arguments: [userID, meetupID]) ?? false
+            try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM meetupBookmarks WHERE userID = ? AND meetupID = ?)"), arguments: [userID, meetupID]) ?? false
         }
     }
 }

@@ -17,11 +17,11 @@ extension AppDatabase {
             } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
                 throw StorageError.duplicate
             }
-            let reporters = try Int.fetchOne(db, sql: """
+            let reporters = try Int.fetchOne(db.cachedStatement(sql: """
                 SELECT count(DISTINCT reporterID) FROM reports WHERE targetType = ? AND targetID = ? AND resolvedAt IS NULL
-                """, arguments: [target.rawValue, targetID]) ?? 0
+                """), arguments: [target.rawValue, targetID]) ?? 0
             if reporters >= autoHideThreshold, let table = target.table,
-               try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table) WHERE id = ? AND hiddenAt IS NULL", arguments: [targetID]) == 1 {
+               try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM \(table) WHERE id = ? AND hiddenAt IS NULL"), arguments: [targetID]) == 1 {
                 try db.execute(sql: "UPDATE \(table) SET hiddenAt = ? WHERE id = ?", arguments: [now, targetID])
                 try log(db, moderatorID: nil, action: "autoHide", target: target, targetID: targetID,
                         reason: "\(reporters) reports", now: now)
@@ -32,11 +32,11 @@ extension AppDatabase {
     /// Open reports grouped by target, most reported first.
     public func openReports() throws -> [ReportGroup] {
         try reader.read { db in
-            let rows = try Row.fetchAll(db, sql: """
+            let rows = try Row.fetchAll(db.cachedStatement(sql: """
                 SELECT targetType, targetID, count(*) AS count, group_concat(reason) AS reasons,
                        group_concat(note, char(30)) AS notes, max(createdAt) AS latest
                 FROM reports WHERE resolvedAt IS NULL GROUP BY targetType, targetID ORDER BY count DESC, latest DESC
-                """)
+                """))
             return rows.compactMap { row in
                 guard let type = ModerationTarget(rawValue: row["targetType"]) else { return nil }
                 let reasons = (row["reasons"] as String? ?? "").split(separator: ",").compactMap { ReportReason(rawValue: String($0)) }
@@ -47,7 +47,7 @@ extension AppDatabase {
     }
 
     public func openReportCount() throws -> Int {
-        try reader.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM reports WHERE resolvedAt IS NULL") ?? 0 }
+        try reader.read { db in try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM reports WHERE resolvedAt IS NULL")) ?? 0 }
     }
 
     // MARK: - Acting on content
@@ -126,10 +126,10 @@ extension AppDatabase {
     /// The newest log entries with their moderators' usernames (nil for automatic actions).
     public func moderationLog(limit: Int = 100) throws -> [(entry: LogEntry, moderator: String?)] {
         try reader.read { db in
-            try Row.fetchAll(db, sql: """
+            try Row.fetchAll(db.cachedStatement(sql: """
                 SELECT moderationLog.*, users.username AS moderatorName FROM moderationLog
                 LEFT JOIN users ON users.id = moderationLog.moderatorID ORDER BY moderationLog.id DESC LIMIT ?
-                """, arguments: [limit])
+                """), arguments: [limit])
             .map { (try LogEntry(row: $0), $0["moderatorName"]) }
         }
     }
@@ -150,7 +150,7 @@ extension AppDatabase {
         case .meetup: "SELECT title FROM meetups WHERE id = ?"
         case .user: "SELECT '@' || username FROM users WHERE id = ?"
         }
-        return try String.fetchOne(db, sql: sql, arguments: [id])
+        return try String.fetchOne(db.cachedStatement(sql: sql), arguments: [id])
     }
 
     /// Who wrote or owns a target, for the review queue's "author's history" link.
@@ -162,7 +162,7 @@ extension AppDatabase {
         case .meetup: "SELECT users.* FROM meetups JOIN users ON users.id = meetups.hostID WHERE meetups.id = ?"
         case .user: "SELECT * FROM users WHERE id = ?"
         }
-        return try reader.read { db in try User.fetchOne(db, sql: sql, arguments: [id]) }
+        return try reader.read { db in try User.fetchOne(db.cachedStatement(sql: sql), arguments: [id]) }
     }
 
     /// The label of a target, for the review queue.
@@ -192,14 +192,14 @@ extension AppDatabase {
     }
 
     func isBlocked(_ db: Database, _ a: Int64, _ b: Int64) throws -> Bool {
-        try Bool.fetchOne(db, sql: """
+        try Bool.fetchOne(db.cachedStatement(sql: """
             SELECT EXISTS (SELECT 1 FROM blocks WHERE (blockerID = ?1 AND blockedID = ?2) OR (blockerID = ?2 AND blockedID = ?1))
-            """, arguments: [a, b]) ?? false
+            """), arguments: [a, b]) ?? false
     }
 
     public func hasBlocked(blockerID: Int64, blockedID: Int64) throws -> Bool {
         try reader.read { db in
-            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM blocks WHERE blockerID = ? AND blockedID = ?)", arguments: [blockerID, blockedID]) ?? false
+            try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM blocks WHERE blockerID = ? AND blockedID = ?)"), arguments: [blockerID, blockedID]) ?? false
         }
     }
 
@@ -210,7 +210,7 @@ extension AppDatabase {
         guard table == "users" || table == "posts" else { return [] }
         return try reader.read { db in
             let since = now.addingTimeInterval(-Double(days) * 86_400)
-            let counts = try Row.fetchAll(db, sql: "SELECT date(createdAt) AS day, count(*) AS count FROM \(table) WHERE createdAt >= ? GROUP BY day",
+            let counts = try Row.fetchAll(db.cachedStatement(sql: "SELECT date(createdAt) AS day, count(*) AS count FROM \(table) WHERE createdAt >= ? GROUP BY day"),
                                           arguments: [since])
                 .reduce(into: [String: Int]()) { $0[$1["day"]] = $1["count"] }
             let formatter = DateFormatter()
@@ -237,11 +237,11 @@ extension AppDatabase {
         case .meetups: "SELECT count(*) FROM meetups WHERE createdAt >= ?1 AND hostID = ?2"
         case .crews: "SELECT count(*) FROM crews WHERE createdAt >= ?1 AND id IN (SELECT crewID FROM crewMembers WHERE role = 'owner' AND userID = ?2)"
         }
-        return try reader.read { db in try Int.fetchOne(db, sql: sql, arguments: [since, userID]) ?? 0 }
+        return try reader.read { db in try Int.fetchOne(db.cachedStatement(sql: sql), arguments: [since, userID]) ?? 0 }
     }
 
     public func newUsers(limit: Int = 10) throws -> [User] {
-        try reader.read { db in try User.fetchAll(db, sql: "SELECT * FROM users ORDER BY id DESC LIMIT ?", arguments: [limit]) }
+        try reader.read { db in try User.fetchAll(db.cachedStatement(sql: "SELECT * FROM users ORDER BY id DESC LIMIT ?"), arguments: [limit]) }
     }
 
     /// Members whose username, display name or email contains `query`.
@@ -249,17 +249,17 @@ extension AppDatabase {
         let pattern = "%" + query.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
             .replacingOccurrences(of: "_", with: "\\_") + "%"
         return try reader.read { db in
-            try User.fetchAll(db, sql: """
+            try User.fetchAll(db.cachedStatement(sql: """
                 SELECT * FROM users WHERE username LIKE ?1 ESCAPE '\\' OR displayName LIKE ?1 ESCAPE '\\' OR email LIKE ?1 ESCAPE '\\'
                 ORDER BY id DESC LIMIT ?2
-                """, arguments: [pattern, limit])
+                """), arguments: [pattern, limit])
         }
     }
 
     /// Reports a member made and received, and their live sessions, for the user page.
     public func moderationSummary(userID: Int64) throws -> (made: Int, received: Int, sessions: Int, posts: Int, comments: Int) {
         try reader.read { db in
-            let count = { (sql: String) in try Int.fetchOne(db, sql: sql, arguments: [userID]) ?? 0 }
+            let count = { (sql: String) in try Int.fetchOne(db.cachedStatement(sql: sql), arguments: [userID]) ?? 0 }
             return (
                 try count("SELECT count(*) FROM reports WHERE reporterID = ?"),
                 try count("""

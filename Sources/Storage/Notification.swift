@@ -50,7 +50,7 @@ extension AppDatabase {
     /// The newest notifications of `userID`.
     public func notifications(userID: Int64, limit: Int = 50) throws -> [NotificationItem] {
         try reader.read { db in
-            let notifications = try Notification.fetchAll(db, sql: "SELECT * FROM notifications WHERE userID = ? ORDER BY id DESC LIMIT ?",
+            let notifications = try Notification.fetchAll(db.cachedStatement(sql: "SELECT * FROM notifications WHERE userID = ? ORDER BY id DESC LIMIT ?"),
                                                           arguments: [userID, limit])
             let actors = try User.fetchAll(db, keys: Array(Set(notifications.map(\.actorID)))).reduce(into: [Int64: User]()) { $0[$1.id ?? 0] = $1 }
             let crews = try Crew.fetchAll(db, keys: Array(Set(notifications.compactMap(\.crewID)))).reduce(into: [Int64: Crew]()) { $0[$1.id ?? 0] = $1 }

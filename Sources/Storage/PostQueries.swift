@@ -32,9 +32,9 @@ extension AppDatabase {
     public func updatePost(id: Int64, authorID: Int64, content: PostContent, now: Date = Date()) throws -> Post {
         try writer.write { db in
             guard var post = try Post.fetchOne(db, key: id), post.authorID == authorID else { throw StorageError.notFound }
-            let alreadyNotified = try Int64.fetchSet(db, sql: """
+            let alreadyNotified = try Int64.fetchSet(db.cachedStatement(sql: """
                 SELECT userID FROM notifications WHERE postID = ? AND commentID IS NULL AND kind = 'mention'
-                """, arguments: [id])
+                """), arguments: [id])
             post.body = content.body
             post.bodyHTML = content.bodyHTML
             post.updatedAt = now
@@ -51,7 +51,7 @@ extension AppDatabase {
     public func deletePost(id: Int64, authorID: Int64) throws -> [String] {
         try writer.write { db in
             guard let post = try Post.fetchOne(db, key: id), post.authorID == authorID else { throw StorageError.notFound }
-            let files = try String.fetchAll(db, sql: "SELECT fileName FROM photos WHERE postID = ?", arguments: [id])
+            let files = try String.fetchAll(db.cachedStatement(sql: "SELECT fileName FROM photos WHERE postID = ?"), arguments: [id])
             try post.delete(db)
             return files
         }
@@ -78,7 +78,7 @@ extension AppDatabase {
         guard !usernames.isEmpty else { return [:] }
         return try reader.read { db in
             var ids: [String: Int64] = [:]
-            let rows = try Row.fetchAll(db, sql: "SELECT id, username FROM users WHERE username IN (\(databaseQuestionMarks(count: usernames.count)))",
+            let rows = try Row.fetchAll(db.cachedStatement(sql: "SELECT id, username FROM users WHERE username IN (\(databaseQuestionMarks(count: usernames.count)))"),
                                         arguments: StatementArguments(Array(usernames)))
             for row in rows { ids[(row["username"] as String).lowercased()] = row["id"] }
             return ids

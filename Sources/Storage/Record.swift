@@ -52,10 +52,10 @@ extension AppDatabase {
         try writer.write { db in
             var record = record
             if let meetupID = record.meetupID {
-                let attended = try Bool.fetchOne(db, sql: """
+                let attended = try Bool.fetchOne(db.cachedStatement(sql: """
                     SELECT EXISTS (SELECT 1 FROM meetupApplications WHERE meetupID = ? AND userID = ? AND status = 'accepted')
                         OR EXISTS (SELECT 1 FROM meetups WHERE id = ? AND hostID = ?)
-                    """, arguments: [meetupID, record.userID, meetupID, record.userID]) ?? false
+                    """), arguments: [meetupID, record.userID, meetupID, record.userID]) ?? false
                 guard attended else { throw StorageError.forbidden }
             }
             try record.insert(db)
@@ -82,34 +82,34 @@ extension AppDatabase {
     public func records(userID: Int64, from: Date, to: Date, viewerID: Int64?) throws -> [RunRecord] {
         try reader.read { db in
             let levels = try visibleLevels(db, ownerID: userID, viewerID: viewerID)
-            return try RunRecord.fetchAll(db, sql: """
+            return try RunRecord.fetchAll(db.cachedStatement(sql: """
                 SELECT * FROM records WHERE userID = ? AND startedAt >= ? AND startedAt < ? AND visibility IN (\(databaseQuestionMarks(count: levels.count)))
                 ORDER BY startedAt
-                """, arguments: StatementArguments([userID, from, to] + levels.map { $0 as any DatabaseValueConvertible }))
+                """), arguments: StatementArguments([userID, from, to] + levels.map { $0 as any DatabaseValueConvertible }))
         }
     }
 
     /// Meetups the user went to (or hosted) that started in the last 30 days, to link a run to.
     public func recentMeetupsAttended(userID: Int64, now: Date = Date()) throws -> [Meetup] {
         try reader.read { db in
-            try Meetup.fetchAll(db, sql: """
+            try Meetup.fetchAll(db.cachedStatement(sql: """
                 SELECT * FROM meetups WHERE startsAt BETWEEN ? AND ? AND (hostID = ?3 OR id IN
                     (SELECT meetupID FROM meetupApplications WHERE userID = ?3 AND status = 'accepted'))
                 ORDER BY startsAt DESC
-                """, arguments: [now.addingTimeInterval(-30 * 86_400), now, userID])
+                """), arguments: [now.addingTimeInterval(-30 * 86_400), now, userID])
         }
     }
 
     /// This month's distance per opted-in member of a crew, longest first.
     public func leaderboard(crewID: Int64, from: Date, to: Date) throws -> [(user: User, meters: Int, runs: Int)] {
         try reader.read { db in
-            try Row.fetchAll(db, sql: """
+            try Row.fetchAll(db.cachedStatement(sql: """
                 SELECT users.*, sum(records.distanceMeters) AS meters, count(records.id) AS runs
                 FROM crewMembers JOIN users ON users.id = crewMembers.userID
                 JOIN records ON records.userID = users.id AND records.startedAt >= ? AND records.startedAt < ? AND records.visibility != 'private'
                 WHERE crewMembers.crewID = ? AND crewMembers.role != 'pending' AND users.onLeaderboard = 1
                 GROUP BY users.id ORDER BY meters DESC LIMIT 50
-                """, arguments: [from, to, crewID])
+                """), arguments: [from, to, crewID])
             .map { (try User(row: $0), $0["meters"], $0["runs"]) }
         }
     }
@@ -127,10 +127,10 @@ extension AppDatabase {
     private func visibleLevels(_ db: Database, ownerID: Int64, viewerID: Int64?) throws -> [String] {
         guard let viewerID else { return ["public"] }
         if viewerID == ownerID { return ["public", "crew", "private"] }
-        let shareCrew = try Bool.fetchOne(db, sql: """
+        let shareCrew = try Bool.fetchOne(db.cachedStatement(sql: """
             SELECT EXISTS (SELECT 1 FROM crewMembers a JOIN crewMembers b ON a.crewID = b.crewID
                            WHERE a.userID = ? AND b.userID = ? AND a.role != 'pending' AND b.role != 'pending')
-            """, arguments: [ownerID, viewerID]) ?? false
+            """), arguments: [ownerID, viewerID]) ?? false
         return shareCrew ? ["public", "crew"] : ["public"]
     }
 }

@@ -66,7 +66,7 @@ extension AppDatabase {
     }
 
     public func retros(crewID: Int64) throws -> [Retro] {
-        try reader.read { db in try Retro.fetchAll(db, sql: "SELECT * FROM retros WHERE crewID = ? ORDER BY startsAt DESC", arguments: [crewID]) }
+        try reader.read { db in try Retro.fetchAll(db.cachedStatement(sql: "SELECT * FROM retros WHERE crewID = ? ORDER BY startsAt DESC"), arguments: [crewID]) }
     }
 
     public func retro(id: Int64) throws -> Retro? {
@@ -121,7 +121,7 @@ extension AppDatabase {
     /// What `authorID` wrote in a retro (only ever visible to its author).
     public func feedbackWritten(retroID: Int64, authorID: Int64) throws -> [(feedback: Feedback, recipient: User)] {
         try reader.read { db in
-            let feedback = try Feedback.fetchAll(db, sql: "SELECT * FROM retroFeedback WHERE retroID = ? AND authorID = ? ORDER BY id",
+            let feedback = try Feedback.fetchAll(db.cachedStatement(sql: "SELECT * FROM retroFeedback WHERE retroID = ? AND authorID = ? ORDER BY id"),
                                                  arguments: [retroID, authorID])
             let recipients = try User.fetchAll(db, keys: Array(Set(feedback.map(\.recipientID)))).reduce(into: [Int64: User]()) { $0[$1.id ?? 0] = $1 }
             return feedback.compactMap { item in recipients[item.recipientID].map { (item, $0) } }
@@ -132,7 +132,7 @@ extension AppDatabase {
     public func feedbackReceived(retroID: Int64, recipientID: Int64, now: Date = Date()) throws -> [(feedback: Feedback, author: User)] {
         try reader.read { db in
             guard let retro = try Retro.fetchOne(db, key: retroID), retro.hasStarted(at: now) else { return [] }
-            let feedback = try Feedback.fetchAll(db, sql: "SELECT * FROM retroFeedback WHERE retroID = ? AND recipientID = ? ORDER BY kind, keyword",
+            let feedback = try Feedback.fetchAll(db.cachedStatement(sql: "SELECT * FROM retroFeedback WHERE retroID = ? AND recipientID = ? ORDER BY kind, keyword"),
                                                  arguments: [retroID, recipientID])
             let authors = try User.fetchAll(db, keys: Array(Set(feedback.map(\.authorID)))).reduce(into: [Int64: User]()) { $0[$1.id ?? 0] = $1 }
             return feedback.compactMap { item in authors[item.authorID].map { (item, $0) } }
@@ -142,18 +142,18 @@ extension AppDatabase {
     /// Every keyword `userID` received in retros that have started, across crews, with counts.
     public func feedbackArchive(userID: Int64, now: Date = Date()) throws -> (items: [(feedback: Feedback, retro: Retro, crew: String)], counts: [(keyword: String, count: Int)]) {
         try reader.read { db in
-            let rows = try Row.fetchAll(db, sql: """
+            let rows = try Row.fetchAll(db.cachedStatement(sql: """
                 SELECT retroFeedback.*, crews.name AS crewName FROM retroFeedback
                 JOIN retros ON retros.id = retroFeedback.retroID JOIN crews ON crews.id = retros.crewID
                 WHERE retroFeedback.recipientID = ? AND retros.startsAt <= ? ORDER BY retros.startsAt DESC, retroFeedback.id
-                """, arguments: [userID, now])
+                """), arguments: [userID, now])
             let feedback = try rows.map { (try Feedback(row: $0), $0["crewName"] as String) }
             let retros = try Retro.fetchAll(db, keys: Array(Set(feedback.map(\.0.retroID)))).reduce(into: [Int64: Retro]()) { $0[$1.id ?? 0] = $1 }
             let items = feedback.compactMap { item, crew in retros[item.retroID].map { (item, $0, crew) } }
-            let counts = try Row.fetchAll(db, sql: """
+            let counts = try Row.fetchAll(db.cachedStatement(sql: """
                 SELECT keyword, count(*) AS count FROM retroFeedback JOIN retros ON retros.id = retroFeedback.retroID
                 WHERE recipientID = ? AND retros.startsAt <= ? GROUP BY keyword ORDER BY count DESC, keyword
-                """, arguments: [userID, now]).map { ($0["keyword"] as String, $0["count"] as Int) }
+                """), arguments: [userID, now]).map { ($0["keyword"] as String, $0["count"] as Int) }
             return (items, counts)
         }
     }

@@ -29,22 +29,22 @@ extension AppDatabase {
                 let phrase = search.phrase
                 // bm25 over every match of a common word took 20-40 ms; ranking the newest 500
                 // matches takes a few, whatever the size of the site.
-                let ids = try Int64.fetchAll(db, sql: """
+                let ids = try Int64.fetchAll(db.cachedStatement(sql: """
                     SELECT rowid FROM (
                         SELECT rowid, bm25(postSearch) AS score FROM postSearch WHERE postSearch MATCH ? ORDER BY rowid DESC LIMIT 500
                     ) ORDER BY score LIMIT ?
-                    """, arguments: [phrase, limit])
+                    """), arguments: [phrase, limit])
                 guard !ids.isEmpty else { return [] }
-                let excerpts = try Row.fetchAll(db, sql: """
+                let excerpts = try Row.fetchAll(db.cachedStatement(sql: """
                     SELECT rowid, snippet(postSearch, 0, char(1), char(2), '…', 24) AS excerpt FROM postSearch
                     WHERE postSearch MATCH ? AND rowid IN (SELECT value FROM json_each(?))
-                    """, arguments: [phrase, Self.jsonArray(ids)])
+                    """), arguments: [phrase, Self.jsonArray(ids)])
                     .reduce(into: [Int64: String]()) { $0[$1["rowid"]] = $1["excerpt"] }
                 found = ids.map { ($0, excerpts[$0] ?? "") }
             } else {
-                let rows = try Row.fetchAll(db, sql: """
+                let rows = try Row.fetchAll(db.cachedStatement(sql: """
                     SELECT id, body FROM (SELECT id, body FROM posts ORDER BY id DESC LIMIT 5000) WHERE body LIKE ? ESCAPE '\\' LIMIT ?
-                    """, arguments: [search.containsPattern, limit])
+                    """), arguments: [search.containsPattern, limit])
                 found = rows.map { ($0["id"], Self.excerpt(of: $0["body"], around: search.text)) }
             }
             let items = try feedItems(db, postIDs: found.map(\.id), viewerID: viewerID)
@@ -58,10 +58,10 @@ extension AppDatabase {
         let search = SearchText(query)
         guard !search.isEmpty else { return [] }
         return try reader.read { db in
-            try User.fetchAll(db, sql: """
+            try User.fetchAll(db.cachedStatement(sql: """
                 SELECT * FROM users WHERE username LIKE ? ESCAPE '\\' OR displayName LIKE ? ESCAPE '\\'
                 ORDER BY username = ? DESC, username LIMIT ?
-                """, arguments: [search.prefixPattern, search.containsPattern, search.text.lowercased(), limit])
+                """), arguments: [search.prefixPattern, search.containsPattern, search.text.lowercased(), limit])
         }
     }
 
@@ -70,9 +70,9 @@ extension AppDatabase {
         guard !prefix.isEmpty else { return [] }
         return try reader.read { db in
             // A range on the primary key instead of LIKE, which would not use the index.
-            try Row.fetchAll(db, sql: """
+            try Row.fetchAll(db.cachedStatement(sql: """
                 SELECT tag, count(*) AS posts FROM postTags WHERE tag >= ? AND tag < ? GROUP BY tag ORDER BY posts DESC, tag LIMIT ?
-                """, arguments: [prefix, prefix + "\u{10FFFF}", limit])
+                """), arguments: [prefix, prefix + "\u{10FFFF}", limit])
             .map { ($0["tag"], $0["posts"]) }
         }
     }

@@ -31,4 +31,13 @@ extension Row {
         assert(columnNames.dropFirst(offset).prefix(columns.count).elementsEqual(columns),
                "the row \(Array(columnNames)) does not hold \(columns) from \(offset)")
     }
+
+    /// A stored enumeration; a value the code does not know is an error for the page.
+    func decodeRawValue<Value: RawRepresentable>(atIndex index: Int) throws -> Value where Value.RawValue == String {
+        let text: String = try decode(atIndex: index)
+        guard let value = Value(rawValue: text) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "unknown \(Value.self) \(text)"))
+        }
+        return value
+    }
 }
