@@ -26,9 +26,29 @@ public struct Comment: Codable, Sendable, Equatable, FetchableRecord, MutablePer
 }
 
 /// A comment with its author, in thread order.
+extension Comment {
+    /// The table's columns in its own order, which `init(row:)` reads by position.
+    static let columns = ["id", "postID", "authorID", "parentID", "depth", "body", "bodyHTML", "createdAt", "updatedAt", "deletedAt", "hiddenAt"]
+
+    public init(row: Row) throws {
+        try row.checkColumns(Self.columns)
+        id = try row.decode(atIndex: 0)
+        postID = try row.decode(atIndex: 1)
+        authorID = try row.decode(atIndex: 2)
+        parentID = try row.decode(atIndex: 3)
+        depth = try row.decode(atIndex: 4)
+        body = try row.decode(atIndex: 5)
+        bodyHTML = try row.decode(atIndex: 6)
+        createdAt = try row.decode(atIndex: 7)
+        updatedAt = try row.decode(atIndex: 8)
+        deletedAt = try row.decode(atIndex: 9)
+        hiddenAt = try row.decode(atIndex: 10)
+    }
+}
+
 public struct ThreadComment: Sendable, Equatable {
     public var comment: Comment
-    public var author: User
+    public var author: Author
 }
 
 extension AppDatabase {
@@ -113,25 +133,26 @@ extension AppDatabase {
     public func thread(postID: Int64, viewerID: Int64? = nil, limit: Int = 500) throws -> [ThreadComment] {
         try reader.read { db in
             let viewer = try Viewer.load(db, id: viewerID)
-            let comments = try Comment.fetchAll(db.cachedStatement(sql: "SELECT * FROM comments WHERE postID = ? ORDER BY id LIMIT ?"), arguments: [postID, limit])
-                .map { comment in
-                    var comment = comment
-                    if !viewer.sees(authorID: comment.authorID, hiddenAt: comment.hiddenAt) {
-                        // Kept as a placeholder so that replies keep their place.
-                        comment.body = ""
-                        comment.bodyHTML = ""
-                        comment.deletedAt = comment.deletedAt ?? comment.hiddenAt ?? Date.distantPast
-                    }
-                    return comment
+            let rows = try Row.fetchAll(db.cachedStatement(sql: """
+                SELECT comments.*, \(Author.columns) FROM comments JOIN users ON users.id = comments.authorID
+                WHERE comments.postID = ? ORDER BY comments.id LIMIT ?
+                """), arguments: [postID, limit])
+            let entries = try rows.map { row in
+                var comment = try Comment(row: row)
+                if !viewer.sees(authorID: comment.authorID, hiddenAt: comment.hiddenAt) {
+                    // Kept as a placeholder so that replies keep their place.
+                    comment.body = ""
+                    comment.bodyHTML = ""
+                    comment.deletedAt = comment.deletedAt ?? comment.hiddenAt ?? Date.distantPast
                 }
-            let authors = try User.fetchAll(db, keys: Array(Set(comments.map(\.authorID)))).reduce(into: [Int64: User]()) { $0[$1.id ?? 0] = $1 }
-            let children = Dictionary(grouping: comments, by: \.parentID)
+                return ThreadComment(comment: comment, author: try Author(row: row, startingAt: Comment.columns.count))
+            }
+            let children = Dictionary(grouping: entries, by: \.comment.parentID)
             var ordered: [ThreadComment] = []
             func visit(_ parent: Int64?) {
-                for comment in children[parent] ?? [] {
-                    guard let author = authors[comment.authorID] else { continue }
-                    ordered.append(ThreadComment(comment: comment, author: author))
-                    visit(comment.id)
+                for entry in children[parent] ?? [] {
+                    ordered.append(entry)
+                    visit(entry.comment.id)
                 }
             }
             visit(nil)

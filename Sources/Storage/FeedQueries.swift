@@ -82,7 +82,7 @@ extension AppDatabase {
         var rows: [FeedRow] = []
         let cursor = try Row.fetchCursor(db.cachedStatement(sql: statement.sql), arguments: StatementArguments(arguments))
         while let row = try cursor.next() {
-            let item = FeedItem(post: try Post(row: row), author: try PostAuthor(row: row, startingAt: author), photos: [],
+            let item = FeedItem(post: try Post(row: row), author: try Author(row: row, startingAt: author), photos: [],
                                 likedByViewer: try row.decode(atIndex: flags), bookmarkedByViewer: try row.decode(atIndex: flags + 1))
             rows.append(FeedRow(item: item, hasPhotos: try row.decode(atIndex: flags + 2), cursor: try row.decode(atIndex: flags + 3)))
         }
@@ -127,7 +127,7 @@ struct FeedStatement {
 
     init(from source: String, cursor: String, where condition: String = "1") {
         sql = """
-            SELECT posts.*, \(PostAuthor.columns),
+            SELECT posts.*, \(Author.columns),
                    EXISTS (SELECT 1 FROM likes WHERE likes.userID = ?1 AND likes.postID = posts.id),
                    EXISTS (SELECT 1 FROM bookmarks WHERE bookmarks.userID = ?1 AND bookmarks.postID = posts.id),
                    EXISTS (SELECT 1 FROM photos WHERE photos.postID = posts.id),

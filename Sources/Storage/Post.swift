@@ -78,15 +78,15 @@ public struct PostContent: Sendable {
 /// A post as a reader sees it: with its author, photos, and what the reader did with it.
 public struct FeedItem: Sendable, Equatable {
     public var post: Post
-    public var author: PostAuthor
+    public var author: Author
     public var photos: [Photo]
     public var likedByViewer: Bool
     public var bookmarkedByViewer: Bool
 }
 
-/// Who wrote a post, as a feed shows them: the four columns a card needs, not the whole
-/// account (decoding every column of `users` per post was a tenth of the feed's time).
-public struct PostAuthor: Sendable, Equatable {
+/// Who wrote a post or a comment, as pages show them: the four columns a byline needs, not
+/// the whole account (decoding every column of `users` per post was a tenth of the feed's time).
+public struct Author: Sendable, Equatable {
     public var id: Int64
     public var username: String
     public var displayName: String

@@ -63,7 +63,7 @@ extension UserView {
         self.init(username: user.username, displayName: user.displayName, url: Paths.profile(user.username), isStaff: user.role != .member)
     }
 
-    init(_ author: PostAuthor) {
+    init(_ author: Author) {
         self.init(username: author.username, displayName: author.displayName, url: Paths.profile(author.username), isStaff: author.role != .member)
     }
 }
