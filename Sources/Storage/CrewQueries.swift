@@ -221,7 +221,7 @@ extension AppDatabase {
 
     /// The crews `userID` belongs to (not pending), most active first.
     public func crews(ofUser userID: Int64) throws -> [(crew: Crew, role: CrewRole)] {
-        try reader.read { db in
+        try readStatement { db in
             try Row.fetchAll(db.cachedStatement(sql: """
                 SELECT crews.*, crewMembers.role AS crewRole FROM crewMembers JOIN crews ON crews.id = crewMembers.crewID
                 WHERE crewMembers.userID = ? AND crewMembers.role != 'pending' ORDER BY crews.lastActivityAt DESC

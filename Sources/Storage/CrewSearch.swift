@@ -33,7 +33,7 @@ extension AppDatabase {
         }
         let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
         let orderBy = order == .activity ? "crews.lastActivityAt DESC" : "crews.id DESC"
-        return try reader.read { db in
+        return try readStatement { db in
             // A handful of filter combinations, each prepared once.
             try Crew.fetchAll(db.cachedStatement(sql: "SELECT crews.* FROM crews \(filter) ORDER BY \(orderBy) LIMIT ?"),
                               arguments: StatementArguments(arguments + [limit]))
@@ -43,7 +43,7 @@ extension AppDatabase {
     /// Crews `userID` has not joined: those the people they follow belong to, then those in
     /// their region or of the sports of their crews, biggest first.
     public func recommendedCrews(userID: Int64, region: String?, limit: Int = 6) throws -> [Crew] {
-        try reader.read { db in
+        try readStatement { db in
             try Crew.fetchAll(db.cachedStatement(sql: """
                 SELECT crews.*,
                     (SELECT count(*) FROM crewMembers m JOIN follows f ON f.followeeID = m.userID

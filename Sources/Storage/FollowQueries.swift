@@ -29,19 +29,21 @@ extension AppDatabase {
     }
 
     public func isFollowing(followerID: Int64, followeeID: Int64) throws -> Bool {
-        try reader.read { db in
+        try readStatement { db in
             try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM follows WHERE followerID = ? AND followeeID = ?)"),
                               arguments: [followerID, followeeID]) ?? false
         }
     }
 
     public func followCounts(userID: Int64) throws -> FollowCounts {
-        try reader.read { db in
-            FollowCounts(
-                followers: try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM follows WHERE followeeID = ?"), arguments: [userID]) ?? 0,
-                following: try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM follows WHERE followerID = ?"), arguments: [userID]) ?? 0,
-                posts: try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM posts WHERE authorID = ?"), arguments: [userID]) ?? 0
-            )
+        try readStatement { db in
+            let row = try Row.fetchOne(db.cachedStatement(sql: """
+                SELECT (SELECT count(*) FROM follows WHERE followeeID = ?1),
+                       (SELECT count(*) FROM follows WHERE followerID = ?1),
+                       (SELECT count(*) FROM posts WHERE authorID = ?1)
+                """), arguments: [userID])
+            return FollowCounts(followers: try row?.decode(atIndex: 0) ?? 0, following: try row?.decode(atIndex: 1) ?? 0,
+                                posts: try row?.decode(atIndex: 2) ?? 0)
         }
     }
 

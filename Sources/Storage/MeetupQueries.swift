@@ -196,7 +196,7 @@ extension AppDatabase {
 
     /// Share of finished meetups a member attended, over those where attendance was taken.
     public func attendance(userID: Int64) throws -> (attended: Int, recorded: Int) {
-        try reader.read { db in
+        try readStatement { db in
             let row = try Row.fetchOne(db.cachedStatement(sql: """
                 SELECT count(*) FILTER (WHERE attended = 1) AS attended, count(*) AS recorded
                 FROM meetupApplications WHERE userID = ? AND status = 'accepted' AND attended IS NOT NULL

@@ -63,7 +63,7 @@ extension AppDatabase {
         }
         if let cursor { add("(startsAt > ? OR (startsAt = ? AND id > ?))", cursor.startsAt, cursor.startsAt, cursor.id) }
         add("(crewOnly = 0 OR crewID IN (SELECT crewID FROM crewMembers WHERE userID = ? AND role != 'pending'))", viewerID ?? -1)
-        return try reader.read { db in
+        return try readStatement { db in
             // A handful of filter combinations, each prepared once.
             let found = try Meetup.fetchAll(db.cachedStatement(sql: """
                 SELECT * FROM meetups WHERE \(conditions.joined(separator: " AND ")) ORDER BY startsAt, id LIMIT ?

@@ -198,7 +198,7 @@ extension AppDatabase {
     }
 
     public func hasBlocked(blockerID: Int64, blockedID: Int64) throws -> Bool {
-        try reader.read { db in
+        try readStatement { db in
             try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM blocks WHERE blockerID = ? AND blockedID = ?)"), arguments: [blockerID, blockedID]) ?? false
         }
     }

@@ -83,8 +83,7 @@ extension AppDatabase {
     /// page, in one statement (a signed-in page view reads this first); expired sessions
     /// count as absent.
     public func session(tokenHash: Data, lifetime: SessionLifetime, now: Date = Date()) throws -> SignedInMember? {
-        // One statement sees one snapshot by itself: no transaction to begin and commit.
-        try reader.unsafeRead { db in
+        try readStatement { db in
             // Warning texts hold no control characters, so the unit separator cannot occur in them.
             let row = try Row.fetchOne(db.cachedStatement(sql: """
                 SELECT sessions.*, users.*,

@@ -11,7 +11,7 @@ extension AppDatabase {
     /// The user with this username, ignoring case. Read on every profile page view, so its
     /// statement is prepared once and cached.
     public func user(username: String) throws -> User? {
-        try reader.read { db in
+        try readStatement { db in
             try User.fetchOne(db.cachedStatement(sql: "SELECT * FROM users WHERE username = ?"), arguments: [username])
         }
     }
@@ -24,7 +24,7 @@ extension AppDatabase {
     }
 
     public func userCount() throws -> Int {
-        try reader.read { db in try User.fetchCount(db) }
+        try readStatement { db in try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM users")) ?? 0 }
     }
 
     // MARK: - Writes
