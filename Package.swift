@@ -14,7 +14,11 @@ var targets: [Target] = [
     .systemLibrary(name: "CEpoll"),
     .target(name: "HTTP", dependencies: ["CEpoll"], swiftSettings: sanitized),
     .target(name: "Markdown", dependencies: ["CCmark"], swiftSettings: sanitized),
-    .target(name: "Storage", dependencies: [.product(name: "GRDB", package: "GRDB.swift")], swiftSettings: sanitized),
+    .target(
+        name: "Storage",
+        dependencies: [.product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift")],
+        swiftSettings: sanitized
+    ),
     // Templates/ compiled into Swift at build time, against the views Web declares; the
     // generated code writes into CompiledHTML's HTMLWriter.
     .executableTarget(name: "TemplateCompiler"),

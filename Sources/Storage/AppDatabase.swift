@@ -9,6 +9,8 @@ public struct AppDatabase: Sendable {
 
     /// Reads run on a reader (concurrent with writes in WAL mode).
     var reader: any DatabaseReader { writer }
+    /// Connections of our own for the reads every page makes; none for an in-memory database.
+    private let connections: ReadConnections?
 
     /// A read that is one statement, and must stay one: SQLite runs a statement against one
     /// snapshot, so it needs no transaction around it. Skipping GRDB's BEGIN and COMMIT (two
@@ -17,18 +19,27 @@ public struct AppDatabase: Sendable {
         try reader.unsafeRead(value)
     }
 
-    /// Wraps `writer` and applies every migration.
-    public init(_ writer: any DatabaseWriter) throws {
+    /// Reads stepped directly on SQLite (`ReadConnections`), for the session and the feeds.
+    /// As with `readStatement`, each statement sees its own snapshot.
+    func readRows<T>(_ body: (ReadConnection) throws -> T) throws -> T {
+        if let connections { return try connections.read(body) }
+        return try reader.unsafeRead { db in try body(ReadConnection(borrowing: db)) }
+    }
+
+    /// Wraps `writer` and applies every migration; `path` is the file's, to read it also
+    /// through connections of our own.
+    public init(_ writer: any DatabaseWriter, path: String? = nil) throws {
         self.writer = writer
         try Migrations.migrator.migrate(writer)
+        connections = path.map(ReadConnections.init(path:))
     }
 
     /// Opens (creating if needed) the SQLite file in `directory` in WAL mode with
     /// `synchronous=FULL`, so that a write reported as done survives a power cut.
     public static func open(directory: String) throws -> AppDatabase {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let pool = try DatabasePool(path: directory + "/moim.sqlite", configuration: configuration())
-        return try AppDatabase(pool)
+        let path = directory + "/moim.sqlite"
+        return try AppDatabase(DatabasePool(path: path, configuration: configuration()), path: path)
     }
 
     /// A private in-memory database, for tests and benchmarks.
@@ -42,6 +53,7 @@ public struct AppDatabase: Sendable {
     }
 
     public func close() throws {
+        connections?.close()
         if let pool = writer as? DatabasePool { try pool.close() }
         if let queue = writer as? DatabaseQueue { try queue.close() }
     }

@@ -11,91 +11,78 @@ import GRDB
 extension AppDatabase {
     /// Posts by the people `userID` follows, their own, and posts in their crews.
     public func homeFeed(userID: Int64, before cursor: Int64?, limit: Int = 20) throws -> FeedPage {
-        try reader.read { db in
-            // The member's timeline (see `Migrations.createTimelines`), each row's reason
-            // checked again: their own post, someone they follow, a crew they are in.
-            try feedPage(db, .home, viewerID: userID, before: cursor, limit: limit)
-        }
+        // The member's timeline (see `Migrations.createTimelines`), each row's reason
+        // checked again: their own post, someone they follow, a crew they are in.
+        try readRows { try feedPage($0, .home, viewerID: userID, before: cursor, limit: limit) }
     }
 
     /// Everyone's posts.
     public func publicFeed(before cursor: Int64?, limit: Int = 20, viewerID: Int64?) throws -> FeedPage {
-        try reader.read { db in
-            try feedPage(db, .everyone, viewerID: viewerID, before: cursor, limit: limit)
-        }
+        try readRows { try feedPage($0, .everyone, viewerID: viewerID, before: cursor, limit: limit) }
     }
 
     /// Posts carrying `tag` (already normalised).
     public func tagFeed(tag: String, before cursor: Int64?, limit: Int = 20, viewerID: Int64?) throws -> FeedPage {
-        try reader.read { db in
-            try feedPage(db, .tag, viewerID: viewerID, before: cursor, limit: limit, [tag])
-        }
+        try readRows { try feedPage($0, .tag, viewerID: viewerID, before: cursor, limit: limit, [tag]) }
     }
 
     /// One member's posts.
     public func userPosts(userID: Int64, before cursor: Int64?, limit: Int = 20, viewerID: Int64?) throws -> FeedPage {
-        try reader.read { db in
-            try feedPage(db, .member, viewerID: viewerID, before: cursor, limit: limit, [userID])
-        }
+        try readRows { try feedPage($0, .member, viewerID: viewerID, before: cursor, limit: limit, [userID]) }
     }
 
     /// A crew's posts.
     public func crewPosts(crewID: Int64, before cursor: Int64?, limit: Int = 20, viewerID: Int64?) throws -> FeedPage {
-        try reader.read { db in
-            try feedPage(db, .crew, viewerID: viewerID, before: cursor, limit: limit, [crewID])
-        }
+        try readRows { try feedPage($0, .crew, viewerID: viewerID, before: cursor, limit: limit, [crewID]) }
     }
 
     /// The posts `userID` bookmarked, most recently bookmarked first; the cursor is a bookmark id.
     public func bookmarkedPosts(userID: Int64, before cursor: Int64?, limit: Int = 20) throws -> FeedPage {
-        try reader.read { db in
-            try feedPage(db, .bookmarks, viewerID: userID, before: cursor, limit: limit)
-        }
+        try readRows { try feedPage($0, .bookmarks, viewerID: userID, before: cursor, limit: limit) }
     }
 
     /// The post with its author and photos, as `viewerID` sees it.
     public func feedItem(postID: Int64, viewerID: Int64?) throws -> FeedItem? {
-        try reader.read { db in try feedItems(db, postIDs: [postID], viewerID: viewerID).first }
+        try readRows { try feedItems($0, postIDs: [postID], viewerID: viewerID).first }
     }
 
     /// One page: `limit` posts, and the cursor of the last if more follow.
     private func feedPage(
-        _ db: Database, _ statement: FeedStatement, viewerID: Int64?, before cursor: Int64?, limit: Int, _ arguments: [any DatabaseValueConvertible] = []
+        _ connection: ReadConnection, _ statement: FeedStatement, viewerID: Int64?, before cursor: Int64?, limit: Int, _ arguments: [any DatabaseValueConvertible] = []
     ) throws -> FeedPage {
-        let rows = try feedRows(db, statement, [viewerID, cursor ?? Int64.max, limit + 1] + arguments)
+        let rows = try feedRows(connection, statement, [viewerID, cursor ?? Int64.max, limit + 1] + arguments)
         let shown = rows.prefix(limit)
-        return FeedPage(items: try withPhotos(db, shown), nextCursor: rows.count > limit ? shown.last?.cursor : nil)
+        return FeedPage(items: try withPhotos(connection, shown), nextCursor: rows.count > limit ? shown.last?.cursor : nil)
     }
 
     /// The posts with these ids that `viewerID` may see, in the order of `postIDs`.
-    func feedItems(_ db: Database, postIDs: [Int64], viewerID: Int64?) throws -> [FeedItem] {
+    func feedItems(_ connection: ReadConnection, postIDs: [Int64], viewerID: Int64?) throws -> [FeedItem] {
         guard !postIDs.isEmpty else { return [] }
-        let rows = try feedRows(db, .chosen, [viewerID, Int64.max, postIDs.count, Self.jsonArray(postIDs)])
+        let rows = try feedRows(connection, .chosen, [viewerID, Int64.max, postIDs.count, Self.jsonArray(postIDs)])
         let byID = Dictionary(rows.map { ($0.cursor, $0) }, uniquingKeysWith: { first, _ in first })
-        return try withPhotos(db, postIDs.compactMap { byID[$0] })
+        return try withPhotos(connection, postIDs.compactMap { byID[$0] })
     }
 
     /// A feed statement's rows, photos not yet read.
-    private func feedRows(_ db: Database, _ statement: FeedStatement, _ arguments: [(any DatabaseValueConvertible)?]) throws -> [FeedRow] {
+    private func feedRows(
+        _ connection: ReadConnection, _ statement: FeedStatement, _ arguments: [(any DatabaseValueConvertible)?]
+    ) throws -> [FeedRow] {
         let author = Post.columns.count
         let flags = author + 4
-        var rows: [FeedRow] = []
-        let cursor = try Row.fetchCursor(db.cachedStatement(sql: statement.sql), arguments: StatementArguments(arguments))
-        while let row = try cursor.next() {
-            let item = FeedItem(post: try Post(row: row), author: try Author(row: row, startingAt: author), photos: [],
+        return try connection.fetchAll(statement.sql, arguments) { row in
+            let item = FeedItem(post: try Post(row: row, startingAt: 0), author: try Author(row: row, startingAt: author), photos: [],
                                 likedByViewer: try row.decode(atIndex: flags), bookmarkedByViewer: try row.decode(atIndex: flags + 1))
-            rows.append(FeedRow(item: item, hasPhotos: try row.decode(atIndex: flags + 2), cursor: try row.decode(atIndex: flags + 3)))
+            return FeedRow(item: item, hasPhotos: try row.decode(atIndex: flags + 2), cursor: try row.decode(atIndex: flags + 3))
         }
-        return rows
     }
 
     /// The items with their photos, in one statement for the posts that have any.
-    private func withPhotos(_ db: Database, _ rows: some Collection<FeedRow>) throws -> [FeedItem] {
+    private func withPhotos(_ connection: ReadConnection, _ rows: some Collection<FeedRow>) throws -> [FeedItem] {
         let illustrated = rows.filter(\.hasPhotos).compactMap(\.item.post.id)
         guard !illustrated.isEmpty else { return rows.map(\.item) }
-        let photos = try Photo.fetchAll(db.cachedStatement(sql: """
+        let photos = try connection.fetchAll("""
             SELECT * FROM photos WHERE postID IN (SELECT value FROM json_each(?)) ORDER BY postID, position
-            """), arguments: [Self.jsonArray(illustrated)])
+            """, [Self.jsonArray(illustrated)]) { try Photo(row: $0, startingAt: 0) }
         let byPost = Dictionary(grouping: photos, by: \.postID)
         return rows.map { row in
             var item = row.item

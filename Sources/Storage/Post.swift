@@ -95,7 +95,7 @@ public struct Author: Sendable, Equatable {
     /// The columns `init(row:startingAt:)` reads, in order.
     static let columns = "users.id, users.username, users.displayName, users.role"
 
-    init(row: Row, startingAt offset: Int) throws {
+    init(row: some PositionalRow, startingAt offset: Int) throws {
         id = try row.decode(atIndex: offset)
         username = try row.decode(atIndex: offset + 1)
         displayName = try row.decode(atIndex: offset + 2)
@@ -125,18 +125,18 @@ extension Post {
     }
 
     /// Reads the columns from `offset` on, where a joined row holds them after another table's.
-    init(row: Row, startingAt offset: Int) throws {
+    init(row: some PositionalRow, startingAt offset: Int) throws {
         try row.checkColumns(Self.columns, from: offset)
         id = try row.decode(atIndex: offset)
         authorID = try row.decode(atIndex: offset + 1)
         body = try row.decode(atIndex: offset + 2)
         bodyHTML = try row.decode(atIndex: offset + 3)
-        createdAt = try row.decode(atIndex: offset + 4)
-        updatedAt = try row.decode(atIndex: offset + 5)
+        createdAt = try row.date(atIndex: offset + 4)
+        updatedAt = try row.optionalDate(atIndex: offset + 5)
         likeCount = try row.decode(atIndex: offset + 6)
         commentCount = try row.decode(atIndex: offset + 7)
         crewID = try row.decode(atIndex: offset + 8)
-        hiddenAt = try row.decode(atIndex: offset + 9)
+        hiddenAt = try row.optionalDate(atIndex: offset + 9)
         commentsLocked = try row.decode(atIndex: offset + 10)
     }
 }
@@ -146,14 +146,18 @@ extension Photo {
     static let columns = ["id", "postID", "position", "fileName", "mediaType", "width", "height", "byteCount"]
 
     public init(row: Row) throws {
-        try row.checkColumns(Self.columns)
-        id = try row.decode(atIndex: 0)
-        postID = try row.decode(atIndex: 1)
-        position = try row.decode(atIndex: 2)
-        fileName = try row.decode(atIndex: 3)
-        mediaType = try row.decode(atIndex: 4)
-        width = try row.decode(atIndex: 5)
-        height = try row.decode(atIndex: 6)
-        byteCount = try row.decode(atIndex: 7)
+        try self.init(row: row, startingAt: 0)
+    }
+
+    init(row: some PositionalRow, startingAt offset: Int) throws {
+        try row.checkColumns(Self.columns, from: offset)
+        id = try row.decode(atIndex: offset)
+        postID = try row.decode(atIndex: offset + 1)
+        position = try row.decode(atIndex: offset + 2)
+        fileName = try row.decode(atIndex: offset + 3)
+        mediaType = try row.decode(atIndex: offset + 4)
+        width = try row.decode(atIndex: offset + 5)
+        height = try row.decode(atIndex: offset + 6)
+        byteCount = try row.decode(atIndex: offset + 7)
     }
 }

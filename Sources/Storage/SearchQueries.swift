@@ -22,9 +22,8 @@ extension AppDatabase {
     public func searchPosts(_ query: String, viewerID: Int64?, limit: Int = 20) throws -> [PostMatch] {
         let search = SearchText(query)
         guard !search.isEmpty else { return [] }
-        return try reader.read { db in
-            // The ids found, best first, with their excerpts.
-            var found: [(id: Int64, excerpt: String)] = []
+        // The ids found, best first, with their excerpts.
+        let found: [(id: Int64, excerpt: String)] = try reader.read { db in
             if search.usesIndex {
                 let phrase = search.phrase
                 // bm25 over every match of a common word took 20-40 ms; ranking the newest 500
@@ -40,17 +39,17 @@ extension AppDatabase {
                     WHERE postSearch MATCH ? AND rowid IN (SELECT value FROM json_each(?))
                     """), arguments: [phrase, Self.jsonArray(ids)])
                     .reduce(into: [Int64: String]()) { $0[$1["rowid"]] = $1["excerpt"] }
-                found = ids.map { ($0, excerpts[$0] ?? "") }
+                return ids.map { ($0, excerpts[$0] ?? "") }
             } else {
                 let rows = try Row.fetchAll(db.cachedStatement(sql: """
                     SELECT id, body FROM (SELECT id, body FROM posts ORDER BY id DESC LIMIT 5000) WHERE body LIKE ? ESCAPE '\\' LIMIT ?
                     """), arguments: [search.containsPattern, limit])
-                found = rows.map { ($0["id"], Self.excerpt(of: $0["body"], around: search.text)) }
+                return rows.map { ($0["id"], Self.excerpt(of: $0["body"], around: search.text)) }
             }
-            let items = try feedItems(db, postIDs: found.map(\.id), viewerID: viewerID)
-            let excerpts = Dictionary(found, uniquingKeysWith: { first, _ in first })
-            return items.map { PostMatch(item: $0, excerpt: excerpts[$0.post.id ?? 0] ?? "") }
         }
+        let items = try readRows { try feedItems($0, postIDs: found.map(\.id), viewerID: viewerID) }
+        let excerpts = Dictionary(found, uniquingKeysWith: { first, _ in first })
+        return items.map { PostMatch(item: $0, excerpt: excerpts[$0.post.id ?? 0] ?? "") }
     }
 
     /// Members whose username starts with, or display name contains, `query`.

@@ -31,13 +31,17 @@ extension Session {
     static let columns = ["id", "tokenHash", "userID", "csrfToken", "createdAt", "lastSeenAt"]
 
     public init(row: Row) throws {
-        try row.checkColumns(Self.columns)
-        id = try row.decode(atIndex: 0)
-        tokenHash = try row.decode(atIndex: 1)
-        userID = try row.decode(atIndex: 2)
-        csrfToken = try row.decode(atIndex: 3)
-        createdAt = try row.decode(atIndex: 4)
-        lastSeenAt = try row.decode(atIndex: 5)
+        try self.init(row: row, startingAt: 0)
+    }
+
+    init(row: some PositionalRow, startingAt offset: Int) throws {
+        try row.checkColumns(Self.columns, from: offset)
+        id = try row.decode(atIndex: offset)
+        tokenHash = try row.decode(atIndex: offset + 1)
+        userID = try row.decode(atIndex: offset + 2)
+        csrfToken = try row.decode(atIndex: offset + 3)
+        createdAt = try row.date(atIndex: offset + 4)
+        lastSeenAt = try row.date(atIndex: offset + 5)
     }
 }
 
@@ -46,6 +50,20 @@ public struct SignedInMember: Sendable {
     public var session: Session
     public var user: User
     public var notices: PageNotices
+}
+
+extension SignedInMember {
+    /// A row of the session's columns, the user's, the count of unread notifications and the
+    /// unread warnings joined by U+001F.
+    init(row: some PositionalRow) throws {
+        session = try Session(row: row, startingAt: 0)
+        user = try User(row: row, startingAt: Session.columns.count)
+        let notices = Session.columns.count + User.columns.count
+        let warnings: String? = try row.decode(atIndex: notices + 1)
+        self.notices = PageNotices(
+            unreadNotifications: try row.decode(atIndex: notices),
+            warnings: warnings.map { $0.split(separator: "\u{1F}", omittingEmptySubsequences: false).map(String.init) } ?? [])
+    }
 }
 
 /// What the layout shows a member on every page: unread notifications to count, and the
@@ -83,29 +101,20 @@ extension AppDatabase {
     /// page, in one statement (a signed-in page view reads this first); expired sessions
     /// count as absent.
     public func session(tokenHash: Data, lifetime: SessionLifetime, now: Date = Date()) throws -> SignedInMember? {
-        try readStatement { db in
-            // Warning texts hold no control characters, so the unit separator cannot occur in them.
-            let row = try Row.fetchOne(db.cachedStatement(sql: """
-                SELECT sessions.*, users.*,
-                       (SELECT count(*) FROM notifications WHERE notifications.userID = users.id AND readAt IS NULL),
-                       (SELECT group_concat(reason, char(31)) FROM
-                            (SELECT reason FROM warnings WHERE warnings.userID = users.id AND readAt IS NULL ORDER BY id))
-                FROM sessions JOIN users ON users.id = sessions.userID
-                WHERE sessions.tokenHash = ?
-                """), arguments: [tokenHash])
-            guard let row else { return nil }
-            let session = try Session(row: row)
-            guard now.timeIntervalSince(session.lastSeenAt) < lifetime.idle,
-                  now.timeIntervalSince(session.createdAt) < lifetime.absolute
-            else { return nil }
-            let user = try User(row: row, startingAt: Session.columns.count)
-            let notices = Session.columns.count + User.columns.count
-            let warnings: String? = try row.decode(atIndex: notices + 1)
-            return SignedInMember(
-                session: session, user: user,
-                notices: PageNotices(unreadNotifications: try row.decode(atIndex: notices),
-                                     warnings: warnings.map { $0.split(separator: "\u{1F}", omittingEmptySubsequences: false).map(String.init) } ?? []))
-        }
+        // Warning texts hold no control characters, so the unit separator cannot occur in them.
+        let sql = """
+            SELECT sessions.*, users.*,
+                   (SELECT count(*) FROM notifications WHERE notifications.userID = users.id AND readAt IS NULL),
+                   (SELECT group_concat(reason, char(31)) FROM
+                        (SELECT reason FROM warnings WHERE warnings.userID = users.id AND readAt IS NULL ORDER BY id))
+            FROM sessions JOIN users ON users.id = sessions.userID
+            WHERE sessions.tokenHash = ?
+            """
+        let member = try readRows { connection in try connection.fetchOne(sql, [tokenHash]) { try SignedInMember(row: $0) } }
+        guard let member, now.timeIntervalSince(member.session.lastSeenAt) < lifetime.idle,
+              now.timeIntervalSince(member.session.createdAt) < lifetime.absolute
+        else { return nil }
+        return member
     }
 
     /// Records use of a session; callers throttle this so reads do not each cost a write.

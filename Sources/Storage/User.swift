@@ -106,7 +106,7 @@ extension User {
     }
 
     /// Reads the columns from `offset` on, where a joined row holds them after another table's.
-    init(row: Row, startingAt offset: Int) throws {
+    init(row: some PositionalRow, startingAt offset: Int) throws {
         try row.checkColumns(Self.columns, from: offset)
         id = try row.decode(atIndex: offset)
         username = try row.decode(atIndex: offset + 1)
@@ -124,10 +124,10 @@ extension User {
             throw DecodingError.dataCorrupted(.init(codingPath: [CodingKeys.role], debugDescription: "unknown role \(role)"))
         }
         self.role = known
-        createdAt = try row.decode(atIndex: offset + 12)
+        createdAt = try row.date(atIndex: offset + 12)
         calendarToken = try row.decode(atIndex: offset + 13)
-        suspendedUntil = try row.decode(atIndex: offset + 14)
-        silencedUntil = try row.decode(atIndex: offset + 15)
+        suspendedUntil = try row.optionalDate(atIndex: offset + 14)
+        silencedUntil = try row.optionalDate(atIndex: offset + 15)
         sanctionReason = try row.decode(atIndex: offset + 16)
         units = try row.decode(atIndex: offset + 17)
         onLeaderboard = try row.decode(atIndex: offset + 18)

@@ -1,0 +1,79 @@
+import Foundation
+import GRDB
+import Synchronization
+import Testing
+@testable import Storage
+
+/// The session and the feeds are read on connections of our own (`ReadConnections`); these
+/// tests read a file database the way the server does.
+@Suite struct ReadConnectionsTests {
+    private func temporaryDatabase() throws -> AppDatabase {
+        try AppDatabase.open(directory: NSTemporaryDirectory() + "moim-read-\(UUID().uuidString)")
+    }
+
+    @Test func aFileDatabaseReadsWhatWasJustWrittenFromManyThreads() throws {
+        let database = try temporaryDatabase()
+        defer { try? database.close() }
+        let mina = try database.createUser(User(username: "mina", email: "mina@example.com", passwordHash: "x", displayName: "Mina"))
+        let token = Data(repeating: 7, count: 32)
+        _ = try database.createSession(userID: mina.storedID, tokenHash: token, csrfToken: "csrf")
+        let lifetime = SessionLifetime()
+        #expect(try database.session(tokenHash: token, lifetime: lifetime)?.user.username == "mina")
+        #expect(try database.session(tokenHash: Data(repeating: 8, count: 32), lifetime: lifetime) == nil)
+
+        // Each thread writes a post and must see it at once in the feed, read on another connection.
+        let failures = Mutex(0)
+        DispatchQueue.concurrentPerform(iterations: 8) { number in
+            do {
+                let post = try database.createPost(
+                    authorID: mina.storedID, content: PostContent(body: "run \(number)", bodyHTML: "<p>run \(number)</p>", tags: [], mentionedUserIDs: []),
+                    photos: [])
+                let item = try database.feedItem(postID: post.storedID, viewerID: nil)
+                if item?.post.body != "run \(number)" || item?.author.username != "mina" { failures.withLock { $0 += 1 } }
+                _ = try database.session(tokenHash: token, lifetime: lifetime)
+            } catch {
+                failures.withLock { $0 += 1 }
+            }
+        }
+        #expect(failures.withLock { $0 } == 0)
+        #expect(try database.publicFeed(before: nil, viewerID: nil).items.count == 8)
+    }
+
+    @Test func storedDatesReadWithoutACalendarMatchGRDB() throws {
+        let queue = try DatabaseQueue()
+        var generator = SystemRandomNumberGenerator()
+        // Every day of four years around a leap day, and random milliseconds over four centuries.
+        let days = (0..<(4 * 366)).map { Date(timeIntervalSince1970: 1_577_836_800 + Double($0) * 86_400 + 0.125) }
+        let instants = (0..<2_000).map { _ in
+            Date(timeIntervalSince1970: Double(Int64.random(in: -6_000_000_000_000...7_000_000_000_000, using: &generator)) / 1_000)
+        }
+        try queue.read { db in
+            let connection = try ReadConnection(borrowing: db)
+            for date in days + instants {
+                let stored = try #require(try String.fetchOne(db, sql: "SELECT ?", arguments: [date]))
+                let expected = try #require(try Date.fetchOne(db, sql: "SELECT ?", arguments: [stored]))
+                let read = try connection.fetchOne("SELECT ?", [stored]) { try $0.date(atIndex: 0) }
+                #expect(read == expected, "\(stored)")
+            }
+        }
+    }
+
+    @Test func malformedStoredValuesAreErrorsNotTraps() throws {
+        let queue = try DatabaseQueue()
+        try queue.read { db in
+            let connection = try ReadConnection(borrowing: db)
+            // Not exactly the storage format: read as GRDB reads it (leniently), or an error.
+            for text in ["2026-11-24 09:30", "2026-02-30 10:00:00.000", "2026-13-01 10:00:00.000", "2026-11-24 24:00:00.000"] {
+                let expected = try #require(Date.fromDatabaseValue(text.databaseValue))
+                #expect(try connection.fetchOne("SELECT ?", [text]) { try $0.date(atIndex: 0) } == expected)
+            }
+            for text in ["2026-1a-24 10:00:00.000", "x", ""] {
+                #expect(throws: (any Error).self, "\(text)") { try connection.fetchOne("SELECT ?", [text]) { try $0.date(atIndex: 0) } }
+            }
+            #expect(throws: (any Error).self) { try connection.fetchOne("SELECT NULL") { try $0.decode(atIndex: 0) as Int64 } }
+            #expect(throws: (any Error).self) { try connection.fetchOne("SELECT 1") { try $0.decode(atIndex: 5) as Int64 } }
+            #expect(try connection.fetchOne("SELECT NULL") { try $0.decode(atIndex: 0) as Int64? } == .some(nil))
+            #expect(throws: (any Error).self) { try connection.fetchOne("SELECT * FROM missing") { _ in 0 } }
+        }
+    }
+}
