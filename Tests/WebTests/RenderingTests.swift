@@ -86,9 +86,16 @@ import Testing
 
 @Suite struct InternetDateTests {
     @Test func formatsUTCLikeFoundation() {
-        for seconds in [0.0, 1_795_000_000.7, 951_782_400] {
+        var generator = SystemRandomNumberGenerator()
+        // Stored dates have milliseconds (Foundation rounds a fraction past .9995 up).
+        let random = (0..<500).map { _ in Double(Int.random(in: -2_000_000_000_000...4_000_000_000_000, using: &generator)) / 1_000 }
+        let reference = ISO8601DateFormatter()
+        for seconds in [0.0, 1_795_000_000.7, 951_782_400, -1, -86_400.5, 253_402_300_799] + random {
             let date = Date(timeIntervalSince1970: seconds)
-            #expect(InternetDate.format(date) == ISO8601DateFormatter().string(from: date))
+            #expect(InternetDate.format(date) == reference.string(from: date), "\(seconds)")
+        }
+        for seconds in [Double.infinity, -.infinity, .nan, 1e300, -1e300] {
+            #expect(InternetDate.format(Date(timeIntervalSince1970: seconds)) == "")
         }
     }
 }

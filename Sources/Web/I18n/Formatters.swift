@@ -49,16 +49,20 @@ final class Formatters: Sendable {
 
     func format(_ date: Date, _ style: DateStyle, _ language: Language, _ timeZone: TimeZone) -> String {
         guard let time = CivilTime(date, timeZone) else { return format(date, skeleton: style.skeleton, language, timeZone) }
-        let minute = time.minute < 10 ? "0\(time.minute)" : "\(time.minute)"
         let hour = time.hour % 12 == 0 ? 12 : time.hour % 12
-        switch (language, style) {
-        case (.en, .monthYear): return "\(Self.monthNames[time.month - 1]) \(time.year)"
-        case (.en, .date): return "\(Self.monthNames[time.month - 1].prefix(3)) \(time.day), \(time.year)"
-        case (.en, .dateTime):
-            return "\(Self.monthNames[time.month - 1].prefix(3)) \(time.day), \(time.year) at \(hour):\(minute)\u{202F}\(time.hour < 12 ? "AM" : "PM")"
-        case (.ko, .monthYear): return "\(time.year)년 \(time.month)월"
-        case (.ko, .date): return "\(time.year)년 \(time.month)월 \(time.day)일"
-        case (.ko, .dateTime): return "\(time.year)년 \(time.month)월 \(time.day)일 \(time.hour < 12 ? "오전" : "오후") \(hour):\(minute)"
+        let minute = Digits(time.minute, width: 2)
+        let month = Self.monthNames[time.month - 1]
+        return String(capacity: 48) { text in
+            switch (language, style) {
+            case (.en, .monthYear): text.append(month, " ", time.year)
+            case (.en, .date): text.append(month.prefix(3), " ", time.day, ", ", time.year)
+            case (.en, .dateTime):
+                text.append(month.prefix(3), " ", time.day, ", ", time.year, " at ", hour, ":", minute, time.hour < 12 ? "\u{202F}AM" : "\u{202F}PM")
+            case (.ko, .monthYear): text.append(time.year, "년 ", time.month, "월")
+            case (.ko, .date): text.append(time.year, "년 ", time.month, "월 ", time.day, "일")
+            case (.ko, .dateTime):
+                text.append(time.year, "년 ", time.month, "월 ", time.day, "일 ", time.hour < 12 ? "오전 " : "오후 ", hour, ":", minute)
+            }
         }
     }
 
@@ -82,20 +86,13 @@ final class Formatters: Sendable {
     /// Both languages group thousands with a comma ("12,345"), so numbers are written here
     /// rather than through a NumberFormatter, which would need the lock on every call.
     func format(_ value: Int, _ language: Language) -> String {
-        let digits = Array(String(value.magnitude).utf8)
-        var text: [UInt8] = value < 0 ? [UInt8(ascii: "-")] : []
-        text.reserveCapacity(digits.count + digits.count / 3 + 1)
-        for (index, digit) in digits.enumerated() {
-            if index > 0, (digits.count - index) % 3 == 0 { text.append(UInt8(ascii: ",")) }
-            text.append(digit)
-        }
-        return String(decoding: text, as: UTF8.self)
+        String(capacity: 32) { $0.appendGrouped(value) }
     }
 }
 
 /// A moment as the wall clock of a time zone shows it, in the proleptic Gregorian calendar.
 struct CivilTime: Equatable {
-    var year: Int, month: Int, day: Int, hour: Int, minute: Int
+    var year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int
 
     /// Years 1 to 9999 only (nil outside, or for a date that is not a finite number).
     init?(_ date: Date, _ timeZone: TimeZone) {
@@ -106,6 +103,7 @@ struct CivilTime: Equatable {
         let secondOfDay = seconds - days * 86_400
         hour = secondOfDay / 3600
         minute = secondOfDay % 3600 / 60
+        second = secondOfDay % 60
         // Howard Hinnant's civil_from_days: eras of 400 years that start on March 1st.
         let shifted = days + 719_468
         let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097

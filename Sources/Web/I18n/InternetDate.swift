@@ -5,11 +5,14 @@ import Foundation
 /// Written by hand: Foundation's ISO8601DateFormatter builds an ICU formatter per instance,
 /// which cost a feed page a sixth of its time.
 enum InternetDate {
+    private static let utc = TimeZone(secondsFromGMT: 0) ?? .current
+
+    /// Empty for a date outside the years 1 to 9999 (none is ever stored).
     static func format(_ date: Date) -> String {
-        var time = time_t(date.timeIntervalSince1970.rounded(.down))
-        var parts = tm()
-        gmtime_r(&time, &parts)
-        func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
+        guard let time = CivilTime(date, utc) else { return "" }
+        return String(capacity: 20) { text in
+            text.append(Digits(time.year, width: 4), "-", Digits(time.month, width: 2), "-", Digits(time.day, width: 2),
+                        "T", Digits(time.hour, width: 2), ":", Digits(time.minute, width: 2), ":", Digits(time.second, width: 2), "Z")
+        }
     }
 }
