@@ -12,15 +12,9 @@ public struct AppDatabase: Sendable {
     /// Connections of our own for the reads every page makes; none for an in-memory database.
     private let connections: ReadConnections?
 
-    /// A read that is one statement, and must stay one: SQLite runs a statement against one
-    /// snapshot, so it needs no transaction around it. Skipping GRDB's BEGIN and COMMIT (two
-    /// statements prepared per read) saved a fifth of a list page's time.
-    func readStatement<T>(_ value: (Database) throws -> T) throws -> T {
-        try reader.unsafeRead(value)
-    }
-
-    /// Reads stepped directly on SQLite (`ReadConnections`), for the session and the feeds.
-    /// As with `readStatement`, each statement sees its own snapshot.
+    /// Reads stepped directly on SQLite (`ReadConnections`): the session, feeds, lists and
+    /// counts every page makes. Each statement reads its own snapshot, so a read whose
+    /// statements must agree goes through `reader.read` instead.
     func readRows<T>(_ body: (ReadConnection) throws -> T) throws -> T {
         if let connections { return try connections.read(body) }
         return try reader.unsafeRead { db in try body(ReadConnection(borrowing: db)) }

@@ -31,18 +31,22 @@ extension Comment {
     static let columns = ["id", "postID", "authorID", "parentID", "depth", "body", "bodyHTML", "createdAt", "updatedAt", "deletedAt", "hiddenAt"]
 
     public init(row: Row) throws {
-        try row.checkColumns(Self.columns)
-        id = try row.decode(atIndex: 0)
-        postID = try row.decode(atIndex: 1)
-        authorID = try row.decode(atIndex: 2)
-        parentID = try row.decode(atIndex: 3)
-        depth = try row.decode(atIndex: 4)
-        body = try row.decode(atIndex: 5)
-        bodyHTML = try row.decode(atIndex: 6)
-        createdAt = try row.decode(atIndex: 7)
-        updatedAt = try row.decode(atIndex: 8)
-        deletedAt = try row.decode(atIndex: 9)
-        hiddenAt = try row.decode(atIndex: 10)
+        try self.init(row: row, startingAt: 0)
+    }
+
+    init(row: some PositionalRow, startingAt offset: Int) throws {
+        try row.checkColumns(Self.columns, from: offset)
+        id = try row.decode(atIndex: offset)
+        postID = try row.decode(atIndex: offset + 1)
+        authorID = try row.decode(atIndex: offset + 2)
+        parentID = try row.decode(atIndex: offset + 3)
+        depth = try row.decode(atIndex: offset + 4)
+        body = try row.decode(atIndex: offset + 5)
+        bodyHTML = try row.decode(atIndex: offset + 6)
+        createdAt = try row.date(atIndex: offset + 7)
+        updatedAt = try row.optionalDate(atIndex: offset + 8)
+        deletedAt = try row.optionalDate(atIndex: offset + 9)
+        hiddenAt = try row.optionalDate(atIndex: offset + 10)
     }
 }
 

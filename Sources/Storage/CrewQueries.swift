@@ -221,12 +221,13 @@ extension AppDatabase {
 
     /// The crews `userID` belongs to (not pending), most active first.
     public func crews(ofUser userID: Int64) throws -> [(crew: Crew, role: CrewRole)] {
-        try readStatement { db in
-            try Row.fetchAll(db.cachedStatement(sql: """
-                SELECT crews.*, crewMembers.role AS crewRole FROM crewMembers JOIN crews ON crews.id = crewMembers.crewID
+        try readRows { connection in
+            try connection.fetchAll("""
+                SELECT crews.*, crewMembers.role FROM crewMembers JOIN crews ON crews.id = crewMembers.crewID
                 WHERE crewMembers.userID = ? AND crewMembers.role != 'pending' ORDER BY crews.lastActivityAt DESC
-                """), arguments: [userID])
-            .map { (try Crew(row: $0), CrewRole(rawValue: $0["crewRole"]) ?? .member) }
+                """, [userID]) { row in
+                (try Crew(row: row, startingAt: 0), CrewRole(rawValue: try row.decode(atIndex: Crew.columns.count)) ?? .member)
+            }
         }
     }
 }

@@ -33,18 +33,19 @@ extension AppDatabase {
         }
         let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
         let orderBy = order == .activity ? "crews.lastActivityAt DESC" : "crews.id DESC"
-        return try readStatement { db in
+        return try readRows { connection in
             // A handful of filter combinations, each prepared once.
-            try Crew.fetchAll(db.cachedStatement(sql: "SELECT crews.* FROM crews \(filter) ORDER BY \(orderBy) LIMIT ?"),
-                              arguments: StatementArguments(arguments + [limit]))
+            try connection.fetchAll("SELECT crews.* FROM crews \(filter) ORDER BY \(orderBy) LIMIT ?", arguments + [limit]) {
+                try Crew(row: $0, startingAt: 0)
+            }
         }
     }
 
     /// Crews `userID` has not joined: those the people they follow belong to, then those in
     /// their region or of the sports of their crews, biggest first.
     public func recommendedCrews(userID: Int64, region: String?, limit: Int = 6) throws -> [Crew] {
-        try readStatement { db in
-            try Crew.fetchAll(db.cachedStatement(sql: """
+        try readRows { connection in
+            try connection.fetchAll("""
                 SELECT crews.*,
                     (SELECT count(*) FROM crewMembers m JOIN follows f ON f.followeeID = m.userID
                      WHERE m.crewID = crews.id AND m.role != 'pending' AND f.followerID = ?1) AS friends
@@ -54,7 +55,7 @@ extension AppDatabase {
                        OR crews.sport IN (SELECT c.sport FROM crews c JOIN crewMembers m ON m.crewID = c.id WHERE m.userID = ?1))
                 ORDER BY friends DESC, crews.region = ?2 DESC, crews.memberCount DESC
                 LIMIT ?3
-                """), arguments: [userID, region, limit])
+                """, [userID, region, limit]) { try Crew(row: $0, startingAt: 0) }
         }
     }
 }

@@ -29,21 +29,22 @@ extension AppDatabase {
     }
 
     public func isFollowing(followerID: Int64, followeeID: Int64) throws -> Bool {
-        try readStatement { db in
-            try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM follows WHERE followerID = ? AND followeeID = ?)"),
-                              arguments: [followerID, followeeID]) ?? false
+        try readRows { connection in
+            try connection.fetchOne("SELECT EXISTS (SELECT 1 FROM follows WHERE followerID = ? AND followeeID = ?)", [followerID, followeeID]) {
+                try $0.decode(atIndex: 0) as Bool
+            } ?? false
         }
     }
 
     public func followCounts(userID: Int64) throws -> FollowCounts {
-        try readStatement { db in
-            let row = try Row.fetchOne(db.cachedStatement(sql: """
+        try readRows { connection in
+            try connection.fetchOne("""
                 SELECT (SELECT count(*) FROM follows WHERE followeeID = ?1),
                        (SELECT count(*) FROM follows WHERE followerID = ?1),
                        (SELECT count(*) FROM posts WHERE authorID = ?1)
-                """), arguments: [userID])
-            return FollowCounts(followers: try row?.decode(atIndex: 0) ?? 0, following: try row?.decode(atIndex: 1) ?? 0,
-                                posts: try row?.decode(atIndex: 2) ?? 0)
+                """, [userID]) { row in
+                FollowCounts(followers: try row.decode(atIndex: 0), following: try row.decode(atIndex: 1), posts: try row.decode(atIndex: 2))
+            } ?? FollowCounts(followers: 0, following: 0, posts: 0)
         }
     }
 

@@ -196,12 +196,11 @@ extension AppDatabase {
 
     /// Share of finished meetups a member attended, over those where attendance was taken.
     public func attendance(userID: Int64) throws -> (attended: Int, recorded: Int) {
-        try readStatement { db in
-            let row = try Row.fetchOne(db.cachedStatement(sql: """
-                SELECT count(*) FILTER (WHERE attended = 1) AS attended, count(*) AS recorded
+        try readRows { connection in
+            try connection.fetchOne("""
+                SELECT count(*) FILTER (WHERE attended = 1), count(*)
                 FROM meetupApplications WHERE userID = ? AND status = 'accepted' AND attended IS NOT NULL
-                """), arguments: [userID])
-            return (row?["attended"] ?? 0, row?["recorded"] ?? 0)
-        }
+                """, [userID]) { row in (attended: try row.decode(atIndex: 0) as Int, recorded: try row.decode(atIndex: 1) as Int) }
+        } ?? (0, 0)
     }
 }

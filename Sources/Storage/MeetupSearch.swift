@@ -63,15 +63,15 @@ extension AppDatabase {
         }
         if let cursor { add("(startsAt > ? OR (startsAt = ? AND id > ?))", cursor.startsAt, cursor.startsAt, cursor.id) }
         add("(crewOnly = 0 OR crewID IN (SELECT crewID FROM crewMembers WHERE userID = ? AND role != 'pending'))", viewerID ?? -1)
-        return try readStatement { db in
-            // A handful of filter combinations, each prepared once.
-            let found = try Meetup.fetchAll(db.cachedStatement(sql: """
+        // A handful of filter combinations, each prepared once.
+        let found = try readRows { connection in
+            try connection.fetchAll("""
                 SELECT * FROM meetups WHERE \(conditions.joined(separator: " AND ")) ORDER BY startsAt, id LIMIT ?
-                """), arguments: StatementArguments(arguments + [limit + 1]))
-            let shown = Array(found.prefix(limit))
-            let next = found.count > limit ? shown.last.map { MeetupCursor(startsAt: $0.startsAt, id: $0.id ?? 0) } : nil
-            return (shown, next)
+                """, arguments + [limit + 1]) { try Meetup(row: $0, startingAt: 0) }
         }
+        let shown = Array(found.prefix(limit))
+        let next = found.count > limit ? shown.last.map { MeetupCursor(startsAt: $0.startsAt, id: $0.id ?? 0) } : nil
+        return (shown, next)
     }
 
     /// The upcoming and recent meetups `userID` is going to (accepted) or hosts.

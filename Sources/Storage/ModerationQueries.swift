@@ -198,8 +198,10 @@ extension AppDatabase {
     }
 
     public func hasBlocked(blockerID: Int64, blockedID: Int64) throws -> Bool {
-        try readStatement { db in
-            try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM blocks WHERE blockerID = ? AND blockedID = ?)"), arguments: [blockerID, blockedID]) ?? false
+        try readRows { connection in
+            try connection.fetchOne("SELECT EXISTS (SELECT 1 FROM blocks WHERE blockerID = ? AND blockedID = ?)", [blockerID, blockedID]) {
+                try $0.decode(atIndex: 0) as Bool
+            } ?? false
         }
     }
 

@@ -11,8 +11,8 @@ extension AppDatabase {
     /// The user with this username, ignoring case. Read on every profile page view, so its
     /// statement is prepared once and cached.
     public func user(username: String) throws -> User? {
-        try readStatement { db in
-            try User.fetchOne(db.cachedStatement(sql: "SELECT * FROM users WHERE username = ?"), arguments: [username])
+        try readRows { connection in
+            try connection.fetchOne("SELECT * FROM users WHERE username = ?", [username]) { try User(row: $0, startingAt: 0) }
         }
     }
 
@@ -24,7 +24,7 @@ extension AppDatabase {
     }
 
     public func userCount() throws -> Int {
-        try readStatement { db in try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM users")) ?? 0 }
+        try readRows { connection in try connection.fetchOne("SELECT count(*) FROM users") { try $0.decode(atIndex: 0) as Int } ?? 0 }
     }
 
     // MARK: - Writes
