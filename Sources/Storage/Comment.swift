@@ -135,14 +135,15 @@ extension AppDatabase {
     /// Hidden comments show only to their author and staff, and blocked people's not at all;
     /// their replies stay.
     public func thread(postID: Int64, viewerID: Int64? = nil, limit: Int = 500) throws -> [ThreadComment] {
-        try reader.read { db in
-            let viewer = try Viewer.load(db, id: viewerID)
-            let rows = try Row.fetchAll(db.cachedStatement(sql: """
+        // Who the viewer is, then the comments: one snapshot each, as a block or a role that
+        // changes between the two would also have changed a moment later.
+        try readRows { connection in
+            let viewer = try Viewer.load(connection, id: viewerID)
+            let entries = try connection.fetchAll("""
                 SELECT comments.*, \(Author.columns) FROM comments JOIN users ON users.id = comments.authorID
                 WHERE comments.postID = ? ORDER BY comments.id LIMIT ?
-                """), arguments: [postID, limit])
-            let entries = try rows.map { row in
-                var comment = try Comment(row: row)
+                """, [postID, limit]) { row in
+                var comment = try Comment(row: row, startingAt: 0)
                 if !viewer.sees(authorID: comment.authorID, hiddenAt: comment.hiddenAt) {
                     // Kept as a placeholder so that replies keep their place.
                     comment.body = ""

@@ -58,13 +58,13 @@ struct Viewer {
     /// People this viewer blocked, and people who blocked this viewer.
     var blocked: Set<Int64>
 
-    static func load(_ db: Database, id: Int64?) throws -> Viewer {
+    static func load(_ connection: ReadConnection, id: Int64?) throws -> Viewer {
         guard let id else { return Viewer(id: nil, isStaff: false, blocked: []) }
-        let role = try String.fetchOne(db.cachedStatement(sql: "SELECT role FROM users WHERE id = ?"), arguments: [id])
-        let blocked = try Int64.fetchSet(db.cachedStatement(sql: """
+        let role = try connection.fetchOne("SELECT role FROM users WHERE id = ?", [id]) { try $0.decode(atIndex: 0) as String }
+        let blocked = try connection.fetchAll("""
             SELECT blockedID FROM blocks WHERE blockerID = ?1 UNION SELECT blockerID FROM blocks WHERE blockedID = ?1
-            """), arguments: [id])
-        return Viewer(id: id, isStaff: role == "admin" || role == "moderator", blocked: blocked)
+            """, [id]) { try $0.decode(atIndex: 0) as Int64 }
+        return Viewer(id: id, isStaff: role == "admin" || role == "moderator", blocked: Set(blocked))
     }
 
     /// Hidden content shows only to its author and staff; blocked people's content never shows.
