@@ -48,8 +48,9 @@ final class ReadConnection: @unchecked Sendable {
         self.handle = handle
         owned = true
         sqlite3_busy_timeout(handle, 5000)
-        // As GRDB's connections: map the file instead of copying each page out of the kernel's cache.
-        sqlite3_exec(handle, "PRAGMA mmap_size = 268435456", nil, nil, nil)
+        // No memory map: each connection would map the file on its own, and the pages a search
+        // scans then count once per connection in the process's resident size (110 MB peak, not
+        // 101 MB, in script/bench). Reading through SQLite's page cache measured as fast.
     }
 
     /// Borrows a GRDB connection (an in-memory database has no file to open twice).
