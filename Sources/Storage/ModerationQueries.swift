@@ -165,6 +165,14 @@ extension AppDatabase {
         return try reader.read { db in try User.fetchOne(db.cachedStatement(sql: sql), arguments: [id]) }
     }
 
+    /// Whether staff hid the target (members and users cannot be hidden).
+    public func targetIsHidden(_ target: ModerationTarget, id: Int64) throws -> Bool {
+        guard let table = target.table else { return false }
+        return try readRows { connection in
+            try connection.fetchOne("SELECT hiddenAt IS NOT NULL FROM \(table) WHERE id = ?", [id]) { try $0.decode(atIndex: 0) as Bool } ?? false
+        }
+    }
+
     /// The label of a target, for the review queue.
     public func targetLabel(_ target: ModerationTarget, id: Int64) throws -> String? {
         try reader.read { db in try label(db, target, id) }

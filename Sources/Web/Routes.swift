@@ -102,6 +102,7 @@ enum Routes {
         router.post(Paths.signup, app.page(app.signupCreate))
         router.get(Paths.login, app.page(app.loginShow))
         router.post(Paths.login, app.page(app.loginCreate))
+        router.get(Paths.logout, app.page(app.logoutShow))
         router.post(Paths.logout, app.page(app.logout))
         router.post(Paths.language, app.page(app.languageUpdate))
 

@@ -89,7 +89,11 @@ import Storage
         let ledger = mina.get(url + "/ledger").bodyText
         #expect(ledger.contains("10,000 KRW") && ledger.contains("2,500 KRW") && ledger.contains("7,500 KRW"))
         #expect(mina.get(url + "/members").bodyText.contains("dues paid"))
+        // A member outside the crew gets 403; someone not signed in is sent to sign in, and back.
         #expect(visitor.get(url + "/ledger").status == .forbidden)
+        let anonymous = site.browser().get(url + "/ledger")
+        #expect(anonymous.status == .seeOther)
+        #expect(anonymous.headers["Location"] == Paths.login(next: url + "/ledger"))
     }
 
     @Test func crewPostsReachMembersHomeFeeds() throws {

@@ -48,7 +48,7 @@ import Storage
     @Test func reportsFromEnoughPeopleHideContentAndThePublicLogNamesNoReporter() throws {
         var configuration = TestSite.configuration()
         configuration.autoHideThreshold = 2
-        let (site, _, _, mina, jun) = try staffedSite(configuration)
+        let (site, admin, _, mina, jun) = try staffedSite(configuration)
         let hana = site.members("hana_reporter")[0]
         let url = try #require(mina.post("/posts", [("body", "buy cheap shoes")], from: "/posts/new").headers["Location"])
         let id = String(url.split(separator: "/").last ?? "")
@@ -56,8 +56,14 @@ import Storage
         #expect(jun.post("/reports", report, from: url).status == .seeOther)
         #expect(jun.post("/reports", report, from: url).status == .conflict)
         #expect(site.browser().get(url).status == .ok)
+        // One report: counted in the singular, and the queue offers Hide, not Restore.
+        let queue = admin.get("/admin/reports").bodyText
+        #expect(queue.contains("1 report ·") && queue.contains(">Hide</button>") && !queue.contains(">Restore</button>"))
         #expect(hana.post("/reports", report, from: url).status == .seeOther)
         #expect(site.browser().get(url).status == .notFound)
+        // Hidden by the second report: now Restore, not Hide.
+        let hiddenQueue = admin.get("/admin/reports").bodyText
+        #expect(hiddenQueue.contains("2 reports ·") && hiddenQueue.contains(">Restore</button>") && !hiddenQueue.contains(">Hide</button>"))
         let publicLog = site.browser().get("/moderation").bodyText
         #expect(publicLog.contains("Hidden automatically"))
         #expect(!publicLog.contains("jun") && !publicLog.contains("hana_reporter"))

@@ -63,6 +63,7 @@ func gpxFixture(steps: Int, start: Date = Date(timeIntervalSince1970: 1_795_000_
         let url = try #require(saved.headers["Location"])
         let mine = people[0].get(url).bodyText
         #expect(mine.contains("6.67 km"))
+        #expect(mine.components(separatedBy: "<h1>").count == 2 && mine.contains(" run</h1>"))
         #expect(mine.contains("<polyline") && !mine.contains("the first and last 200 m are hidden"))
         let theirs = people[1].get(url).bodyText
         #expect(theirs.contains("the first and last 200 m are hidden"))

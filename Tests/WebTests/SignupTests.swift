@@ -20,8 +20,15 @@ import Storage
         #expect(home.contains("Welcome to Moim! Your account is ready."))
         #expect(home.contains("href=\"/u/mina_run\""))
 
+        // Typing /logout shows a page with the button; the GET itself signs nobody out
+        let question = browser.get("/logout")
+        #expect(question.status == .ok)
+        #expect(question.bodyText.contains("<h1>Log out of Moim?</h1>") && question.bodyText.contains("action=\"/logout\""))
+        #expect(browser.get("/settings").status == .ok)
+
         // When they log out, the menu is gone
         browser.logOut()
+        #expect(browser.get("/logout").bodyText.contains("You are not logged in."))
         #expect(browser.cookies["moim_session"] == nil)
         #expect(!browser.get("/").bodyText.contains("href=\"/u/mina_run\""))
 

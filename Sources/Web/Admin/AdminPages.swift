@@ -48,11 +48,15 @@ struct ReportGroupView {
     let label: String
     let url: String?
     let count: Int
+    /// "3 reports"
+    let countText: String
     let reasons: [String]
     let notes: [String]
     let date: String
     let author: Author?
     let hideable: Bool
+    /// Hidden already: staff may restore it rather than hide it again.
+    let hidden: Bool
     let lockable: Bool
 }
 
@@ -127,6 +131,7 @@ extension App {
                 label: try database.targetLabel(group.targetType, id: group.targetID) ?? "—",
                 url: try targetURL(group.targetType, group.targetID),
                 count: group.count,
+                countText: localizer.count("admin.reports_count", group.count, language),
                 reasons: Array(Set(group.reasons)).map { localizer.text("moderation.reason.\($0.rawValue)", language) },
                 notes: group.notes,
                 date: localizer.dateTime(group.latest, language),
@@ -134,6 +139,7 @@ extension App {
                     ReportGroupView.Author(username: $0.username, url: Paths.adminUser($0.username))
                 },
                 hideable: group.targetType != .user,
+                hidden: try database.targetIsHidden(group.targetType, id: group.targetID),
                 lockable: group.targetType == .post)
         }
         return page(view, context, title: localizer.text("admin.reports", language))

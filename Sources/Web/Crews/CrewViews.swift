@@ -15,8 +15,7 @@ extension App {
             name: crew.name,
             sport: localizer.text("crews.sport.\(crew.sport.rawValue)", language),
             region: crew.region.map { localizer.text("choices.region.\($0)", language) },
-            memberCount: crew.memberCount == 1 ? localizer.text("crews.member_one", language)
-                : localizer.text("crews.member_other", language, ["count": localizer.number(crew.memberCount, language)]),
+            memberCount: localizer.count("crews.member", crew.memberCount, language),
             capText: crew.memberCap.map { localizer.text("crews.cap", language, ["count": localizer.number($0, language)]) },
             policy: localizer.text("crews.policy.\(crew.joinPolicy.rawValue)", language),
             feeText: feeText(crew, language),

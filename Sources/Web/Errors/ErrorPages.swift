@@ -20,6 +20,11 @@ extension App {
             return .redirect(to: redirect.location)
         }
         let httpError = (error as? HTTPError) ?? HTTPError(.internalServerError)
+        // One rule for "you need an account": a visitor opening a page they may not see is
+        // sent to sign in and brought back; a member who may not see it gets 403.
+        if httpError.status == .forbidden, request.method == .get, let context, context.user == nil {
+            return .redirect(to: Paths.login(next: request.target))
+        }
         if httpError.status.code >= 500 {
             let line = "[\(request.id)] \(request.method.rawValue) \(request.target) failed: \(String(reflecting: error))\n"
             FileHandle.standardError.write(Data(line.utf8))

@@ -60,6 +60,11 @@ public struct Localizer: Sendable {
         return output
     }
 
+    /// A counted noun: `key_one` for 1 ("1 report"), else `key_other` with `{count}` ("3 reports").
+    func count(_ key: String, _ count: Int, _ language: Language) -> String {
+        count == 1 ? text(key + "_one", language) : text(key + "_other", language, ["count": number(count, language)])
+    }
+
     /// A month and year, e.g. "November 2026" or "2026년 11월".
     func monthYear(_ date: Date, _ language: Language) -> String {
         formatters.format(date, .monthYear, language, timeZone)

@@ -19,6 +19,7 @@ extension App {
         let language = context.language
         let isOwner = context.user?.id == record.userID
         var run = runView(record, units: context.user?.units ?? runner.units, language)
+        run.name = runName(record.startedAt, language)
         run.noteHTML = record.noteHTML
         run.runner = UserView(runner)
         if let data = record.track {

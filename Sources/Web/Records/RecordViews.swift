@@ -33,6 +33,21 @@ extension App {
             visibility: localizer.text("records.visibility.\(record.visibility.rawValue)", language),
             hasTrack: record.track != nil)
     }
+
+    /// A run's name as running apps give it, from the part of the day it started in the
+    /// site's time zone: "Morning run".
+    func runName(_ started: Date, _ language: Language) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = localizer.timeZone
+        let part = switch calendar.component(.hour, from: started) {
+        case 5..<11: "morning"
+        case 11..<14: "lunch"
+        case 14..<18: "afternoon"
+        case 18..<22: "evening"
+        default: "night"
+        }
+        return localizer.text("records.run_name.\(part)", language)
+    }
 }
 
 /// A run, as the calendar lists it and (with its details) as its page shows it.
@@ -47,6 +62,8 @@ struct RunView {
     let visibility: String
     let hasTrack: Bool
     // Its page only.
+    /// "Morning run"
+    var name: String = ""
     var noteHTML: String = ""
     var runner: UserView?
     var route: RouteView?
