@@ -1,0 +1,319 @@
+"""Fills a fresh site with a crew's life and photographs every page type in headless Chromium.
+
+Run by script/screenshots, which builds Moim, installs Chromium and Selenium and passes:
+    screenshots.py MOIM_BINARY OUTPUT_DIRECTORY
+
+For every page, at 375x812 (a phone) and 1280x900, in English and in Korean, it saves a full-page
+screenshot and reports what a person would notice: a page that scrolls sideways, a page without
+exactly one <h1>, a status other than the expected one. It exits non-zero if any page fails.
+"""
+
+import datetime
+import http.cookiejar
+import json
+import math
+import os
+import re
+import sqlite3
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+import zlib
+
+from selenium import webdriver
+from selenium.webdriver.chrome.options import Options
+from selenium.webdriver.chrome.service import Service
+
+PORT = 18095
+BASE = f"http://127.0.0.1:{PORT}"
+PASSWORD = "demo password"
+SIZES = {"phone": (375, 812), "desktop": (1280, 900)}
+
+
+class NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):
+        return None
+
+
+class Member:
+    """One person's cookies, signing forms with the CSRF token of the page they came from."""
+
+    def __init__(self, username):
+        self.username = username
+        self.jar = http.cookiejar.CookieJar()
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar), NoRedirect)
+
+    def request(self, path, data=None, headers=None):
+        request = urllib.request.Request(BASE + path, data=data, headers=headers or {})
+        try:
+            with self.opener.open(request) as response:
+                return response.status, response.headers, response.read().decode()
+        except urllib.error.HTTPError as error:
+            return error.code, error.headers, error.read().decode(errors="replace")
+
+    def get(self, path):
+        return self.request(path)
+
+    def token(self, page):
+        status, _, body = self.get(page)
+        match = re.search(r'name="_csrf" value="([^"]+)"', body)
+        if not match:
+            raise SystemExit(f"{self.username}: no form on {page} ({status})")
+        return match.group(1)
+
+    def post(self, path, fields, page=None, files=()):
+        fields = [("_csrf", self.token(page or path))] + list(fields)
+        if files:
+            boundary = "moimscreenshots"
+            body = b""
+            for name, value in fields:
+                body += f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"\r\n\r\n{value}\r\n'.encode()
+            for name, filename, content_type, data in files:
+                body += (f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"; filename="{filename}"\r\n'
+                         f"Content-Type: {content_type}\r\n\r\n").encode() + data + b"\r\n"
+            body += f"--{boundary}--\r\n".encode()
+            headers = {"Content-Type": f"multipart/form-data; boundary={boundary}"}
+        else:
+            body = urllib.parse.urlencode(fields).encode()
+            headers = {"Content-Type": "application/x-www-form-urlencoded"}
+        status, response_headers, text = self.request(path, body, headers)
+        if status not in (200, 303):
+            errors = re.findall(r'class="(?:field-error|form-error)"[^>]*>([^<]*)', text)
+            raise SystemExit(f"{self.username}: POST {path} answered {status}: {errors or text[:500]}")
+        return response_headers.get("Location", "")
+
+    def log_in(self):
+        self.post("/login", [("login", self.username), ("password", PASSWORD)])
+        return self
+
+    @property
+    def session(self):
+        return next(cookie.value for cookie in self.jar if cookie.name == "moim_session")
+
+
+def png(width, height, colour):
+    """A plain PNG with a diagonal band, so photos look like photos, not blank boxes."""
+    rows = b""
+    for y in range(height):
+        row = bytearray()
+        for x in range(width):
+            band = abs((x + y) % 120 - 60) / 60
+            row += bytes(int(c * (0.7 + 0.3 * band)) for c in colour)
+        rows += b"\x00" + bytes(row)
+
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b"")
+
+
+def gpx(start):
+    """A 6 km loop along the Han river with a small hill, one point every 10 s."""
+    points = []
+    for step in range(181):
+        angle = step / 180 * 2 * math.pi
+        lat = 37.528 + 0.012 * math.sin(angle)
+        lon = 126.933 + 0.018 * (1 - math.cos(angle))
+        ele = 12 + 9 * max(0.0, math.sin(angle * 2))
+        when = (start + datetime.timedelta(seconds=10 * step)).strftime("%Y-%m-%dT%H:%M:%SZ")
+        points.append(f'<trkpt lat="{lat:.6f}" lon="{lon:.6f}"><ele>{ele:.1f}</ele><time>{when}</time></trkpt>')
+    return ('<?xml version="1.0" encoding="UTF-8"?><gpx version="1.1" creator="moim"><trk><name>Han river loop</name><trkseg>'
+            + "".join(points) + "</trkseg></trk></gpx>").encode()
+
+
+def local(moment):
+    return moment.strftime("%Y-%m-%dT%H:%M")
+
+
+def seed(data):
+    """Members from `moim demo`, then a crew's life through the site's own forms."""
+    db = sqlite3.connect(os.path.join(data, "moim.sqlite"))
+    names = ["김민지", "Jun Park", "이하나", "Sora Choi", "박도윤", "Mina Lee", "정우진", "Alex Kim", "최서연", "Daniel Han", "윤지호", "Grace Oh"]
+    for number, name in enumerate(names, start=1):
+        db.execute("UPDATE users SET displayName = ?, createdAt = strftime('%Y-%m-%d %H:%M:%f', 'now', '-60 days'),"
+                   " gender = ?, birthYear = ?, job = 'office' WHERE username = ?",
+                   (name, "female" if number % 2 else "male", 1985 + number, f"runner{number}"))
+    db.execute("UPDATE users SET role = 'admin' WHERE username = 'runner1'")
+    db.commit()
+
+    people = [Member(f"runner{number}").log_in() for number in range(1, 13)]
+    lead, second = people[0], people[1]
+    now = datetime.datetime.now()
+
+    crew = lead.post("/crews", [
+        ("name", "Han River Dawn Runners"), ("slug", "dawn"), ("sport", "running"), ("region", "seoul"),
+        ("description", "We run **every Saturday** at 6:00 from Yeouido. All paces welcome; we regroup every 2 km.\n\n"
+                        "- 5K easy group\n- 10K steady group\n\n#한강러닝 #morningrun"),
+        ("meeting_time", "Sat 6:00"), ("meeting_place", "Yeouido Hangang Park, gate 2"), ("fee_amount", "10000"),
+        ("fee_currency", "KRW"), ("fee_period", "month"), ("join_policy", "open"), ("member_cap", "30"),
+    ], page="/crews/new", files=[("cover", "cover.png", "image/png", png(480, 200, (255, 140, 90)))])
+    for member in people[1:11]:
+        member.post(crew + "/join", [], page=crew)
+    lead.post(crew + "/members/runner2/promote", [], page=crew + "/members")
+    today = now.strftime("%Y-%m-%d")
+    for number in range(2, 9):
+        lead.post(crew + "/ledger", [("kind", "dues"), ("member", f"runner{number}"), ("amount", "10000"), ("date", today), ("note", "")],
+                  page=crew + "/ledger")
+    lead.post(crew + "/ledger", [("kind", "expense"), ("member", ""), ("amount", "32500"), ("date", today),
+                                 ("note", "Water and bananas for the 10K time trial")], page=crew + "/ledger")
+    lead.post(crew + "/ledger", [("kind", "income"), ("member", ""), ("amount", "50000"), ("date", today),
+                                 ("note", "Sponsorship from the corner café")], page=crew + "/ledger")
+    people[3].post(crew + "/comments", [("body", "First time joining on Saturday — which gate is it exactly?")], page=crew)
+    lead.post(crew + "/comments", [("body", "Gate 2, next to the convenience store. Look for the orange flag!")], page=crew)
+
+    start = now.replace(hour=6, minute=0, second=0, microsecond=0) + datetime.timedelta(days=4)
+    meetup_fields = {
+        "title": "Saturday 10K steady, Yeouido loop", "description": "Steady 5:30/km, we regroup at every bridge. Bring water.",
+        "starts_at": local(start), "duration": "90", "place_name": "Yeouido Hangang Park",
+        "address": "330 Yeouidong-ro, Yeongdeungpo-gu, Seoul", "latitude": "37.5283", "longitude": "126.9327",
+        "place_note": "Gate 2, orange flag", "region": "seoul", "time_slot": "weekend", "distance": "10", "pace": "average",
+        "style": "run", "capacity": "4", "signup_mode": "firstCome", "deadline": "", "gender_rule": "any", "crew": "dawn",
+    }
+    meetup = lead.post("/meetups", list(meetup_fields.items()), page="/meetups/new")
+    for member in people[1:8]:
+        member.post(meetup + "/apply", [], page=meetup)
+    people[2].post(meetup + "/comments", [("body", "Is there a bag drop near gate 2?")], page=meetup)
+    lead.post(meetup + "/comments", [("body", "Yes, the lockers by the convenience store take ₩1,000 coins.")], page=meetup)
+    approval = dict(meetup_fields, title="Thursday track intervals (approval)", signup_mode="approval", capacity="8",
+                    starts_at=local(start + datetime.timedelta(days=2, hours=13)), time_slot="afterWork", crew="",
+                    gender_rule="female", min_age="20", max_age="45")
+    people[2].post("/meetups", list(approval.items()), page="/meetups/new")
+
+    run_start = now - datetime.timedelta(days=1, hours=3)
+    record = lead.post("/records", [("visibility", "public"), ("note", "Easy loop, legs felt **fresh** after the rest day.")],
+                       page="/records/new", files=[("gpx", "loop.gpx", "application/gpx+xml", gpx(run_start))])
+    for days, km, minutes in [(3, "5.2", "28:40"), (6, "12.0", "1:08:10"), (9, "8.4", "46:30")]:
+        lead.post("/records", [("visibility", "public"), ("note", ""), ("distance", km), ("duration", minutes),
+                               ("started_at", local(now - datetime.timedelta(days=days)))], page="/records/new")
+
+    post = lead.post("/posts", [("body", "Sunrise 10K with the crew 🌅 — thanks @runner2 for pacing! #한강러닝 #morningrun")],
+                     page="/posts/new", files=[("photos", f"{n}.png", "image/png", png(360, 270, c))
+                                               for n, c in enumerate([(80, 140, 220), (255, 170, 90), (90, 190, 130)])])
+    comment_ids = []
+    for number, text in [(2, "Great pace today, see you Saturday!"), (3, "좋았어요! 다음 주에도 같이 달려요."), (4, "Which shoes were you wearing?")]:
+        people[number - 1].post(post + "/comments", [("body", text)], page=post)
+    _, _, page = lead.get(post)
+    comment_ids = re.findall(r'id="comment-(\d+)"', page)
+    if comment_ids:
+        lead.post(post + "/comments", [("body", "Old Pegasus, nothing fancy 😄"), ("parent", comment_ids[-1])], page=post)
+    people[5].post("/posts", [("body", "오늘 한강 러닝 코스 정말 좋았어요. 다음에는 반포대교까지 가 봐요! #한강러닝")], page="/posts/new")
+    spam = people[11].post("/posts", [("body", "Buy cheap shoes now!!! best price")], page="/posts/new")
+    spam_id = spam.rsplit("/", 1)[-1]
+    for member in people[2:4]:
+        member.post("/reports", [("target_type", "post"), ("target_id", spam_id), ("reason", "spam"), ("note", "advertising"),
+                                 ("return_to", "/")], page=spam)
+    for member in people[2:8]:
+        member.post("/u/runner1/follow", [], page="/u/runner1")
+
+    retro = lead.post(crew + "/retros", [("name", "November"), ("starts_at", local(now + datetime.timedelta(days=1)))], page=crew + "/retros")
+    feedback = [(2, "runner1", "continue", "Pacer", "You kept the group together on every hill."),
+                (3, "runner1", "continue", "Cheerful", "Your high fives at the bridge kept me going."),
+                (4, "runner1", "stop", "Fast start", "The first kilometre was 4:50, the plan said 5:30."),
+                (1, "runner2", "continue", "Reliable", "Always first at the gate with the flag.")]
+    for number, recipient, kind, keyword, text in feedback:
+        people[number - 1].post(retro + "/feedback", [("recipient", recipient), ("kind", kind), ("keyword", keyword),
+                                                      ("description", text), ("to_start", "")], page=retro)
+    db.execute("UPDATE retros SET startsAt = strftime('%Y-%m-%d %H:%M:%f', 'now', '-1 hours')")
+    db.commit()
+    db.close()
+    return {"crew": crew, "meetup": meetup, "record": record, "post": post, "retro": retro}
+
+
+def pages(seeded):
+    crew, meetup = seeded["crew"], seeded["meetup"]
+    return [
+        ("home", "/"), ("explore", "/explore"), ("post", seeded["post"]), ("post-new", "/posts/new"),
+        ("search", "/search?q=%ED%95%9C%EA%B0%95"), ("tag", "/tags/morningrun"), ("bookmarks", "/bookmarks"),
+        ("notifications", "/notifications"), ("crews", "/crews"), ("crew", crew), ("crew-members", crew + "/members"),
+        ("crew-posts", crew + "/posts"), ("crew-meetups", crew + "/meetups"), ("crew-ledger", crew + "/ledger"),
+        ("crew-retros", crew + "/retros"), ("crew-retro", seeded["retro"]), ("crew-edit", crew + "/edit"), ("crew-new", "/crews/new"),
+        ("meetups", "/meetups"), ("meetup", meetup), ("meetup-edit", meetup + "/edit"), ("meetup-new", "/meetups/new"),
+        ("records", "/records"), ("record", seeded["record"]), ("record-new", "/records/new"),
+        ("profile", "/u/runner1"), ("profile-records", "/u/runner1/records"), ("feedback", "/u/runner1/feedback"),
+        ("followers", "/u/runner1/followers"), ("settings", "/settings"), ("report", "/reports/new?type=post&id=1"),
+        ("admin", "/admin"), ("admin-reports", "/admin/reports"), ("admin-users", "/admin/users"), ("admin-user", "/admin/users/runner12"),
+        ("admin-log", "/admin/log"), ("moderation", "/moderation"), ("missing", "/no-such-page"),
+    ]
+
+
+VISITOR_PAGES = [("visitor-home", "/"), ("login", "/login"), ("signup", "/signup"), ("visitor-crew", "/crews/dawn")]
+
+
+def shoot(driver, output, name, path):
+    driver.get(BASE + path)
+    width = driver.execute_script("return document.documentElement.scrollWidth")
+    viewport = driver.execute_script("return document.documentElement.clientWidth")
+    h1s = driver.execute_script("return document.querySelectorAll('h1').length")
+    wide = driver.execute_script("""
+        const limit = document.documentElement.clientWidth;
+        return [...document.querySelectorAll('body *')].filter(e => e.getBoundingClientRect().right > limit + 1
+            && !e.closest('.table-wrap, .sections, pre')).slice(0, 3)
+            .map(e => e.tagName.toLowerCase() + (e.className ? '.' + String(e.className).split(' ')[0] : '')
+                 + ' ' + Math.round(e.getBoundingClientRect().right));""")
+    height = driver.execute_script("return document.documentElement.scrollHeight")
+    size = driver.get_window_size()
+    driver.set_window_size(size["width"], min(height + 140, 6000))
+    driver.save_screenshot(os.path.join(output, name + ".png"))
+    driver.set_window_size(size["width"], size["height"])
+    problems = []
+    if width > viewport:
+        problems.append(f"scrolls sideways ({width} px > {viewport} px: {', '.join(wide)})")
+    if h1s != 1:
+        problems.append(f"{h1s} <h1>")
+    return problems
+
+
+def main():
+    binary, output = sys.argv[1], sys.argv[2]
+    os.makedirs(output, exist_ok=True)
+    data = tempfile.mkdtemp(prefix="moim-screenshots-")
+    subprocess.run([binary, "demo", "--data", data, "--users", "12", "--posts", "40", "--follows", "6", "--comments", "0"],
+                   check=True, stdout=subprocess.DEVNULL)
+    server = subprocess.Popen([binary, "serve", "--no-supervise", "--port", str(PORT), "--data", data, "--quiet"])
+    try:
+        for _ in range(100):
+            try:
+                urllib.request.urlopen(BASE + "/healthz")
+                break
+            except OSError:
+                time.sleep(0.1)
+        seeded = seed(data)
+        options = Options()
+        for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--force-device-scale-factor=1"]:
+            options.add_argument(argument)
+        options.binary_location = "/usr/bin/chromium"
+        driver = webdriver.Chrome(options=options, service=Service("/usr/bin/chromedriver"))
+        failures = []
+        try:
+            admin = Member("runner1").log_in()
+            for language in ["en", "ko"]:
+                for size_name, (width, height) in SIZES.items():
+                    driver.set_window_size(width, height)
+                    driver.get(BASE + "/healthz")
+                    driver.delete_all_cookies()
+                    driver.add_cookie({"name": "moim_lang", "value": language, "path": "/"})
+                    for name, path in VISITOR_PAGES:
+                        for problem in shoot(driver, output, f"{name}-{language}-{size_name}", path):
+                            failures.append(f"{name} {language} {size_name}: {problem}")
+                    driver.add_cookie({"name": "moim_session", "value": admin.session, "path": "/"})
+                    for name, path in pages(seeded):
+                        for problem in shoot(driver, output, f"{name}-{language}-{size_name}", path):
+                            failures.append(f"{name} {language} {size_name}: {problem}")
+        finally:
+            driver.quit()
+        print("\n".join(failures) if failures else "every page fits and has one <h1>")
+        print(f"screenshots in {output}")
+        sys.exit(1 if failures else 0)
+    finally:
+        server.terminate()
+        server.wait()
+
+
+if __name__ == "__main__":
+    main()
