@@ -96,6 +96,29 @@ import Storage
         #expect(anonymous.headers["Location"] == Paths.login(next: url + "/ledger"))
     }
 
+    @Test func theAboutTabLeadsWithTheNextMeetupAndTheMembersAndSubPagesKeepAShortHead() throws {
+        let site = try TestSite()
+        let browsers = site.members("owner", "mina")
+        let (owner, mina) = (browsers[0], browsers[1])
+        let url = try #require(createCrew(owner, name: "Dawn Club").headers["Location"])
+        mina.post(url + "/join", [], from: url)
+        let start = MeetupForm.local(Date().addingTimeInterval(2 * 86_400), .current)
+        #expect(owner.post("/meetups", [
+            ("title", "Crew tempo run"), ("description", ""), ("starts_at", start), ("duration", "60"), ("place_name", "Gate 2"),
+            ("address", ""), ("latitude", ""), ("longitude", ""), ("place_note", ""), ("region", "seoul"), ("time_slot", "afterWork"),
+            ("distance", "8"), ("pace", "average"), ("style", "run"), ("capacity", "10"), ("signup_mode", "firstCome"),
+            ("deadline", ""), ("gender_rule", "any"), ("crew", String(url.split(separator: "/").last ?? "")),
+        ], from: "/meetups/new").status == .seeOther)
+
+        let about = mina.get(url).bodyText
+        #expect(about.contains("Next meetup") && about.contains("Crew tempo run"))
+        #expect(about.contains("Members <span class=\"muted\">2</span>") && about.contains("href=\"/u/mina\" title=\"Mina Kim\""))
+        #expect(about.contains("class=\"card crew-head\""))
+        let members = mina.get(url + "/members").bodyText
+        #expect(members.contains("class=\"crew-compact\"") && !members.contains("class=\"card crew-head\""))
+        #expect(members.components(separatedBy: "<h1>").count == 2)
+    }
+
     @Test func crewPostsReachMembersHomeFeeds() throws {
         let site = try TestSite()
         let browsers = site.members("owner", "mina", "outsider")

@@ -44,6 +44,16 @@ import Storage
         #expect(people[3].get("/notifications").bodyText.contains("A place opened up"))
     }
 
+    @Test func theFiltersFoldAwayUnlessOneOfThemIsSet() throws {
+        let site = try TestSite()
+        let browser = site.browser()
+        let plain = browser.get("/meetups").bodyText
+        #expect(plain.contains("<details class=\"more-filters\">") && plain.contains("name=\"q\""))
+        let filtered = browser.get("/meetups?pace=fast&min_km=5&max_km=inf&age=1e300").bodyText
+        #expect(filtered.contains("<details class=\"more-filters\" open>") && filtered.contains("<span class=\"badge\">4</span>"))
+        #expect(filtered.contains("<option value=\"fast\" selected>"))
+    }
+
     @Test func rulesNeedAProfileAndTheHostsOwnGender() throws {
         let site = try TestSite()
         let people = site.members("hostess", "blank")

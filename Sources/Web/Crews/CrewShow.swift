@@ -50,6 +50,12 @@ struct CrewTabLinks {
 }
 
 struct CrewAboutTab {
+    /// What a club page shows first: the next run, and who is in the crew.
+    let nextMeetup: MeetupCardView?
+    let members: [UserView]
+    var hasMembers: Bool { !members.isEmpty }
+    let memberTotal: String
+    let membersURL: String
     let descriptionHTML: String
     let meetingTime: String?
     let meetingPlace: String?
@@ -99,7 +105,15 @@ extension App {
         let comments = try database.crewComments(crewID: crew.storedID)
         let role = try viewerRole(crew, context)
         var view = try crewPage(crew, tab: .about, role: role, context)
+        var upcoming = MeetupFilter()
+        upcoming.crewID = try crew.storedID
+        let next = try database.meetups(upcoming, viewerID: context.user?.id, after: nil, limit: 1).meetups.first
+        let members = try database.crewMembers(crewID: crew.storedID)
         view.aboutTab = CrewAboutTab(
+            nextMeetup: next.map { meetupCard($0, context.language) },
+            members: members.prefix(12).map { UserView($0.user) },
+            memberTotal: localizer.number(members.count, context.language),
+            membersURL: Paths.crew(crew.slug) + "/members",
             descriptionHTML: crew.descriptionHTML,
             meetingTime: crew.meetingTime.nilIfEmpty,
             meetingPlace: crew.meetingPlace.nilIfEmpty,

@@ -23,6 +23,9 @@ struct MeetupsView: PageView {
     let jobs: [Choice]
     /// The member's private calendar feed.
     let calendarURL: String?
+    /// How many of the folded-away filters are set (nil for none): the fold stays open then.
+    let activeFilters: Int?
+    var filtersOpen: Bool { activeFilters != nil }
 }
 
 extension App {
@@ -36,11 +39,11 @@ extension App {
         filter.to = day("to").map { $0.addingTimeInterval(86_400) }
         filter.timeSlot = form["slot"].flatMap(Meetup.TimeSlot.init(rawValue:))
         filter.region = form["region"].flatMap { Choices.regions.contains($0) ? $0 : nil }
-        filter.minDistance = form["min_km"].flatMap(Double.init)
-        filter.maxDistance = form["max_km"].flatMap(Double.init)
+        filter.minDistance = form["min_km"].flatMap { Checked.decimal($0, in: 0...1_000) }
+        filter.maxDistance = form["max_km"].flatMap { Checked.decimal($0, in: 0...1_000) }
         filter.pace = form["pace"].flatMap(Meetup.Pace.init(rawValue:))
         filter.genderRule = form["gender"].flatMap(Meetup.GenderRule.init(rawValue:))
-        filter.age = form["age"].flatMap(Int.init)
+        filter.age = form["age"].flatMap { Checked.integer($0, in: 0...150) }
         filter.job = form["job"].flatMap { Choices.jobs.contains($0) ? $0 : nil }
         filter.openOnly = form["open"] == "1"
         filter.keyword = form["q"].map { String($0.trimmed.prefix(100)) }
@@ -55,6 +58,7 @@ extension App {
         var (meetups, next) = try database.meetups(filter, viewerID: context.user?.id, after: cursor)
         if let mine { meetups = meetups.filter { $0.ineligibility(of: mine, at: Date()).isEmpty } }
 
+        let folded = ["from", "to", "slot", "region", "pace", "min_km", "max_km", "gender", "age", "job"].count { !(form[$0] ?? "").isEmpty }
         var query = context.request.queryString.split(separator: "&").filter { !$0.hasPrefix("after=") }.joined(separator: "&")
         if !query.isEmpty { query += "&" }
         let view = MeetupsView(
@@ -69,7 +73,8 @@ extension App {
             jobs: choices(Choices.jobs, labels: "choices.job", selected: form["job"], language),
             calendarURL: try context.user.map { user in
                 "/calendar/" + (try database.calendarToken(userID: user.storedID) { Crypto.randomToken(24) }) + ".ics"
-            }
+            },
+            activeFilters: folded > 0 ? folded : nil
         )
         return page(view, context, title: localizer.text("meetups.title", language), section: .meetups)
     }
