@@ -33,6 +33,9 @@ struct Serve: ParsableCommand {
     @Option(help: "Time zone for meetup times and dates, e.g. Asia/Seoul (env MOIM_TIME_ZONE; default: the system's).")
     var timeZone: String = Environment.value("MOIM_TIME_ZONE") ?? TimeZone.current.identifier
 
+    @Option(help: "The address people reach the site at, e.g. https://run.example.org, for calendar files and feeds (env MOIM_BASE_URL; default: the request's Host).")
+    var baseURL: String? = Environment.value("MOIM_BASE_URL")
+
     @Flag(help: "Do not print an access-log line per request (env MOIM_QUIET=1).")
     var quiet = Environment.value("MOIM_QUIET") == "1"
 
@@ -41,6 +44,9 @@ struct Serve: ParsableCommand {
 
     func run() throws {
         guard let zone = TimeZone(identifier: timeZone) else { throw ValidationError("Unknown time zone \(timeZone).") }
+        if let baseURL, PublicURL(baseURL) == nil {
+            throw ValidationError("--base-url must look like https://run.example.org (http or https, a host, no path).")
+        }
         if let inherited = try Supervisor.inheritance() {
             try serve(zone, listener: inherited.listener, witness: inherited.table)
         } else if supervise {
@@ -74,6 +80,7 @@ struct Serve: ParsableCommand {
         web.mediaDirectory = dataOptions.data + "/media"
         web.secureCookies = secureCookies
         web.timeZone = zone
+        web.baseURL = baseURL.flatMap(PublicURL.init)
         let app = try App(database: database, configuration: web)
 
         var http = HTTPServer.Configuration()

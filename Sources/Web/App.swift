@@ -51,6 +51,13 @@ public final class App: HTTPHandler, @unchecked Sendable {
     }
 }
 
+extension App {
+    /// The configured public base URL, else the one the request came in by.
+    func publicURL(_ context: RequestContext) -> PublicURL {
+        configuration.baseURL ?? PublicURL(requestHost: context.request.headers["host"], secure: configuration.secureCookies)
+    }
+}
+
 /// Cookie names; behind HTTPS the `__Host-` prefix stops subdomains from planting them.
 struct CookieNames: Sendable {
     let secure: Bool

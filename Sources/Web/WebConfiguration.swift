@@ -14,6 +14,8 @@ public struct WebConfiguration: Sendable {
     public var passwordStrength = PasswordStrength.interactive
     public var sessionLifetime = SessionLifetime()
     public var timeZone = TimeZone.current
+    /// Where people reach the site; nil: absolute links follow the request's `Host`.
+    public var baseURL: PublicURL?
     /// Distinct reporters after which content is hidden until staff review it.
     public var autoHideThreshold = 3
     public var newAccountLimits = NewAccountLimits()

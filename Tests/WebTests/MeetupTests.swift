@@ -98,6 +98,23 @@ import Storage
         #expect(formatter.date(from: property("DTSTART") ?? "") == meetup.startsAt)
     }
 
+    @Test func calendarFilesUseTheConfiguredAddressWhateverHostTheyWereFetchedBy() throws {
+        var configuration = TestSite.configuration()
+        configuration.baseURL = PublicURL("https://Run.Example.org/")
+        let site = try TestSite(configuration: configuration)
+        let people = site.members("hostess")
+        let url = try #require(host(people[0]).headers["Location"])
+        let id = String(url.split(separator: "/").last ?? "")
+        for name in ["127.0.0.1:38467", "moim.local"] {
+            let text = people[0].get(url + ".ics", headers: [("Host", name)]).bodyText
+            #expect(text.contains("UID:meetup-\(id)@run.example.org\r\n"))
+            #expect(text.contains("URL:https://run.example.org/meetups/\(id)\r\n"))
+        }
+        #expect(people[0].get("/u/hostess/feed.atom", headers: [("Host", "moim.local")]).bodyText.contains("https://run.example.org/u/hostess"))
+        #expect(PublicURL("ftp://run.example.org") == nil && PublicURL("https://run.example.org/moim") == nil && PublicURL("run.example.org") == nil)
+        #expect(PublicURL("http://127.0.0.1:8080")?.origin == "http://127.0.0.1:8080")
+    }
+
     @Test func editingTheTimeNotifiesPeopleGoing() throws {
         let site = try TestSite()
         let people = site.members("hostess", "mina")

@@ -110,7 +110,8 @@ final class Browser {
         if !cookies.isEmpty {
             request.headers.add("cookie", cookies.map { "\($0.key)=\($0.value)" }.joined(separator: "; "))
         }
-        for (name, value) in headers { request.headers.add(name.lowercased(), value) }
+        // A test's own header replaces the default of that name (e.g. another Host).
+        for (name, value) in headers { request.headers.set(name.lowercased(), value) }
         let response = app.handle(request)
         lastSetCookies = response.headers.values("Set-Cookie")
         for header in lastSetCookies {

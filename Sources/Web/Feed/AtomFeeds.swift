@@ -22,7 +22,7 @@ extension App {
 
     /// An Atom 1.0 document (RFC 4287) of a page of posts, with absolute links.
     private func atom(title: String, path: String, _ page: FeedPage, _ context: RequestContext) -> HTTPResponse {
-        let base = "\(configuration.secureCookies ? "https" : "http")://\(context.request.headers["host"] ?? "localhost")"
+        let base = publicURL(context).origin
         let entries = page.items.map { item in
             let id = item.post.id ?? 0
             return AtomEntryView(

@@ -78,10 +78,9 @@ extension App {
     }
 
     private func calendarResponse(_ meetups: [Meetup], name: String, _ context: RequestContext) -> HTTPResponse {
-        let host = context.request.headers["host"] ?? "localhost"
-        let base = "\(configuration.secureCookies ? "https" : "http")://\(host)"
+        let site = publicURL(context)
         var response = HTTPResponse(status: .ok, contentType: "text/calendar; charset=utf-8",
-                                    body: ICalendar.document(meetups, baseURL: base, host: host, name: name, timeZone: localizer.timeZone))
+                                    body: ICalendar.document(meetups, baseURL: site.origin, host: site.host, name: name, timeZone: localizer.timeZone))
         response.headers.add("Cache-Control", "private, max-age=300")
         return response
     }
