@@ -53,6 +53,47 @@ import HTTP
         #expect(localizer.monthYear(date, .ko) == "2026년 11월")
         #expect(localizer.number(12345, .ko) == "12,345")
     }
+
+    @Test func feedsSayHowLongAgoForAWeekThenTheDate() throws {
+        let localizer = try Localizer(directory: TestSite.root + "/Templates/i18n", timeZone: .init(identifier: "Asia/Seoul")!)
+        let now = Date(timeIntervalSince1970: 1_795_000_000)
+        let ago = { (seconds: Double, language: Language) in localizer.moment(now.addingTimeInterval(-seconds), language, now: now).text }
+        #expect(ago(-30, .en) == "just now" && ago(59, .en) == "just now" && ago(59, .ko) == "방금")
+        #expect(ago(180, .en) == "3 min ago" && ago(180, .ko) == "3분 전")
+        #expect(ago(3_600, .en) == "1 hour ago" && ago(7_300, .en) == "2 hours ago" && ago(7_300, .ko) == "2시간 전")
+        #expect(ago(90_000, .en) == "1 day ago" && ago(6 * 86_400, .ko) == "6일 전")
+        #expect(ago(8 * 86_400, .en) == "Nov 10, 2026")
+        _ = ago(.infinity, .en)  // never a trap
+        let moment = localizer.moment(now.addingTimeInterval(-180), .en, now: now)
+        #expect(moment.exact == localizer.dateTime(now.addingTimeInterval(-180), .en) && moment.iso == InternetDate.format(now.addingTimeInterval(-180)))
+    }
+
+    @Test func aMeetupsTimeWritesItsDayOnceWithTheWeekday() throws {
+        let seoul = try #require(TimeZone(identifier: "Asia/Seoul"))
+        let localizer = try Localizer(directory: TestSite.root + "/Templates/i18n", timeZone: seoul)
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = seoul
+        let at = { (day: Int, hour: Int, minute: Int) in
+            try #require(calendar.date(from: DateComponents(year: 2026, month: 11, day: day, hour: hour, minute: minute)))
+        }
+        let now = try at(24, 12, 0)
+        let (six, half7, eleven, one) = (try at(28, 6, 0), try at(28, 7, 30), try at(28, 11, 0), try at(28, 13, 0))
+        #expect(localizer.meetupStart(six, .en, now: now) == "Sat, Nov 28 · 6:00\u{202F}AM")
+        #expect(localizer.meetupStart(six, .ko, now: now) == "11월 28일 (토) 오전 6:00")
+        #expect(localizer.meetupSpan(six, half7, .en, now: now) == "Sat, Nov 28 · 6:00 – 7:30\u{202F}AM (UTC+9)")
+        #expect(localizer.meetupSpan(six, half7, .ko, now: now) == "11월 28일 (토) 오전 6:00~7:30 (UTC+9)")
+        #expect(localizer.meetupSpan(eleven, one, .en, now: now) == "Sat, Nov 28 · 11:00\u{202F}AM – 1:00\u{202F}PM (UTC+9)")
+        #expect(localizer.meetupSpan(eleven, one, .ko, now: now) == "11월 28일 (토) 오전 11:00~오후 1:00 (UTC+9)")
+        let overnight = localizer.meetupSpan(try at(28, 22, 0), try at(29, 2, 0), .en, now: now)
+        #expect(overnight == "Sat, Nov 28 · 10:00\u{202F}PM – Sun, Nov 29 · 2:00\u{202F}AM (UTC+9)")
+        // Another year is named; the zone is an offset, never a raw name like Etc/UTC.
+        let nextYear = try #require(calendar.date(from: DateComponents(year: 2027, month: 1, day: 2, hour: 8)))
+        #expect(localizer.meetupStart(nextYear, .en, now: now) == "Sat, Jan 2, 2027 · 8:00\u{202F}AM")
+        #expect(localizer.meetupStart(nextYear, .ko, now: now) == "2027년 1월 2일 (토) 오전 8:00")
+        #expect(Formatters.offsetName(try #require(TimeZone(identifier: "Etc/UTC")), at: now) == "UTC")
+        #expect(Formatters.offsetName(try #require(TimeZone(identifier: "Asia/Kolkata")), at: now) == "UTC+5:30")
+        #expect(Formatters.offsetName(try #require(TimeZone(identifier: "America/St_Johns")), at: now) == "UTC\u{2212}3:30")
+    }
 }
 
 import Foundation

@@ -16,7 +16,7 @@ struct CommentView {
     /// Hidden, but shown to its author or staff with a note.
     let hidden: Bool
     let edited: Bool
-    let date: String
+    let posted: Moment
     let isAuthor: Bool
     let replyURL: String
     /// The reply form is open under this comment (`?reply=id`).
@@ -43,7 +43,7 @@ extension App {
             hiddenPlaceholder: comment.hiddenAt != nil && comment.bodyHTML.isEmpty,
             hidden: comment.hiddenAt != nil && !comment.bodyHTML.isEmpty,
             edited: comment.updatedAt != nil && comment.deletedAt == nil,
-            date: localizer.dateTime(comment.createdAt, context.language),
+            posted: localizer.moment(comment.createdAt, context.language),
             isAuthor: context.user?.id == entry.author.id && comment.deletedAt == nil,
             replyURL: Paths.post(comment.postID) + "?reply=\(id)#comment-\(id)",
             replying: replyTo == id && context.user != nil,

@@ -70,7 +70,7 @@ struct CrewCommentView {
     let id: Int64
     let author: UserView
     let bodyHTML: String
-    let date: String
+    let posted: Moment
     let canDelete: Bool
     let deleteURL: String
 }
@@ -120,7 +120,7 @@ extension App {
             comments: comments.map { entry in
                 CrewCommentView(
                     id: entry.comment.id ?? 0, author: UserView(entry.author), bodyHTML: entry.comment.bodyHTML,
-                    date: localizer.dateTime(entry.comment.createdAt, context.language),
+                    posted: localizer.moment(entry.comment.createdAt, context.language),
                     canDelete: entry.author.id == context.user?.id || role?.isStaff == true,
                     deleteURL: Paths.crew(crew.slug) + "/comments/\(entry.comment.id ?? 0)/delete")
             },

@@ -12,7 +12,7 @@ struct NotificationView {
     let actor: UserView
     let text: String
     let url: String
-    let date: String
+    let posted: Moment
     let unread: Bool
 }
 
@@ -41,7 +41,7 @@ extension App {
                 text: localizer.text("notifications.\(notification.kind.rawValue)", language,
                                      ["name": item.actor.displayName, "crew": item.crew?.name ?? "", "detail": notification.detail]),
                 url: target,
-                date: localizer.dateTime(notification.createdAt, language),
+                posted: localizer.moment(notification.createdAt, language),
                 unread: notification.readAt == nil)
         }
         try database.markNotificationsRead(userID: user.storedID)

@@ -66,6 +66,88 @@ final class Formatters: Sendable {
         }
     }
 
+    /// When a meetup starts, as its card shows it: "Sat, Nov 28 · 6:00 AM", "11월 28일 (토) 오전 6:00";
+    /// the year only when it is not this year's.
+    func meetupStart(_ start: Date, _ language: Language, _ timeZone: TimeZone, now: Date) -> String {
+        guard let time = CivilTime(start, timeZone), let today = CivilTime(now, timeZone) else {
+            return format(start, .dateTime, language, timeZone)
+        }
+        return String(capacity: 64) { text in
+            appendDay(time, thisYear: today.year, language, &text)
+            text.append(language == .en ? " · " : " ")
+            appendClock(time, meridiem: true, language, &text)
+        }
+    }
+
+    /// When a meetup runs, the day written once: "Sat, Nov 28 · 6:00 – 7:30 AM",
+    /// "11월 28일 (토) 오전 6:00~7:30"; both days when it ends on another.
+    func meetupSpan(_ start: Date, _ end: Date, _ language: Language, _ timeZone: TimeZone, now: Date) -> String {
+        guard let from = CivilTime(start, timeZone), let to = CivilTime(end, timeZone), let today = CivilTime(now, timeZone) else {
+            return format(start, .dateTime, language, timeZone) + " – " + format(end, .dateTime, language, timeZone)
+        }
+        let sameDay = from.year == to.year && from.month == to.month && from.day == to.day
+        let sameHalf = sameDay && (from.hour < 12) == (to.hour < 12)
+        return String(capacity: 128) { text in
+            appendDay(from, thisYear: today.year, language, &text)
+            text.append(language == .en ? " · " : " ")
+            switch language {
+            case .en:
+                appendClock(from, meridiem: !sameHalf, language, &text)
+                text.append(" – ")
+                if !sameDay {
+                    appendDay(to, thisYear: today.year, language, &text)
+                    text.append(" · ")
+                }
+                appendClock(to, meridiem: true, language, &text)
+            case .ko:
+                appendClock(from, meridiem: true, language, &text)
+                text.append(sameDay ? "~" : " ~ ")
+                if !sameDay {
+                    appendDay(to, thisYear: today.year, language, &text)
+                    text.append(" ")
+                }
+                appendClock(to, meridiem: !sameHalf, language, &text)
+            }
+        }
+    }
+
+    /// "Sat, Nov 28" (", 2027" when not this year), "11월 28일 (토)" ("2027년 " first).
+    private func appendDay(_ time: CivilTime, thisYear: Int, _ language: Language, _ text: inout ShortText) {
+        let weekday = shortWeekdays(language)[time.weekday]
+        switch language {
+        case .en:
+            text.append(weekday, ", ", Self.monthNames[time.month - 1].prefix(3), " ", time.day)
+            if time.year != thisYear { text.append(", ", time.year) }
+        case .ko:
+            if time.year != thisYear { text.append(time.year, "년 ") }
+            text.append(time.month, "월 ", time.day, "일 (", weekday, ")")
+        }
+    }
+
+    /// "6:00 AM" or "6:00"; "오전 6:00" or "6:00".
+    private func appendClock(_ time: CivilTime, meridiem: Bool, _ language: Language, _ text: inout ShortText) {
+        let hour = time.hour % 12 == 0 ? 12 : time.hour % 12
+        switch language {
+        case .en:
+            text.append(hour, ":", Digits(time.minute, width: 2))
+            if meridiem { text.append(time.hour < 12 ? "\u{202F}AM" : "\u{202F}PM") }
+        case .ko:
+            if meridiem { text.append(time.hour < 12 ? "오전 " : "오후 ") }
+            text.append(hour, ":", Digits(time.minute, width: 2))
+        }
+    }
+
+    /// The zone as an offset people can read at `date`: "UTC", "UTC+9", "UTC−3:30".
+    static func offsetName(_ timeZone: TimeZone, at date: Date) -> String {
+        let seconds = timeZone.secondsFromGMT(for: date)
+        guard seconds != 0 else { return "UTC" }
+        let minutes = abs(seconds) / 60
+        return String(capacity: 12) { text in
+            text.append("UTC", seconds < 0 ? "\u{2212}" : "+", minutes / 60)
+            if minutes % 60 != 0 { text.append(":", Digits(minutes % 60, width: 2)) }
+        }
+    }
+
     /// Through ICU, under the lock: the reference the tests compare with, and the fallback for
     /// a date outside the years `CivilTime` writes.
     func format(_ date: Date, skeleton: String, _ language: Language, _ timeZone: TimeZone) -> String {
@@ -93,6 +175,8 @@ final class Formatters: Sendable {
 /// A moment as the wall clock of a time zone shows it, in the proleptic Gregorian calendar.
 struct CivilTime: Equatable {
     var year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int
+    /// 0 for Sunday … 6 for Saturday.
+    var weekday: Int
 
     /// Years 1 to 9999 only (nil outside, or for a date that is not a finite number).
     init?(_ date: Date, _ timeZone: TimeZone) {
@@ -101,6 +185,7 @@ struct CivilTime: Equatable {
         guard local.isFinite, local >= -62_135_596_800, local <= 253_402_300_799, let seconds = Int(exactly: local) else { return nil }
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let secondOfDay = seconds - days * 86_400
+        weekday = ((days + 4) % 7 + 7) % 7  // 1970-01-01 was a Thursday
         hour = secondOfDay / 3600
         minute = secondOfDay % 3600 / 60
         second = secondOfDay % 60

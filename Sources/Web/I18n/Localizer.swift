@@ -60,6 +60,16 @@ public struct Localizer: Sendable {
         return output
     }
 
+    /// A meetup's start on its card: "Sat, Nov 28 · 6:00 AM".
+    func meetupStart(_ start: Date, _ language: Language, now: Date = Date()) -> String {
+        formatters.meetupStart(start, language, timeZone, now: now)
+    }
+
+    /// A meetup's time on its page, the day written once: "Sat, Nov 28 · 6:00 – 7:30 AM (UTC+9)".
+    func meetupSpan(_ start: Date, _ end: Date, _ language: Language, now: Date = Date()) -> String {
+        formatters.meetupSpan(start, end, language, timeZone, now: now) + " (" + Formatters.offsetName(timeZone, at: start) + ")"
+    }
+
     /// A counted noun: `key_one` for 1 ("1 report"), else `key_other` with `{count}` ("3 reports").
     func count(_ key: String, _ count: Int, _ language: Language) -> String {
         count == 1 ? text(key + "_one", language) : text(key + "_other", language, ["count": number(count, language)])

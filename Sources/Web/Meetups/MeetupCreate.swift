@@ -65,7 +65,7 @@ extension App {
             action: editing.map { Paths.meetup($0.id ?? 0) + "/edit" } ?? Paths.meetups,
             editing: editing != nil,
             f: form,
-            timeZone: localizer.timeZone.identifier,
+            timeZone: Formatters.offsetName(localizer.timeZone, at: Date()),
             regions: choices(Choices.regions, labels: "choices.region", selected: form.region, language),
             slots: choices(Meetup.TimeSlot.allCases.map(\.rawValue), labels: "meetups.slot", selected: form.timeSlot, language),
             paces: choices(Meetup.Pace.allCases.map(\.rawValue), labels: "meetups.pace", selected: form.pace, language),

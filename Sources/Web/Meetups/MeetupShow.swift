@@ -20,9 +20,8 @@ extension App {
             card: meetupCard(meetup, language),
             descriptionHTML: meetup.descriptionHTML.nilIfEmpty,
             host: UserView(host),
-            ends: localizer.dateTime(meetup.endsAt, language),
+            span: localizer.meetupSpan(meetup.startsAt, meetup.endsAt, language),
             deadline: localizer.dateTime(meetup.deadline, language),
-            timeZone: localizer.timeZone.identifier,
             address: meetup.address.nilIfEmpty,
             placeNote: meetup.placeNote.nilIfEmpty,
             mapURL: meetup.latitude.flatMap { lat in meetup.longitude.map { "geo:\(lat),\($0)" } },
@@ -59,7 +58,7 @@ extension App {
             pending: isHost ? participants.filter { $0.status == .pending }.map { participantView($0, meetupID: meetupID) } : [],
             canTalk: canTalk,
             talk: canTalk ? try database.talk(meetupID: meetupID, viewerID: viewer?.storedID ?? 0).map { entry in
-                TalkEntryView(author: UserView(entry.author), bodyHTML: entry.bodyHTML, date: localizer.dateTime(entry.createdAt, language))
+                TalkEntryView(author: UserView(entry.author), bodyHTML: entry.bodyHTML, posted: localizer.moment(entry.createdAt, language))
             } : [],
             talkCount: try database.talkCount(meetupID: meetupID),
             report: reportForm(.meetup, meetupID, context),
@@ -112,9 +111,9 @@ struct MeetupDetailView {
     var hasRules: Bool { !card.rules.isEmpty }
     let descriptionHTML: String?
     let host: UserView
-    let ends: String
+    /// "Sat, Nov 28 · 6:00 – 7:30 AM (UTC+9)"
+    let span: String
     let deadline: String
-    let timeZone: String
     let address: String?
     let placeNote: String?
     let mapURL: String?
@@ -158,5 +157,5 @@ struct ParticipantView {
 struct TalkEntryView {
     let author: UserView
     let bodyHTML: String
-    let date: String
+    let posted: Moment
 }

@@ -10,7 +10,7 @@ extension App {
             id: meetup.id ?? 0,
             url: Paths.meetup(meetup.id ?? 0),
             title: meetup.title,
-            when: localizer.dateTime(meetup.startsAt, language),
+            when: localizer.meetupStart(meetup.startsAt, language),
             isoDate: InternetDate.format(meetup.startsAt),
             place: meetup.placeName,
             region: meetup.region.map { text("choices.region.\($0)") },

@@ -10,8 +10,7 @@ struct PostCardView {
     let bodyHTML: String
     /// A search hit's excerpt with the match marked, shown instead of the body.
     var excerptHTML: String?
-    let date: String
-    let isoDate: String
+    let posted: Moment
     let edited: Bool
     let photos: [PhotoView]
     var hasPhotos: Bool { !photos.isEmpty }
@@ -49,8 +48,7 @@ extension App {
             url: Paths.post(id),
             author: UserView(item.author),
             bodyHTML: item.post.bodyHTML,
-            date: localizer.dateTime(item.post.createdAt, language),
-            isoDate: InternetDate.format(item.post.createdAt),
+            posted: localizer.moment(item.post.createdAt, language),
             edited: item.post.updatedAt != nil,
             photos: item.photos.enumerated().map { index, photo in
                 PhotoView(url: Paths.media(photo.fileName), width: photo.width, height: photo.height,

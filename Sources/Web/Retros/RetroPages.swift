@@ -16,7 +16,7 @@ extension App {
                     state: localizer.text(retro.closedAt != nil ? "retros.closed" : retro.hasStarted(at: now) ? "retros.open" : "retros.upcoming", language))
             },
             newStart: MeetupForm.local(now.addingTimeInterval(7 * 86_400), localizer.timeZone),
-            timeZone: localizer.timeZone.identifier)
+            timeZone: Formatters.offsetName(localizer.timeZone, at: Date()))
         return renderCrew(view, crew, context)
     }
 
