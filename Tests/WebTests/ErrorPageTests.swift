@@ -38,6 +38,10 @@ import HTTP
         #expect(css.status == .ok)
         #expect(css.headers["Content-Type"] == "text/css; charset=utf-8")
         #expect(css.headers["ETag"] != nil)
+        // Browsers ask for /favicon.ico whatever the page links to.
+        let icon = site.browser().get("/favicon.ico")
+        #expect(icon.status == .ok && icon.headers["Content-Type"] == "image/x-icon")
+        #expect(icon.body.prefix(4) == [0, 0, 1, 0])
     }
 
     @Test func healthCheckSaysOK() throws {

@@ -86,6 +86,21 @@ import Storage
         #expect(try site.database.userCount() == 0)
     }
 
+    @Test func theEleventhAccountFromOneNetworkKeepsWhatWasTypedAndSaysHowLongToWait() throws {
+        let site = try TestSite()
+        for number in 1...10 {
+            #expect(site.browser(address: "198.51.100.7").signUp(username: "runner\(number)").status == .seeOther)
+        }
+        let refused = site.browser(address: "198.51.100.7").signUp(username: "late_one", displayName: "Late Runner")
+        #expect(refused.status == .tooManyRequests)
+        let wait = try #require(refused.headers["Retry-After"].flatMap { Int($0) })
+        #expect(wait > 3_500 && wait <= 3_600)
+        #expect(refused.bodyText.contains("Try again in 1 hour;"))
+        #expect(refused.bodyText.contains("value=\"late_one\"") && refused.bodyText.contains("value=\"Late Runner\""))
+        // Another network is not held up.
+        #expect(site.browser(address: "203.0.113.9").signUp(username: "elsewhere").status == .seeOther)
+    }
+
     @Test func passwordsMustBeLongEnoughAndTypedTwice() throws {
         let site = try TestSite()
         let short = site.browser().signUp(password: "short")

@@ -6,10 +6,14 @@ extension App {
     func signupCreate(_ context: RequestContext) throws -> HTTPResponse {
         guard context.user == nil else { return .redirect(to: Paths.home) }
         let address = AddressKey.of(context.request.remoteAddress)
-        if let wait = signupLimit.retryAfter(address) {
-            throw HTTPError(.tooManyRequests, headers: ["Retry-After": String(wait)])
-        }
         let form = SignupForm(context.form)
+        if let wait = signupLimit.retryAfter(address) {
+            // The form again, with what was typed, and how long the wait really is.
+            let refusal = localizer.text("signup.too_many", context.language, ["wait": localizer.duration(wait, context.language)])
+            var response = renderSignup(form, errors: FieldErrors(), refusal: refusal, status: .tooManyRequests, context)
+            response.headers.set("Retry-After", String(wait))
+            return response
+        }
         var errors = form.validate()
         guard errors.isEmpty else { return renderSignup(form, errors: errors, context) }
 

@@ -9,6 +9,8 @@ struct SignupView: PageView {
     /// Each field's error message, by field name.
     let errors: [String: String]
     var hasErrors: Bool { !errors.isEmpty }
+    /// Why the whole form was refused (too many accounts from one network), kept with what was typed.
+    var refusal: String? = nil
 }
 
 extension App {
@@ -18,12 +20,14 @@ extension App {
         return renderSignup(SignupForm(URLEncodedForm()), errors: FieldErrors(), context)
     }
 
-    func renderSignup(_ form: SignupForm, errors: FieldErrors, _ context: RequestContext) -> HTTPResponse {
+    func renderSignup(_ form: SignupForm, errors: FieldErrors, refusal: String? = nil, status: HTTPStatus? = nil,
+                      _ context: RequestContext) -> HTTPResponse {
         let language = context.language
         var fields = form.profile
         if fields.language.isEmpty { fields.language = language.rawValue }
         let view = SignupView(username: form.username, email: form.email, profile: profileForm(fields, language),
-                              errors: errors.localized(localizer, language))
-        return page(view, context, title: localizer.text("signup.title", language), status: errors.isEmpty ? .ok : .unprocessableContent)
+                              errors: errors.localized(localizer, language), refusal: refusal)
+        return page(view, context, title: localizer.text("signup.title", language),
+                    status: status ?? (errors.isEmpty ? .ok : .unprocessableContent))
     }
 }

@@ -38,7 +38,7 @@ extension App {
         let view = ErrorView(
             code: code,
             heading: localizer.text("errors.\(key).title", language),
-            message: httpError.message ?? localizer.text("errors.\(key).message", language),
+            message: httpError.message ?? waitMessage(httpError, language) ?? localizer.text("errors.\(key).message", language),
             requestID: code >= 500 ? request.id : nil)
         var response = page(view, context, title: view.heading, status: httpError.status)
         for (name, value) in httpError.headers { response.headers.set(name, value) }
@@ -60,5 +60,15 @@ extension App {
             session: current?.session, notices: current?.notices ?? PageNotices(), csrfToken: csrf.token, issuesCSRFCookie: csrf.isNew,
             form: URLEncodedForm(), files: [], flash: nil
         )
+    }
+}
+
+extension App {
+    /// "Try again in 14 minutes", when a 429 says how long (`Retry-After`).
+    fileprivate func waitMessage(_ error: HTTPError, _ language: Language) -> String? {
+        guard error.status == .tooManyRequests,
+              let seconds = error.headers["Retry-After"].flatMap({ Checked.integer($0, in: 0...86_400 * 365) })
+        else { return nil }
+        return localizer.text("errors.429.retry", language, ["wait": localizer.duration(seconds, language)])
     }
 }

@@ -70,6 +70,12 @@ public struct Localizer: Sendable {
         formatters.meetupSpan(start, end, language, timeZone, now: now) + " (" + Formatters.offsetName(timeZone, at: start) + ")"
     }
 
+    /// A wait, rounded up, as people say it: "1 minute", "45 minutes", "2 hours"; "1분", "2시간".
+    func duration(_ seconds: Int, _ language: Language) -> String {
+        let minutes = max(1, (seconds + 59) / 60)
+        return minutes < 60 ? count("time.minute_count", minutes, language) : count("time.hour_count", (minutes + 59) / 60, language)
+    }
+
     /// A counted noun: `key_one` for 1 ("1 report"), else `key_other` with `{count}` ("3 reports").
     func count(_ key: String, _ count: Int, _ language: Language) -> String {
         count == 1 ? text(key + "_one", language) : text(key + "_other", language, ["count": number(count, language)])
