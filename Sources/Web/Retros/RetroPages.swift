@@ -187,7 +187,10 @@ struct CrewRetrosTab {
     var written: [WrittenFeedbackView] = []
     var keepGoing: [FeedbackChipView] = []
     var stopDoing: [FeedbackChipView] = []
-    var hasReceived: Bool { !keepGoing.isEmpty || !stopDoing.isEmpty }
+    var hasKeepGoing: Bool { !keepGoing.isEmpty }
+    var hasStopDoing: Bool { !stopDoing.isEmpty }
+    var hasReceived: Bool { hasKeepGoing || hasStopDoing }
+    var hasWritten: Bool { !written.isEmpty }
 }
 
 struct RetroRowView {
@@ -206,7 +209,7 @@ struct RetroView {
     let canClose: Bool
 }
 
-/// Feedback received, shown as a keyword that opens to what was written.
+/// Feedback received: the keyword and what was written with it.
 struct FeedbackChipView {
     let keyword: String
     let description: String
