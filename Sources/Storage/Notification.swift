@@ -34,6 +34,8 @@ public struct NotificationItem: Sendable, Equatable {
     public var notification: Notification
     public var actor: User
     public var crew: Crew?
+    /// The Markdown of the comment (or, for a mention in a post, the post) it is about.
+    public var preview: String?
 }
 
 extension AppDatabase {
@@ -54,12 +56,26 @@ extension AppDatabase {
                                                           arguments: [userID, limit])
             let actors = try User.fetchAll(db, keys: Array(Set(notifications.map(\.actorID)))).reduce(into: [Int64: User]()) { $0[$1.id ?? 0] = $1 }
             let crews = try Crew.fetchAll(db, keys: Array(Set(notifications.compactMap(\.crewID)))).reduce(into: [Int64: Crew]()) { $0[$1.id ?? 0] = $1 }
+            let commentIDs = Array(Set(notifications.compactMap(\.commentID)))
+            let comments = try bodies(db, table: "comments", ids: commentIDs, alive: "deletedAt IS NULL AND hiddenAt IS NULL")
+            let postIDs = Array(Set(notifications.filter { $0.kind == .mention && $0.commentID == nil }.compactMap(\.postID)))
+            let posts = try bodies(db, table: "posts", ids: postIDs, alive: "hiddenAt IS NULL")
             return notifications.compactMap { notification in
                 actors[notification.actorID].map {
-                    NotificationItem(notification: notification, actor: $0, crew: notification.crewID.flatMap { crews[$0] })
+                    NotificationItem(notification: notification, actor: $0, crew: notification.crewID.flatMap { crews[$0] },
+                                     preview: notification.commentID.map { comments[$0] } ?? notification.postID.flatMap { posts[$0] })
                 }
             }
         }
+    }
+
+    /// The Markdown of the rows `ids` of `table` that are still shown.
+    private func bodies(_ db: Database, table: String, ids: [Int64], alive: String) throws -> [Int64: String] {
+        guard !ids.isEmpty else { return [:] }
+        let placeholders = Array(repeating: "?", count: ids.count).joined(separator: ",")
+        let rows = try Row.fetchAll(db, sql: "SELECT id, body FROM \(table) WHERE id IN (\(placeholders)) AND \(alive)",
+                                    arguments: StatementArguments(ids))
+        return rows.reduce(into: [:]) { bodies, row in bodies[row["id"]] = row["body"] }
     }
 
     public func markNotificationsRead(userID: Int64, now: Date = Date()) throws {

@@ -5,6 +5,22 @@ import Storage
 @testable import Web
 
 @Suite struct FeedTests {
+    @Test func followsOfOnePersonAreOneLineAndOtherNotificationsStayApart() throws {
+        let site = try TestSite()
+        let people = site.members("mina", "jun", "hana", "sora", "dawn")
+        let mina = people[0]
+        for follower in people[1...] { follower.post("/u/mina/follow", [], from: "/u/mina") }
+        people[1].post("/u/mina/unfollow", [], from: "/u/mina")
+        people[1].post("/u/mina/follow", [], from: "/u/mina")
+        let post = try #require(mina.post("/posts", [("body", "Long run today")], from: "/posts/new").headers["Location"])
+        people[2].post(post + "/comments", [("body", "Nice!")], from: post)
+        let page = mina.get("/notifications").bodyText
+        // Four people (Jun twice) in one line, named by the newest; the comment on its own line.
+        #expect(page.contains("and 3 others started following you."))
+        #expect(page.components(separatedBy: "<li class=\"notification").count == 3)
+        #expect(page.contains("</strong> commented on your post.</span>") && page.contains("<span class=\"notification-preview\">Nice!</span>"))
+    }
+
     @Test func twoMembersFollowPostLikeCommentAndAreNotified() throws {
         // Given Mina and Jun, and Jun follows Mina
         let site = try TestSite()
@@ -30,7 +46,10 @@ import Storage
         #expect(image.headers["X-Content-Type-Options"] == "nosniff")
         #expect(image.headers["Cache-Control"]?.contains("immutable") == true)
         #expect(!image.body.contains(subsequence: Array("PhoneMaker".utf8)))
-        #expect(jun.get("/notifications").bodyText.contains("Mina mentioned you."))
+        // The mention shows the start of the post it is in, the name in bold.
+        let mention = jun.get("/notifications").bodyText
+        #expect(mention.contains("<strong>Mina</strong> mentioned you."))
+        #expect(mention.contains("<span class=\"notification-preview\">Sunrise run #한강러닝 with @jun</span>"))
 
         // When Jun likes it twice and comments
         jun.post(postURL + "/like", [], from: postURL)
@@ -44,9 +63,12 @@ import Storage
         #expect(page.contains(#"<span class="count">1</span>"#))
         #expect(mina.get("/").bodyText.contains(#"class="bubble">2<"#))
         let notifications = mina.get("/notifications").bodyText
-        #expect(notifications.contains("Jun started following you."))
-        #expect(notifications.contains("Jun commented on your post."))
+        #expect(notifications.contains("<strong>Jun</strong> started following you."))
+        #expect(notifications.contains("<strong>Jun</strong> commented on your post.</span>"))
+        #expect(notifications.contains("<span class=\"notification-preview\">Nice pace!</span>"))
+        #expect(notifications.components(separatedBy: "class=\"notification unread\"").count == 3)
         #expect(!mina.get("/").bodyText.contains(#"class="bubble""#))
+        #expect(!mina.get("/notifications").bodyText.contains("class=\"notification unread\""))
     }
 
     @Test func aRefusedUploadLeavesNothingBehind() throws {

@@ -8,10 +8,17 @@ struct NotificationsView: PageView {
     var hasNotifications: Bool { !notifications.isEmpty }
 }
 
+/// One line of the list: several follows (or comments on one post, applications to one
+/// meetup, requests to join one crew) are one line, "Mina and 3 others followed you".
 struct NotificationView {
     let actor: UserView
-    let text: String
+    /// The sentence around the actor's name, which is set in bold.
+    let lead: String
+    let name: String?
+    let tail: String
     let url: String
+    /// The start of the comment it is about.
+    let preview: String?
     let posted: Moment
     let unread: Bool
 }
@@ -21,32 +28,76 @@ extension App {
     func notifications(_ context: RequestContext) throws -> HTTPResponse {
         let user = try context.requireUser()
         let language = context.language
-        let items = try database.notifications(userID: user.storedID)
-        let views = items.map { item in
-            let notification = item.notification
-            let target: String = switch notification.kind {
-            case .follow: Paths.profile(item.actor.username)
-            case .comment, .reply, .mention:
-                notification.commentID.map { Paths.comment($0, post: notification.postID ?? 0) }
-                    ?? notification.postID.map(Paths.post) ?? Paths.profile(item.actor.username)
-            case .crewRequest:
-                item.crew.map { Paths.crewMembers($0.slug) } ?? Paths.crews
-            case .crewAccepted, .crewRejected:
-                item.crew.map { Paths.crew($0.slug) } ?? Paths.crews
-            case .meetupApplied, .meetupAccepted, .meetupRejected, .meetupPromoted, .meetupChanged:
-                notification.meetupID.map(Paths.meetup) ?? Paths.meetups
-            }
+        let groups = Self.grouped(try database.notifications(userID: user.storedID))
+        let views = groups.map { group in
+            let newest = group[0]
+            let notification = newest.notification
+            let key = "notifications.\(notification.kind.rawValue)" + (group.count > 1 ? "_group" : "")
+            // {name} is left in place and split on, so that the name can be bold and escaped.
+            let sentence = localizer.text(key, language, [
+                "crew": newest.crew?.name ?? "", "detail": notification.detail,
+                "others": localizer.count("notifications.others", group.count - 1, language),
+            ])
+            let parts = sentence.components(separatedBy: "{name}")
             return NotificationView(
-                actor: UserView(item.actor),
-                text: localizer.text("notifications.\(notification.kind.rawValue)", language,
-                                     ["name": item.actor.displayName, "crew": item.crew?.name ?? "", "detail": notification.detail]),
-                url: target,
+                actor: UserView(newest.actor),
+                lead: parts[0],
+                name: parts.count > 1 ? newest.actor.displayName : nil,
+                tail: parts.dropFirst().joined(separator: newest.actor.displayName),
+                url: target(of: newest),
+                preview: newest.preview.map { $0.clipped(140) }.flatMap { $0.isEmpty ? nil : $0 },
                 posted: localizer.moment(notification.createdAt, language),
-                unread: notification.readAt == nil)
+                unread: group.contains { $0.notification.readAt == nil })
         }
         try database.markNotificationsRead(userID: user.storedID)
         var context = context
         context.notices.unreadNotifications = 0
         return page(NotificationsView(notifications: views), context, title: localizer.text("notifications.title", language))
+    }
+
+    /// Newest first, with the notifications that say the same thing of the same target
+    /// gathered under the newest of them.
+    static func grouped(_ items: [NotificationItem]) -> [[NotificationItem]] {
+        var groups: [[NotificationItem]] = []
+        var index: [String: Int] = [:]
+        for item in items {
+            let notification = item.notification
+            let target: Int64? = switch notification.kind {
+            case .follow: 0
+            case .comment: notification.postID
+            case .meetupApplied: notification.meetupID
+            case .crewRequest: notification.crewID
+            default: nil
+            }
+            guard let target else {
+                groups.append([item])
+                continue
+            }
+            let key = "\(notification.kind.rawValue)/\(target)"
+            if let existing = index[key] {
+                // One line per person: a second follow by the same member is not news.
+                if !groups[existing].contains(where: { $0.actor.id == item.actor.id }) { groups[existing].append(item) }
+            } else {
+                index[key] = groups.count
+                groups.append([item])
+            }
+        }
+        return groups
+    }
+
+    private func target(of item: NotificationItem) -> String {
+        let notification = item.notification
+        return switch notification.kind {
+        case .follow: Paths.profile(item.actor.username)
+        case .comment, .reply, .mention:
+            notification.commentID.map { Paths.comment($0, post: notification.postID ?? 0) }
+                ?? notification.postID.map(Paths.post) ?? Paths.profile(item.actor.username)
+        case .crewRequest:
+            item.crew.map { Paths.crewMembers($0.slug) } ?? Paths.crews
+        case .crewAccepted, .crewRejected:
+            item.crew.map { Paths.crew($0.slug) } ?? Paths.crews
+        case .meetupApplied, .meetupAccepted, .meetupRejected, .meetupPromoted, .meetupChanged:
+            notification.meetupID.map(Paths.meetup) ?? Paths.meetups
+        }
     }
 }
