@@ -9,13 +9,15 @@ enum WebTargets {
     static func gpx(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let track = try? GPXTrack(Data(bytes)) else { return }
         guard track.distance.isFinite, track.elevationGain.isFinite, track.duration.map(\.isFinite) ?? true else { violated("non-finite GPX totals") }
+        let splits = track.splits()
+        guard zip(splits, splits.dropFirst()).allSatisfy({ $0 <= $1 }) else { violated("splits out of order") }
         let stored = GPXTrack(encoded: track.encoded)
         guard stored.points.count == track.points.count else { violated("a parsed point lost in storage") }
         _ = RouteDrawing(stored)
         _ = RouteDrawing(stored.trimmed(200))
     }
 
-    /// The record form's numbers, durations and dates: nothing outside the asked range.
+    /// The record form's numbers, durations and dates, and stored splits: nothing outside the asked range.
     static func recordNumbers(_ bytes: UnsafeBufferPointer<UInt8>) {
         let text = String(decoding: bytes, as: UTF8.self)
         if let value = Checked.integer(text, in: 1...1_000_000), !(1...1_000_000).contains(value) { violated("integer range") }
@@ -32,6 +34,8 @@ enum WebTargets {
         _ = Checked.pixel(Double(bitPattern: bits))
         _ = Checked.rounded(Double(bitPattern: bits), in: Int.min...Int.max)
         _ = Checked.id(text)
+        // A run's stored splits, "301,598,…".
+        guard SplitView.list(text).allSatisfy({ (30...100).contains($0.barPercent) }) else { violated("split bar out of range") }
     }
 
     /// Image sniffing and metadata stripping: what is kept is an image of the same size, and

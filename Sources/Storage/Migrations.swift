@@ -13,6 +13,7 @@ enum Migrations {
         migrator.registerMigration("v6 run records, retrospectives", migrate: createRecordsAndRetros)
         migrator.registerMigration("v7 repair tracks with points out of range", migrate: repairTracks)
         migrator.registerMigration("v8 home timelines", migrate: createTimelines)
+        migrator.registerMigration("v9 splits of runs", migrate: addSplits)
         return migrator
     }
 
@@ -471,6 +472,12 @@ enum Migrations {
     /// those no other reason keeps. Reading a feed is then one index range, whatever the
     /// number of followees (measured in the README). The read checks each row's reason again,
     /// so a row a trigger missed can never show a post to someone it was not meant for.
+    /// Elapsed seconds at each kilometre of a run read from a GPX file with times, as
+    /// "301,598,…" (stored tracks keep no times, so splits are worked out at upload).
+    private static func addSplits(_ db: Database) throws {
+        try db.execute(sql: "ALTER TABLE records ADD COLUMN splits TEXT CHECK (length(splits) <= 8000)")
+    }
+
     private static func createTimelines(_ db: Database) throws {
         try db.execute(sql: """
             CREATE TABLE timeline (

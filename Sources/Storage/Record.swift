@@ -23,12 +23,14 @@ public struct RunRecord: Codable, Sendable, Equatable, FetchableRecord, MutableP
     public var visibility: Visibility
     public var meetupID: Int64?
     public var track: Data?
+    /// Elapsed seconds at each whole kilometre, "301,598,…"; nil without GPX times.
+    public var splits: String?
     public var createdAt: Date
 
     public static let databaseTableName = "records"
 
     public init(userID: Int64, startedAt: Date, distanceMeters: Int, durationSeconds: Int, elevationGain: Int, note: String,
-                noteHTML: String, visibility: Visibility, meetupID: Int64?, track: Data?, createdAt: Date = Date()) {
+                noteHTML: String, visibility: Visibility, meetupID: Int64?, track: Data?, splits: String? = nil, createdAt: Date = Date()) {
         self.userID = userID
         self.startedAt = startedAt
         self.distanceMeters = distanceMeters
@@ -39,6 +41,7 @@ public struct RunRecord: Codable, Sendable, Equatable, FetchableRecord, MutableP
         self.visibility = visibility
         self.meetupID = meetupID
         self.track = track
+        self.splits = splits
         self.createdAt = createdAt
     }
 

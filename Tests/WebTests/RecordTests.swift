@@ -26,6 +26,12 @@ func gpxFixture(steps: Int, start: Date = Date(timeIntervalSince1970: 1_795_000_
 @Suite struct GPXTests {
     @Test func readsDistanceTimeAndClimbWithinHalfAPercent() throws {
         let track = try GPXTrack(Data(gpxFixture(steps: 90)))
+        // 111.19 m every 30 s: a kilometre is reached after 269.8 s.
+        #expect(track.splits().prefix(3) == [270, 540, 809])
+        #expect(GPXTrack(points: track.points.map { var point = $0; point.time = nil; return point }).splits().isEmpty)
+        // Stored splits are outside data: anything but a rising list of numbers shows nothing.
+        #expect(SplitView.list("270,540").map(\.pace) == ["4:30", "4:30"])
+        for stored in ["270,x", "540,270", "270,,540", "1e9", "-5", "", "270,540,99999999999999999999"] { #expect(SplitView.list(stored).isEmpty) }
         // Reference: 0.001° of latitude on a sphere of the same radius is 2πR/360000.
         let reference = 90 * 2 * Double.pi * 6_371_008.8 / 360_000
         #expect(abs(track.distance - reference) / reference < 0.005)
@@ -64,6 +70,10 @@ func gpxFixture(steps: Int, start: Date = Date(timeIntervalSince1970: 1_795_000_
         let mine = people[0].get(url).bodyText
         #expect(mine.contains("6.67 km"))
         #expect(mine.components(separatedBy: "<h1>").count == 2 && mine.contains(" run</h1>"))
+        // Six whole kilometres at 111 m every 30 s: 4:30 each, with markers 1 to 6 on the route.
+        #expect(mine.components(separatedBy: "<td class=\"num\">4:30</td>").count + mine.components(separatedBy: "<td class=\"num\">4:29</td>").count == 8)
+        #expect(mine.contains("<g class=\"km-marker\">") && mine.contains(">6</text></g>") && !mine.contains(">7</text></g>"))
+        #expect(mine.contains("<g class=\"scale-bar\">"))
         #expect(mine.contains("<polyline") && !mine.contains("the first and last 200 m are hidden"))
         let theirs = people[1].get(url).bodyText
         #expect(theirs.contains("the first and last 200 m are hidden"))

@@ -112,6 +112,28 @@ struct GPXTrack: Equatable {
         return 2 * radius * asin(min(1, sqrt(h)))
     }
 
+    /// Seconds from the first timed point to where each whole `meters` is reached, from the
+    /// points' times (interpolated between two points); empty if the points have no times.
+    func splits(every meters: Double = 1000) -> [Int] {
+        guard meters > 0, let first = points.first?.time else { return [] }
+        var elapsed: [Int] = []
+        var covered = 0.0
+        var next = meters
+        for (a, b) in zip(points, points.dropFirst()) {
+            guard let timeA = a.time, let timeB = b.time, timeB >= timeA else { return [] }
+            let step = Self.distance(a, b)
+            while step > 0, covered + step >= next, elapsed.count < 1_000 {
+                let fraction = (next - covered) / step
+                let at = timeA.timeIntervalSince(first) + fraction * timeB.timeIntervalSince(timeA)
+                guard let seconds = Checked.rounded(at, in: 0...360_000) else { return [] }
+                elapsed.append(seconds)
+                next += meters
+            }
+            covered += step
+        }
+        return elapsed
+    }
+
     /// The track without its first and last `meters`, so that others cannot see where a
     /// runner's home is.
     func trimmed(_ meters: Double) -> GPXTrack {

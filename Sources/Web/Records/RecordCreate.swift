@@ -51,7 +51,8 @@ extension App {
             return try renderRecordForm(user, values: form.fields.reduce(into: [:]) { $0[$1.name] = $1.value }, errors: errors, context)
         }
         let record = RunRecord(userID: try user.storedID, startedAt: started, distanceMeters: meters, durationSeconds: seconds, elevationGain: gain,
-                               note: note, noteHTML: MarkdownRenderer.html(note), visibility: visibility, meetupID: meetupID, track: track?.encoded)
+                               note: note, noteHTML: MarkdownRenderer.html(note), visibility: visibility, meetupID: meetupID, track: track?.encoded,
+                               splits: track.map { $0.splits().map(String.init).joined(separator: ",") }.flatMap { $0.isEmpty ? nil : $0 })
         let saved = try storageAction(context) { try database.createRecord(record) }
         return redirect(to: Paths.record(saved.id ?? 0), flash: "record_saved")
     }

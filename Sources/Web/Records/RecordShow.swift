@@ -20,12 +20,14 @@ extension App {
         let isOwner = context.user?.id == record.userID
         var run = runView(record, units: context.user?.units ?? runner.units, language)
         run.name = runName(record.startedAt, language)
+        run.splits = SplitView.list(record.splits)
         run.noteHTML = record.noteHTML
         run.runner = UserView(runner)
         if let data = record.track {
             let track = GPXTrack(encoded: data)
             // Others never see the first and last 200 m: where a run starts is often home.
-            run.route = RouteDrawing(isOwner ? track : track.trimmed(200))?.view
+            let unit: RouteDrawing.Unit = (context.user?.units ?? runner.units) == "mi" ? .mile : .kilometre
+            run.route = RouteDrawing(isOwner ? track : track.trimmed(200), unit: unit)?.view
             run.trimmed = !isOwner
         }
         if let meetupID = record.meetupID, let meetup = try database.meetup(id: meetupID) {

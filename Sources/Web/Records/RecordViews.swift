@@ -70,6 +70,36 @@ struct RunView {
     /// Others never see the first and last 200 m.
     var trimmed: Bool = false
     var meetup: MeetupLinkView?
+    /// Each whole kilometre's time, from a GPX file with times.
+    var splits: [SplitView] = []
+    var hasSplits: Bool { !splits.isEmpty }
+}
+
+/// One kilometre of a run: its number, its time as a pace, and a bar as long as it was fast.
+struct SplitView {
+    let number: Int
+    let pace: String
+    /// 30…100, the fastest kilometre 100.
+    let barPercent: Int
+    let fastest: Bool
+
+    /// From the stored "301,598,…" (elapsed seconds at each kilometre); nothing for a value
+    /// that is not a rising list of plausible numbers.
+    static func list(_ stored: String?) -> [SplitView] {
+        guard let stored, !stored.isEmpty else { return [] }
+        var elapsed: [Int] = []
+        for piece in stored.split(separator: ",", omittingEmptySubsequences: false) {
+            guard let seconds = Checked.integer(piece, in: 0...360_000), seconds > (elapsed.last ?? 0) else { return [] }
+            elapsed.append(seconds)
+        }
+        let times = zip(elapsed, [0] + elapsed).map { $0 - $1 }
+        guard let best = times.min(), let worst = times.max(), best > 0 else { return [] }
+        return times.enumerated().map { index, seconds in
+            let share = worst == best ? 1 : Double(worst - seconds) / Double(worst - best)
+            return SplitView(number: index + 1, pace: String(format: "%d:%02d", seconds / 60, seconds % 60),
+                             barPercent: 30 + (Checked.rounded(share * 70, in: 0...70) ?? 0), fastest: seconds == best)
+        }
+    }
 }
 
 struct MeetupLinkView {

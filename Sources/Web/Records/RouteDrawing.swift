@@ -1,19 +1,32 @@
 import Foundation
 
 /// The numbers an SVG of a route needs: the track fitted to its bounding box with a margin
-/// (TrackUs's "fit the whole route"), start and end, and an elevation profile.
+/// (TrackUs's "fit the whole route"), start and end, a marker at every kilometre (or mile), a
+/// scale bar, and an elevation profile with its axis.
 struct RouteDrawing {
     static let width = 600.0, height = 400.0, margin = 24.0
     static let profileHeight = 90.0
+    /// A profile spans at least this many metres, so that ±5 m does not look like mountains.
+    static let minimumRise = 40.0
+
+    /// The unit markers and the scale bar count in.
+    struct Unit {
+        let meters: Double
+        let label: String
+        static let kilometre = Unit(meters: 1000, label: "km")
+        static let mile = Unit(meters: 1609.344, label: "mi")
+    }
 
     let points: String
     let start: (x: Int, y: Int)
     let end: (x: Int, y: Int)
-    let profile: String?
+    let markers: [DistanceMarker]
+    let scale: ScaleBar
+    let profile: ElevationProfile?
 
     /// Every number here is finite for a track of checked points (`Track.Point.checked`);
     /// `Checked.pixel` keeps drawing from trapping even if one were not.
-    init?(_ track: GPXTrack) {
+    init?(_ track: GPXTrack, unit: Unit = .kilometre) {
         guard track.points.count >= 2 else { return nil }
         let meanLatitude = track.points.map(\.latitude).reduce(0, +) / Double(track.points.count)
         let xScale = cos(meanLatitude * .pi / 180)
@@ -24,27 +37,95 @@ struct RouteDrawing {
         let spanX = max(maxX - minX, 1e-9), spanY = max(maxY - minY, 1e-9)
         let scale = min((Self.width - 2 * Self.margin) / spanX, (Self.height - 2 * Self.margin) / spanY)
         let offsetX = (Self.width - spanX * scale) / 2, offsetY = (Self.height - spanY * scale) / 2
-        let xy = projected.map { (x: Checked.pixel(($0.x - minX) * scale + offsetX), y: Checked.pixel(($0.y - minY) * scale + offsetY)) }
+        let exact = projected.map { (x: ($0.x - minX) * scale + offsetX, y: ($0.y - minY) * scale + offsetY) }
+        let xy = exact.map { (x: Checked.pixel($0.x), y: Checked.pixel($0.y)) }
         points = xy.map { "\($0.x),\($0.y)" }.joined(separator: " ")
         start = xy[0]
         end = xy[xy.count - 1]
 
-        let elevations = track.points.map(\.elevation)
-        if elevations.allSatisfy({ $0 != nil }), let low = elevations.compactMap({ $0 }).min(), let high = elevations.compactMap({ $0 }).max() {
-            var covered = [0.0]
-            for (a, b) in zip(track.points, track.points.dropFirst()) { covered.append((covered.last ?? 0) + GPXTrack.distance(a, b)) }
-            let total = max(covered.last ?? 1, 1), rise = max(high - low, 1)
-            profile = zip(covered, elevations.compactMap { $0 }).map { distance, elevation in
-                "\(Checked.pixel(distance / total * Self.width)),\(Checked.pixel(Self.profileHeight - 4 - (elevation - low) / rise * (Self.profileHeight - 8)))"
-            }.joined(separator: " ")
-        } else {
-            profile = nil
+        var covered = [0.0]
+        for (a, b) in zip(track.points, track.points.dropFirst()) { covered.append((covered.last ?? 0) + GPXTrack.distance(a, b)) }
+        let total = covered.last ?? 0
+        markers = Self.markers(along: exact, covered: covered, unit: unit)
+        // A degree of latitude is 111,195 m; `scale` is pixels per degree.
+        self.scale = ScaleBar(metersPerPixel: 111_195 / scale, unit: unit)
+        profile = ElevationProfile(track.points.map(\.elevation), covered: covered, total: total, unit: unit)
+    }
+
+    /// A numbered marker where each whole unit is reached (every fifth past 20 units).
+    private static func markers(along xy: [(x: Double, y: Double)], covered: [Double], unit: Unit) -> [DistanceMarker] {
+        guard let total = covered.last, total.isFinite, total >= unit.meters else { return [] }
+        let step = total / unit.meters > 20 ? 5.0 : 1.0
+        var markers: [DistanceMarker] = []
+        var next = step
+        var index = 1
+        while next * unit.meters <= total, index < covered.count, markers.count < 60 {
+            let target = next * unit.meters
+            while index < covered.count - 1, covered[index] < target { index += 1 }
+            let before = covered[index - 1], after = covered[index]
+            let t = after > before ? (target - before) / (after - before) : 0
+            let a = xy[index - 1], b = xy[index]
+            markers.append(DistanceMarker(x: Checked.pixel(a.x + (b.x - a.x) * t), y: Checked.pixel(a.y + (b.y - a.y) * t),
+                                          label: String(Int(next))))
+            next += step
         }
+        return markers
     }
 
     var view: RouteView {
         RouteView(points: points, width: Int(Self.width), height: Int(Self.height), startX: start.x, startY: start.y,
-                  endX: end.x, endY: end.y, profile: profile, profileHeight: Int(Self.profileHeight))
+                  endX: end.x, endY: end.y, markers: markers, scale: scale, profile: profile, profileHeight: Int(Self.profileHeight))
+    }
+}
+
+struct DistanceMarker {
+    let x: Int
+    let y: Int
+    let label: String
+}
+
+/// A bar of a round length ("500 m", "2 km") of at most 140 pixels, at the bottom left.
+struct ScaleBar {
+    let length: Int
+    let label: String
+    let x: Int = 16
+    let y: Int = Int(RouteDrawing.height) - 16
+    var endX: Int { x + length }
+    var labelY: Int { y - 8 }
+
+    init(metersPerPixel: Double, unit: RouteDrawing.Unit) {
+        let candidates: [(meters: Double, label: String)] = unit.label == "km"
+            ? [(50, "50 m"), (100, "100 m"), (200, "200 m"), (500, "500 m"), (1000, "1 km"), (2000, "2 km"), (5000, "5 km"),
+               (10_000, "10 km"), (20_000, "20 km"), (50_000, "50 km"), (100_000, "100 km")]
+            : [(0.1, "0.1 mi"), (0.25, "0.25 mi"), (0.5, "0.5 mi"), (1, "1 mi"), (2, "2 mi"), (5, "5 mi"), (10, "10 mi"),
+               (20, "20 mi"), (50, "50 mi")].map { ($0.0 * unit.meters, $0.1) }
+        let fitting = candidates.last { $0.meters / metersPerPixel <= 140 } ?? candidates[0]
+        length = max(1, min(Checked.pixel(fitting.meters / metersPerPixel), 560))
+        label = fitting.label
+    }
+}
+
+/// Elevation along the distance, drawn on at least `minimumRise` metres, with the lowest and
+/// highest points and the distance written on the axes.
+struct ElevationProfile {
+    let points: String
+    let high: String
+    let low: String
+    let distance: String
+
+    init?(_ elevations: [Double?], covered: [Double], total: Double, unit: RouteDrawing.Unit) {
+        let known = elevations.compactMap { $0 }
+        guard known.count == elevations.count, let low = known.min(), let high = known.max(), total > 0 else { return nil }
+        let rise = max(high - low, RouteDrawing.minimumRise)
+        // The line sits in the middle of a range wider than the track's.
+        let floor = low - (rise - (high - low)) / 2
+        let plotTop = 6.0, plotHeight = RouteDrawing.profileHeight - 22
+        points = zip(covered, known).map { distance, elevation in
+            "\(Checked.pixel(distance / total * RouteDrawing.width)),\(Checked.pixel(plotTop + plotHeight - (elevation - floor) / rise * plotHeight))"
+        }.joined(separator: " ")
+        self.high = "\(Checked.rounded(high, in: -1_000...10_000) ?? 0) m"
+        self.low = "\(Checked.rounded(low, in: -1_000...10_000) ?? 0) m"
+        distance = String(format: "%.1f %@", total / unit.meters, unit.label)
     }
 }
 
@@ -57,7 +138,9 @@ struct RouteView {
     let startY: Int
     let endX: Int
     let endY: Int
-    /// The elevation profile's points, when the track has elevations.
-    let profile: String?
+    let markers: [DistanceMarker]
+    let scale: ScaleBar
+    /// The elevation profile, when every point has an elevation.
+    let profile: ElevationProfile?
     let profileHeight: Int
 }
