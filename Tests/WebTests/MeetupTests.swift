@@ -115,6 +115,24 @@ import Storage
         #expect(PublicURL("http://127.0.0.1:8080")?.origin == "http://127.0.0.1:8080")
     }
 
+    @Test func aRunBeforeSunriseTellsPeopleToBringALightOnThePageAndTheForm() throws {
+        var configuration = TestSite.configuration()
+        configuration.timeZone = try #require(TimeZone(identifier: "Asia/Seoul"))
+        let site = try TestSite(configuration: configuration)
+        let hostess = site.members("hostess")[0]
+        let day = MeetupForm.local(Date().addingTimeInterval(3 * 86_400), configuration.timeZone).prefix(10)
+        // 04:30 in Seoul is before sunrise all year; noon is not.
+        let dawn = try #require(host(hostess, extra: [("starts_at", day + "T04:30")]).headers["Location"])
+        let page = hostess.get(dawn).bodyText
+        #expect(page.contains("<p class=\"daylight-note\" role=\"note\">It starts before sunrise ("))
+        #expect(hostess.get(dawn + "/edit").bodyText.contains("It starts before sunrise ("))
+        let noon = try #require(host(hostess, extra: [("starts_at", day + "T12:00"), ("duration", "60")]).headers["Location"])
+        #expect(!hostess.get(noon).bodyText.contains("daylight-note"))
+        // Without coordinates there is nothing to say.
+        let nowhere = try #require(host(hostess, extra: [("starts_at", day + "T04:30"), ("latitude", ""), ("longitude", "")]).headers["Location"])
+        #expect(!hostess.get(nowhere).bodyText.contains("daylight-note"))
+    }
+
     @Test func editingTheTimeNotifiesPeopleGoing() throws {
         let site = try TestSite()
         let people = site.members("hostess", "mina")

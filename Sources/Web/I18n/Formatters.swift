@@ -111,6 +111,12 @@ final class Formatters: Sendable {
         }
     }
 
+    /// "6:53 AM", "오전 6:53".
+    func clock(_ date: Date, _ language: Language, _ timeZone: TimeZone) -> String {
+        guard let time = CivilTime(date, timeZone) else { return "" }
+        return String(capacity: 24) { text in appendClock(time, meridiem: true, language, &text) }
+    }
+
     /// "Sat, Nov 28" (", 2027" when not this year), "11월 28일 (토)" ("2027년 " first).
     private func appendDay(_ time: CivilTime, thisYear: Int, _ language: Language, _ text: inout ShortText) {
         let weekday = shortWeekdays(language)[time.weekday]

@@ -76,6 +76,16 @@ public struct Localizer: Sendable {
         return minutes < 60 ? count("time.minute_count", minutes, language) : count("time.hour_count", (minutes + 59) / 60, language)
     }
 
+    /// What a runner should know about the light, or nil: "It starts before sunrise (7:43 AM): bring a light."
+    func daylight(_ warning: Daylight.Warning?, _ language: Language) -> String? {
+        switch warning {
+        case nil: nil
+        case .beforeSunrise(let sunrise): text("meetups.daylight.before_sunrise", language, ["time": formatters.clock(sunrise, language, timeZone)])
+        case .afterSunset(let sunset): text("meetups.daylight.after_sunset", language, ["time": formatters.clock(sunset, language, timeZone)])
+        case .dark: text("meetups.daylight.dark", language)
+        }
+    }
+
     /// A counted noun: `key_one` for 1 ("1 report"), else `key_other` with `{count}` ("3 reports").
     func count(_ key: String, _ count: Int, _ language: Language) -> String {
         count == 1 ? text(key + "_one", language) : text(key + "_other", language, ["count": number(count, language)])

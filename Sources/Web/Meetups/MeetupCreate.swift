@@ -73,9 +73,20 @@ extension App {
             modes: choices(Meetup.SignupMode.allCases.map(\.rawValue), labels: "meetups.mode", selected: form.signupMode, language),
             genders: choices(Meetup.GenderRule.allCases.map(\.rawValue), labels: "meetups.gender", selected: form.genderRule, language),
             jobs: Choices.jobs.map { Choice(value: $0, label: localizer.text("choices.job.\($0)", language), selected: form.jobs.contains($0)) },
-            errors: errors.localized(localizer, language))
+            errors: errors.localized(localizer, language),
+            daylight: localizer.daylight(daylight(of: form), language))
         return page(view, context, title: localizer.text(editing == nil ? "meetups.new_title" : "meetups.edit_title", language),
                     section: .meetups, status: errors.isEmpty ? .ok : .unprocessableContent)
+    }
+}
+
+extension App {
+    /// The light for the time and place typed in the form, when both are complete.
+    private func daylight(of form: MeetupForm) -> Daylight.Warning? {
+        guard let start = Checked.localDateTime(form.startsAt, in: localizer.timeZone),
+              let minutes = Checked.integer(form.duration, in: 10...1440) else { return nil }
+        return Daylight.warning(start: start, end: start.addingTimeInterval(Double(minutes) * 60),
+                                latitude: Checked.decimal(form.latitude, in: -90...90), longitude: Checked.decimal(form.longitude, in: -180...180))
     }
 }
 
@@ -100,4 +111,6 @@ struct MeetupFormView: PageView {
     /// Each field's error message, by field name.
     let errors: [String: String]
     var hasErrors: Bool { !errors.isEmpty }
+    /// "It starts before sunrise (7:43 AM): bring a light."
+    let daylight: String?
 }

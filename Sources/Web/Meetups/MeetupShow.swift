@@ -21,6 +21,8 @@ extension App {
             descriptionHTML: meetup.descriptionHTML.nilIfEmpty,
             host: UserView(host),
             span: localizer.meetupSpan(meetup.startsAt, meetup.endsAt, language),
+            daylight: localizer.daylight(Daylight.warning(start: meetup.startsAt, end: meetup.endsAt,
+                                                          latitude: meetup.latitude, longitude: meetup.longitude), language),
             deadline: localizer.dateTime(meetup.deadline, language),
             address: meetup.address.nilIfEmpty,
             placeNote: meetup.placeNote.nilIfEmpty,
@@ -113,6 +115,8 @@ struct MeetupDetailView {
     let host: UserView
     /// "Sat, Nov 28 · 6:00 – 7:30 AM (UTC+9)"
     let span: String
+    /// "It starts before sunrise (7:43 AM): bring a light."
+    let daylight: String?
     let deadline: String
     let address: String?
     let placeNote: String?
