@@ -245,6 +245,17 @@ def pages(seeded):
 VISITOR_PAGES = [("visitor-home", "/"), ("login", "/login"), ("signup", "/signup"), ("visitor-crew", "/crews/dawn")]
 
 
+def save_html(member, language, output, named_paths):
+    """The HTML as the server sent it, for an HTML validator (html/NAME-LANGUAGE.html)."""
+    os.makedirs(os.path.join(output, "html"), exist_ok=True)
+    member.jar.set_cookie(http.cookiejar.Cookie(0, "moim_lang", language, None, False, "127.0.0.1", False, False, "/", True,
+                                                False, None, True, None, None, {}))
+    for name, path in named_paths:
+        _, _, body = member.get(path)
+        with open(os.path.join(output, "html", f"{name}-{language}.html"), "w") as file:
+            file.write(body)
+
+
 def shoot(driver, output, name, path):
     driver.get(BASE + path)
     width = driver.execute_script("return document.documentElement.scrollWidth")
@@ -302,6 +313,8 @@ def main():
                         for problem in shoot(driver, output, f"{name}-{language}-{size_name}", path):
                             failures.append(f"{name} {language} {size_name}: {problem}")
                     driver.add_cookie({"name": "moim_session", "value": admin.session, "path": "/"})
+                    if size_name == "desktop":
+                        save_html(admin, language, output, pages(seeded))
                     for name, path in pages(seeded):
                         for problem in shoot(driver, output, f"{name}-{language}-{size_name}", path):
                             failures.append(f"{name} {language} {size_name}: {problem}")
