@@ -93,6 +93,7 @@ struct Serve: ParsableCommand {
         http.witness = witness
         let server = HTTPServer(configuration: http, handler: app)
         try server.start()
+        startSweeping(database)
         if listener == nil {
             print("Moim is listening on http://\(host):\(server.port) (data in \(dataOptions.data))")
         }
@@ -106,5 +107,20 @@ struct Serve: ParsableCommand {
         server.stop()
         try database.close()
         if listener == nil { print("Stopped.") }
+    }
+
+    /// Deadlines that pass while nobody opens the page (a place not re-confirmed): at start,
+    /// so that what fell due while the server was down happens now, then every minute.
+    private func startSweeping(_ database: AppDatabase) {
+        Thread.detachNewThread {
+            while true {
+                do {
+                    try database.expireConfirmations()
+                } catch {
+                    FileHandle.standardError.write(Data("sweep failed: \(error)\n".utf8))
+                }
+                Thread.sleep(forTimeInterval: 60)
+            }
+        }
     }
 }

@@ -24,8 +24,10 @@ extension AppDatabase {
     }
 
     /// Saves the host's changes and bumps the calendar sequence. When the time or the place
-    /// changes, everyone going is notified with `change` (a human summary).
-    public func updateMeetup(_ meetup: Meetup, by hostID: Int64, change: String?, now: Date = Date()) throws -> Meetup {
+    /// changes, everyone going is notified with `change` (a human summary). With `reconfirm`
+    /// (moved by more than half an hour, or elsewhere), each must also confirm their place
+    /// within a day, or before the start if that is sooner (`expireConfirmations`).
+    public func updateMeetup(_ meetup: Meetup, by hostID: Int64, change: String?, reconfirm: Bool = false, now: Date = Date()) throws -> Meetup {
         try writer.write { db in
             guard let old = try Meetup.fetchOne(db, key: meetup.id), old.hostID == hostID else { throw StorageError.notFound }
             guard meetup.capacity >= old.acceptedCount else { throw StorageError.full }
@@ -37,9 +39,14 @@ extension AppDatabase {
             meetup.updatedAt = now
             try meetup.update(db)
             if let change {
+                let deadline = min(now.addingTimeInterval(Self.confirmationWindow), meetup.startsAt)
                 for user in try Int64.fetchAll(db.cachedStatement(sql: "SELECT userID FROM meetupApplications WHERE meetupID = ? AND status = 'accepted'"), arguments: [meetup.id]) {
-                    try insertNotification(db, userID: user, kind: .meetupChanged, actorID: hostID, postID: nil, commentID: nil,
-                                           meetupID: meetup.id, detail: change, now: now)
+                    if reconfirm {
+                        try db.execute(sql: "UPDATE meetupApplications SET confirmBy = ? WHERE meetupID = ? AND userID = ?",
+                                       arguments: [deadline, meetup.id, user])
+                    }
+                    try insertNotification(db, userID: user, kind: reconfirm ? .meetupConfirm : .meetupChanged, actorID: hostID, postID: nil,
+                                           commentID: nil, meetupID: meetup.id, detail: change, now: now)
                 }
             }
             return meetup
@@ -105,17 +112,62 @@ extension AppDatabase {
                   [.accepted, .pending, .waitlisted].contains(status)
             else { throw StorageError.notFound }
             guard now < meetup.startsAt else { throw StorageError.forbidden }
-            try db.execute(sql: "UPDATE meetupApplications SET status = 'cancelled' WHERE meetupID = ? AND userID = ?", arguments: [meetupID, userID])
+            try db.execute(sql: "UPDATE meetupApplications SET status = 'cancelled', confirmBy = NULL WHERE meetupID = ? AND userID = ?",
+                           arguments: [meetupID, userID])
             guard status == .accepted else { return }
-            try db.execute(sql: "UPDATE meetups SET acceptedCount = acceptedCount - 1 WHERE id = ?", arguments: [meetupID])
-            if let next = try Int64.fetchOne(db.cachedStatement(sql: """
-                SELECT userID FROM meetupApplications WHERE meetupID = ? AND status = 'waitlisted' ORDER BY queuedAt, id LIMIT 1
-                """), arguments: [meetupID]) {
-                try db.execute(sql: "UPDATE meetupApplications SET status = 'accepted' WHERE meetupID = ? AND userID = ?", arguments: [meetupID, next])
-                try db.execute(sql: "UPDATE meetups SET acceptedCount = acceptedCount + 1 WHERE id = ?", arguments: [meetupID])
-                try insertNotification(db, userID: next, kind: .meetupPromoted, actorID: meetup.hostID, postID: nil, commentID: nil,
+            try releasePlace(db, meetup, now: now)
+        }
+    }
+
+    /// A place given up: the first on the waitlist takes it and is told.
+    private func releasePlace(_ db: Database, _ meetup: Meetup, now: Date) throws {
+        let meetupID = try meetup.storedID
+        try db.execute(sql: "UPDATE meetups SET acceptedCount = acceptedCount - 1 WHERE id = ?", arguments: [meetupID])
+        if let next = try Int64.fetchOne(db.cachedStatement(sql: """
+            SELECT userID FROM meetupApplications WHERE meetupID = ? AND status = 'waitlisted' ORDER BY queuedAt, id LIMIT 1
+            """), arguments: [meetupID]) {
+            try db.execute(sql: "UPDATE meetupApplications SET status = 'accepted' WHERE meetupID = ? AND userID = ?", arguments: [meetupID, next])
+            try db.execute(sql: "UPDATE meetups SET acceptedCount = acceptedCount + 1 WHERE id = ?", arguments: [meetupID])
+            try insertNotification(db, userID: next, kind: .meetupPromoted, actorID: meetup.hostID, postID: nil, commentID: nil,
+                                   meetupID: meetupID, now: now)
+        }
+    }
+
+    /// How long people going have to confirm after a move (at most until the start).
+    public static let confirmationWindow: TimeInterval = 24 * 3600
+
+    /// Keeps the place of someone asked to confirm it; refused once the deadline has passed.
+    public func confirmPlace(meetupID: Int64, userID: Int64, now: Date = Date()) throws {
+        try writer.write { db in
+            try db.execute(sql: """
+                UPDATE meetupApplications SET confirmBy = NULL
+                WHERE meetupID = ? AND userID = ? AND status = 'accepted' AND confirmBy > ?
+                """, arguments: [meetupID, userID, now])
+            guard db.changesCount == 1 else { throw StorageError.forbidden }
+        }
+    }
+
+    /// Places not confirmed by their deadline are given up: each goes to the first on the
+    /// waitlist, and the person who did not confirm is told. Each expired place is handled
+    /// once, in one transaction, however many sweeps race. `meetupID` limits it to one meetup
+    /// (before its page is shown). Returns how many places expired.
+    @discardableResult
+    public func expireConfirmations(meetupID: Int64? = nil, now: Date = Date()) throws -> Int {
+        try writer.write { db in
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT meetupID, userID FROM meetupApplications
+                WHERE confirmBy IS NOT NULL AND confirmBy <= ?1 AND status = 'accepted' AND (?2 IS NULL OR meetupID = ?2)
+                """, arguments: [now, meetupID])
+            for row in rows {
+                let meetupID: Int64 = row["meetupID"], userID: Int64 = row["userID"]
+                guard let meetup = try Meetup.fetchOne(db, key: meetupID) else { continue }
+                try db.execute(sql: "UPDATE meetupApplications SET status = 'cancelled', confirmBy = NULL WHERE meetupID = ? AND userID = ?",
+                               arguments: [meetupID, userID])
+                try insertNotification(db, userID: userID, kind: .meetupUnconfirmed, actorID: meetup.hostID, postID: nil, commentID: nil,
                                        meetupID: meetupID, now: now)
+                try releasePlace(db, meetup, now: now)
             }
+            return rows.count
         }
     }
 
@@ -172,19 +224,21 @@ extension AppDatabase {
     }
 
     /// The viewer's application status and, when waitlisted, their place in the queue (1-based).
-    public func application(meetupID: Int64, userID: Int64) throws -> (status: ApplicationStatus, waitlistPlace: Int?)? {
+    /// The viewer's application status, their place on the waitlist (1-based) when waiting,
+    /// and the deadline to confirm their place when the host moved the meetup.
+    public func application(meetupID: Int64, userID: Int64) throws -> (status: ApplicationStatus, waitlistPlace: Int?, confirmBy: Date?)? {
         try reader.read { db in
-            guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT id, status, queuedAt FROM meetupApplications WHERE meetupID = ? AND userID = ?"),
+            guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT id, status, queuedAt, confirmBy FROM meetupApplications WHERE meetupID = ? AND userID = ?"),
                                              arguments: [meetupID, userID]),
                   let status = ApplicationStatus(rawValue: row["status"])
             else { return nil }
-            guard status == .waitlisted else { return (status, nil) }
+            guard status == .waitlisted else { return (status, nil, row["confirmBy"]) }
             let queuedAt: Date = row["queuedAt"]
             let id: Int64 = row["id"]
             let ahead = try Int.fetchOne(db.cachedStatement(sql: """
                 SELECT count(*) FROM meetupApplications WHERE meetupID = ? AND status = 'waitlisted' AND (queuedAt < ? OR (queuedAt = ? AND id < ?))
                 """), arguments: [meetupID, queuedAt, queuedAt, id]) ?? 0
-            return (status, ahead + 1)
+            return (status, ahead + 1, nil)
         }
     }
 

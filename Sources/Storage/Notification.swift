@@ -7,6 +7,8 @@ public struct Notification: Codable, Sendable, Equatable, FetchableRecord, Mutab
         case follow, comment, reply, mention
         case crewRequest, crewAccepted, crewRejected
         case meetupApplied, meetupAccepted, meetupRejected, meetupPromoted, meetupChanged
+        /// The host moved the meetup: confirm your place. / You did not, and lost it.
+        case meetupConfirm, meetupUnconfirmed
     }
 
     public var id: Int64?

@@ -73,6 +73,7 @@ enum Routes {
         router.post("/meetups/:id/edit", app.page(app.meetupUpdate))
         router.post("/meetups/:id/apply", app.page(app.meetupApply))
         router.post("/meetups/:id/cancel", app.page(app.meetupCancel))
+        router.post("/meetups/:id/confirm", app.page(app.meetupConfirm))
         router.post("/meetups/:id/close", app.page(app.meetupClose))
         router.post("/meetups/:id/comments", app.page(app.meetupTalk))
         router.post("/meetups/:id/attendance", app.page(app.meetupAttendance))

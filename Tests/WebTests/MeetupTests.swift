@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import HTTP
 import Storage
@@ -131,6 +132,54 @@ import Storage
         // Without coordinates there is nothing to say.
         let nowhere = try #require(host(hostess, extra: [("starts_at", day + "T04:30"), ("latitude", ""), ("longitude", "")]).headers["Location"])
         #expect(!hostess.get(nowhere).bodyText.contains("daylight-note"))
+    }
+
+    @Test func aMoveOfMoreThanHalfAnHourAsksPeopleGoingToConfirmAndUnconfirmedPlacesGoToTheWaitlist() throws {
+        let site = try TestSite()
+        let people = site.members("hostess", "mina", "jun", "hana")
+        let (hostess, mina, jun, hana) = (people[0], people[1], people[2], people[3])
+        let start = Date().addingTimeInterval(3 * 86_400)
+        let url = try #require(host(hostess, extra: [("starts_at", MeetupForm.local(start, .current))]).headers["Location"])
+        let meetupID = try #require(Int64(url.split(separator: "/").last ?? ""))
+        for person in [mina, jun, hana] { person.post(url + "/apply", [], from: url) }  // two going, Hana waits
+        let edit = { (moved: TimeInterval) in
+            hostess.post(url + "/edit", [
+                ("title", "Evening 5K, Han river"), ("starts_at", MeetupForm.local(start.addingTimeInterval(moved), .current)),
+                ("duration", "60"), ("place_name", "Yeouido Park"), ("address", "Seoul, Yeouido"), ("latitude", "37.5283"),
+                ("longitude", "126.9327"), ("time_slot", "afterWork"), ("pace", "average"), ("style", "run"), ("capacity", "2"),
+                ("signup_mode", "firstCome"), ("gender_rule", "any"),
+            ], from: url + "/edit")
+        }
+
+        // 20 minutes later: people are told, nobody has to confirm.
+        #expect(edit(20 * 60).status == .seeOther)
+        #expect(!mina.get(url).bodyText.contains("confirm-banner"))
+
+        // Two hours later: Mina and Jun must confirm; Hana, waiting, is not asked.
+        #expect(edit(2 * 3_600).status == .seeOther)
+        let asked = mina.get(url).bodyText
+        #expect(asked.contains("The host moved this meetup.") && asked.contains("action=\"\(url)/confirm\""))
+        #expect(mina.get("/notifications").bodyText.contains("Confirm your place on its page."))
+        #expect(!hana.get(url).bodyText.contains("confirm-banner"))
+        #expect(mina.post(url + "/confirm", [], from: url).status == .seeOther)
+        #expect(!mina.get(url).bodyText.contains("confirm-banner"))
+        #expect(mina.post(url + "/confirm", [], from: url).status == .forbidden)  // nothing left to confirm
+
+        // A day later (the clock moved, not slept): Jun's place goes to Hana, and both are told.
+        let later = Date().addingTimeInterval(Double(AppDatabase.confirmationWindow) + 60)
+        #expect(throws: StorageError.forbidden) { try site.database.confirmPlace(meetupID: meetupID, userID: try #require(try site.database.user(username: "jun")?.id), now: later) }
+        // Two sweeps racing: each expired place is handled once.
+        let expired = Mutex(0)
+        DispatchQueue.concurrentPerform(iterations: 2) { _ in
+            let count = (try? site.database.expireConfirmations(now: later)) ?? 0
+            expired.withLock { $0 += count }
+        }
+        #expect(expired.withLock { $0 } == 1)
+        #expect(jun.get("/notifications").bodyText.contains("You did not confirm your place in time"))
+        #expect(hana.get("/notifications").bodyText.contains("A place opened up"))
+        let page = mina.get(url).bodyText
+        #expect(page.contains("2/2 going") && !page.contains("waitlist: 1"))
+        #expect(jun.get(url).bodyText.contains("action=\"\(url)/apply\""))  // Jun may apply again
     }
 
     @Test func editingTheTimeNotifiesPeopleGoing() throws {

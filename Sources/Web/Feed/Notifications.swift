@@ -96,7 +96,7 @@ extension App {
             item.crew.map { Paths.crewMembers($0.slug) } ?? Paths.crews
         case .crewAccepted, .crewRejected:
             item.crew.map { Paths.crew($0.slug) } ?? Paths.crews
-        case .meetupApplied, .meetupAccepted, .meetupRejected, .meetupPromoted, .meetupChanged:
+        case .meetupApplied, .meetupAccepted, .meetupRejected, .meetupPromoted, .meetupChanged, .meetupConfirm, .meetupUnconfirmed:
             notification.meetupID.map(Paths.meetup) ?? Paths.meetups
         }
     }

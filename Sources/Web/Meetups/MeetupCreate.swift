@@ -41,7 +41,12 @@ extension App {
             if meetup.startsAt != old.startsAt { changes.append(localizer.dateTime(meetup.startsAt, context.language)) }
             if meetup.placeName != old.placeName || meetup.address != old.address { changes.append(meetup.placeName) }
             do {
-                _ = try database.updateMeetup(meetup, by: user.storedID, change: changes.isEmpty ? nil : changes.joined(separator: " · "))
+                // Moved by more than half an hour, or to another place: people going confirm again.
+                let moved = abs(meetup.startsAt.timeIntervalSince(old.startsAt)) > 30 * 60
+                let elsewhere = meetup.placeName != old.placeName || meetup.address != old.address
+                    || meetup.latitude != old.latitude || meetup.longitude != old.longitude
+                _ = try database.updateMeetup(meetup, by: user.storedID, change: changes.isEmpty ? nil : changes.joined(separator: " · "),
+                                              reconfirm: moved || elsewhere)
                 return redirect(to: Paths.meetup(try old.storedID), flash: "meetup_saved")
             } catch StorageError.full {
                 errors.add("capacity", "errors.meetup_capacity_below")

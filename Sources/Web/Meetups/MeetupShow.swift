@@ -5,10 +5,13 @@ import Storage
 extension App {
     /// `GET /meetups/:id`: the details, who is going, and one clear next step for the viewer.
     func meetupShow(_ context: RequestContext) throws -> HTTPResponse {
-        let meetup = try meetup(context)
         let language = context.language
-        let meetupID = try meetup.storedID
         let now = Date()
+        // Places whose confirmation ran out go to the waitlist before anyone sees the page
+        // (the server's sweep does the same every minute for meetups nobody opens).
+        if let id = context.request.parameters["id"].flatMap(Checked.id) { try database.expireConfirmations(meetupID: id, now: now) }
+        let meetup = try meetup(context)
+        let meetupID = try meetup.storedID
         guard let host = try database.user(id: meetup.hostID) else { throw HTTPError(.notFound) }
         let viewer = context.user
         let isHost = viewer?.id == meetup.hostID
@@ -41,6 +44,7 @@ extension App {
         } else if let application, application.status != .cancelled {
             action.status = application.status
             action.place = application.waitlistPlace
+            action.confirmBy = application.confirmBy.map { localizer.dateTime($0, language) }
         } else if meetup.isClosed(at: now) {
             action.closed = true
         } else if let viewer, case let reasons = meetup.ineligibility(of: viewer, at: now), !reasons.isEmpty {
@@ -142,6 +146,8 @@ struct MeetupActionView {
     var rejected: Bool { status == .rejected }
     /// Their place on the waitlist.
     var place: Int?
+    /// The host moved the meetup: keep the place by then ("Nov 28, 2026 at 6:00 AM").
+    var confirmBy: String?
     var closed: Bool = false
     /// Why they cannot apply, in words.
     var ineligible: [String] = []

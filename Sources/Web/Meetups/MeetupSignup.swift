@@ -32,6 +32,16 @@ extension App {
         return redirect(to: Paths.meetup(try meetup.storedID), flash: "meetup_cancelled")
     }
 
+    /// `POST /meetups/:id/confirm`: keeps a place after the host moved the meetup.
+    func meetupConfirm(_ context: RequestContext) throws -> HTTPResponse {
+        let user = try context.requireUser()
+        let meetup = try meetup(context)
+        try storageAction(context, [.forbidden: "meetups.errors.confirm_late"]) {
+            try database.confirmPlace(meetupID: meetup.storedID, userID: user.storedID)
+        }
+        return redirect(to: Paths.meetup(try meetup.storedID), flash: "meetup_confirmed")
+    }
+
     /// `POST /meetups/:id/close`: the host stops taking signups.
     func meetupClose(_ context: RequestContext) throws -> HTTPResponse {
         let meetup = try hostedMeetup(context)
