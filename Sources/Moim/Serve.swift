@@ -93,7 +93,7 @@ struct Serve: ParsableCommand {
         http.witness = witness
         let server = HTTPServer(configuration: http, handler: app)
         try server.start()
-        startSweeping(database)
+        startSweeping(app)
         if listener == nil {
             print("Moim is listening on http://\(host):\(server.port) (data in \(dataOptions.data))")
         }
@@ -109,13 +109,14 @@ struct Serve: ParsableCommand {
         if listener == nil { print("Stopped.") }
     }
 
-    /// Deadlines that pass while nobody opens the page (a place not re-confirmed): at start,
-    /// so that what fell due while the server was down happens now, then every minute.
-    private func startSweeping(_ database: AppDatabase) {
+    /// Deadlines that pass while nobody opens the page (a lottery's draw, a place not
+    /// re-confirmed): at start, so that what fell due while the server was down happens now,
+    /// then every minute.
+    private func startSweeping(_ app: App) {
         Thread.detachNewThread {
             while true {
                 do {
-                    try database.expireConfirmations()
+                    try app.sweep()
                 } catch {
                     FileHandle.standardError.write(Data("sweep failed: \(error)\n".utf8))
                 }

@@ -6,7 +6,7 @@ public struct Meetup: Codable, Sendable, Equatable, FetchableRecord, MutablePers
     public enum TimeSlot: String, Codable, Sendable, CaseIterable { case beforeWork, afterWork, weekend }
     public enum Pace: String, Codable, Sendable, CaseIterable { case beginner, average, fast, elite }
     public enum Style: String, Codable, Sendable, CaseIterable { case walk, jog, run, interval }
-    public enum SignupMode: String, Codable, Sendable, CaseIterable { case firstCome, approval }
+    public enum SignupMode: String, Codable, Sendable, CaseIterable { case firstCome, approval, lottery }
     public enum GenderRule: String, Codable, Sendable, CaseIterable { case any, female, male }
 
     public var id: Int64?
@@ -45,6 +45,12 @@ public struct Meetup: Codable, Sendable, Equatable, FetchableRecord, MutablePers
     public var updatedAt: Date
     /// Set when moderators hid the meetup.
     public var hiddenAt: Date? = nil
+    /// A lottery's secret seed, revealed once drawn, and its SHA-256 (hex), shown from the start.
+    public var lotterySeed: String? = nil
+    public var lotteryCommitment: String? = nil
+    public var drawnAt: Date? = nil
+    /// The entrants' usernames in drawn order, comma-separated.
+    public var lotteryResult: String? = nil
 
     public init(
         id: Int64?,
@@ -155,7 +161,7 @@ public struct Meetup: Codable, Sendable, Equatable, FetchableRecord, MutablePers
 // column names per row, most of a list page's time.
 extension Meetup {
     /// The table's columns in its own order, which `init(row:)` reads by position.
-    static let columns = ["id", "hostID", "crewID", "crewOnly", "title", "description", "descriptionHTML", "startsAt", "durationMinutes", "placeName", "address", "latitude", "longitude", "placeNote", "region", "timeSlot", "distanceKm", "pace", "style", "capacity", "signupMode", "deadline", "afterParty", "genderRule", "minAge", "maxAge", "jobs", "acceptedCount", "closedAt", "sequence", "createdAt", "updatedAt", "hiddenAt"]
+    static let columns = ["id", "hostID", "crewID", "crewOnly", "title", "description", "descriptionHTML", "startsAt", "durationMinutes", "placeName", "address", "latitude", "longitude", "placeNote", "region", "timeSlot", "distanceKm", "pace", "style", "capacity", "signupMode", "deadline", "afterParty", "genderRule", "minAge", "maxAge", "jobs", "acceptedCount", "closedAt", "sequence", "createdAt", "updatedAt", "hiddenAt", "lotterySeed", "lotteryCommitment", "drawnAt", "lotteryResult"]
 
     public init(row: Row) throws {
         try self.init(row: row, startingAt: 0)
@@ -196,6 +202,10 @@ extension Meetup {
         createdAt = try row.date(atIndex: offset + 30)
         updatedAt = try row.date(atIndex: offset + 31)
         hiddenAt = try row.optionalDate(atIndex: offset + 32)
+        lotterySeed = try row.decode(atIndex: offset + 33)
+        lotteryCommitment = try row.decode(atIndex: offset + 34)
+        drawnAt = try row.optionalDate(atIndex: offset + 35)
+        lotteryResult = try row.decode(atIndex: offset + 36)
     }
 }
 

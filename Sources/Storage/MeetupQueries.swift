@@ -34,6 +34,9 @@ extension AppDatabase {
             var meetup = meetup
             meetup.acceptedCount = old.acceptedCount
             meetup.closedAt = old.closedAt
+            meetup.drawnAt = old.drawnAt
+            meetup.lotteryResult = old.lotteryResult
+            if old.lotterySeed != nil { (meetup.lotterySeed, meetup.lotteryCommitment) = (old.lotterySeed, old.lotteryCommitment) }
             meetup.sequence = old.sequence + 1
             meetup.createdAt = old.createdAt
             meetup.updatedAt = now
@@ -83,7 +86,8 @@ extension AppDatabase {
             guard reasons.isEmpty else { return .notEligible(reasons) }
 
             let status: ApplicationStatus
-            if meetup.signupMode == .approval {
+            if meetup.signupMode == .approval || meetup.signupMode == .lottery {
+                // Waits for the host, or for the draw.
                 status = .pending
             } else if meetup.acceptedCount < meetup.capacity {
                 status = .accepted
@@ -95,7 +99,7 @@ extension AppDatabase {
                 INSERT INTO meetupApplications (meetupID, userID, status, queuedAt) VALUES (?, ?, ?, ?)
                 ON CONFLICT (meetupID, userID) DO UPDATE SET status = excluded.status, queuedAt = excluded.queuedAt, attended = NULL
                 """, arguments: [meetupID, userID, status.rawValue, now])
-            if status == .pending {
+            if status == .pending && meetup.signupMode == .approval {
                 try insertNotification(db, userID: meetup.hostID, kind: .meetupApplied, actorID: userID, postID: nil, commentID: nil,
                                        meetupID: meetupID, now: now)
             }
@@ -130,6 +134,46 @@ extension AppDatabase {
             try db.execute(sql: "UPDATE meetups SET acceptedCount = acceptedCount + 1 WHERE id = ?", arguments: [meetupID])
             try insertNotification(db, userID: next, kind: .meetupPromoted, actorID: meetup.hostID, postID: nil, commentID: nil,
                                    meetupID: meetupID, now: now)
+        }
+    }
+
+    /// Draws every lottery whose deadline has passed, each exactly once (the `drawnAt` that
+    /// only one transaction can set), however many sweeps race or however late the server
+    /// started. The rule, which anyone can recompute once the seed is shown: entrants in order
+    /// of `rank(seed + ":" + username)` (SHA-256, hex), the first `capacity` get places and
+    /// the rest wait in that order. Everyone is notified. Returns the meetups drawn.
+    @discardableResult
+    public func drawLotteries(now: Date = Date(), rank: (String) -> String) throws -> [Int64] {
+        try writer.write { db in
+            let due = try Int64.fetchAll(db, sql: """
+                SELECT id FROM meetups WHERE signupMode = 'lottery' AND drawnAt IS NULL AND deadline <= ?
+                """, arguments: [now])
+            var drawn: [Int64] = []
+            for id in due {
+                try db.execute(sql: "UPDATE meetups SET drawnAt = ? WHERE id = ? AND drawnAt IS NULL", arguments: [now, id])
+                guard db.changesCount == 1, let meetup = try Meetup.fetchOne(db, key: id), let seed = meetup.lotterySeed else { continue }
+                let entrants = try Row.fetchAll(db, sql: """
+                    SELECT a.userID, users.username FROM meetupApplications a JOIN users ON users.id = a.userID
+                    WHERE a.meetupID = ? AND a.status = 'pending'
+                    """, arguments: [id])
+                    .map { (id: $0["userID"] as Int64, username: $0["username"] as String) }
+                    .map { (id: $0.id, username: $0.username, key: rank(seed + ":" + $0.username)) }
+                    .sorted { $0.key < $1.key }
+                try db.execute(sql: "UPDATE meetups SET lotteryResult = ? WHERE id = ?",
+                               arguments: [entrants.map(\.username).joined(separator: ","), id])
+                let free = max(0, meetup.capacity - meetup.acceptedCount)
+                for (index, entrant) in entrants.enumerated() {
+                    let won = index < free
+                    // The waitlist keeps the drawn order: a millisecond apart.
+                    try db.execute(sql: "UPDATE meetupApplications SET status = ?, queuedAt = ? WHERE meetupID = ? AND userID = ?",
+                                   arguments: [won ? "accepted" : "waitlisted", now.addingTimeInterval(Double(index) / 1000), id, entrant.id])
+                    try insertNotification(db, userID: entrant.id, kind: won ? .meetupLotteryWon : .meetupLotteryLost, actorID: meetup.hostID,
+                                           postID: nil, commentID: nil, meetupID: id, detail: won ? "" : String(index - free + 1), now: now)
+                }
+                try db.execute(sql: "UPDATE meetups SET acceptedCount = acceptedCount + ? WHERE id = ?", arguments: [min(free, entrants.count), id])
+                drawn.append(id)
+            }
+            return drawn
         }
     }
 

@@ -9,6 +9,8 @@ public struct Notification: Codable, Sendable, Equatable, FetchableRecord, Mutab
         case meetupApplied, meetupAccepted, meetupRejected, meetupPromoted, meetupChanged
         /// The host moved the meetup: confirm your place. / You did not, and lost it.
         case meetupConfirm, meetupUnconfirmed
+        /// The lottery's result: a place, or a place on the waitlist (`detail`: its number).
+        case meetupLotteryWon, meetupLotteryLost
     }
 
     public var id: Int64?

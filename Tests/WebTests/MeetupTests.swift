@@ -182,6 +182,66 @@ import Storage
         #expect(jun.get(url).bodyText.contains("action=\"\(url)/apply\""))  // Jun may apply again
     }
 
+    @Test func aLotteryDrawsOnceAtTheDeadlineInAnOrderAnyoneCanRecompute() throws {
+        let site = try TestSite()
+        let people = site.members("hostess", "mina", "jun", "hana", "sora")
+        let hostess = people[0], entrants = Array(people[1...])
+        let now = Date()
+        let deadline = MeetupForm.local(now.addingTimeInterval(2 * 86_400), .current)
+        #expect(host(hostess, extra: [("signup_mode", "lottery"), ("deadline", "")]).bodyText.contains("Choose when the draw happens"))
+        let url = try #require(host(hostess, extra: [("signup_mode", "lottery"), ("capacity", "2"), ("deadline", deadline)]).headers["Location"])
+        for person in entrants { #expect(person.post(url + "/apply", [], from: url).status == .seeOther) }
+
+        // Before the draw: everyone is in it, the commitment is shown, the seed is not.
+        let before = entrants[0].get(url).bodyText
+        #expect(before.contains("You are in the draw."))
+        let commitment = try #require(before.firstMatch(of: /<code class="hash">([0-9a-f]{64})<\/code>/)?.1)
+        #expect(!hostess.get(url).bodyText.contains("/applications/mina/accept"))  // nothing for the host to decide
+
+        // Past the deadline, two sweeps race: one draw.
+        let later = now.addingTimeInterval(2 * 86_400 + 60)
+        let draws = Mutex(0)
+        DispatchQueue.concurrentPerform(iterations: 2) { _ in
+            let drawn = (try? site.database.drawLotteries(now: later, rank: Lottery.rank).count) ?? 0
+            draws.withLock { $0 += drawn }
+        }
+        #expect(draws.withLock { $0 } == 1)
+        #expect(try site.database.drawLotteries(now: later.addingTimeInterval(3_600), rank: Lottery.rank).isEmpty)
+
+        // The seed is revealed; it matches the commitment, and the order follows the rule.
+        let after = hostess.get(url).bodyText
+        let codes = after.matches(of: /<code class="hash">([^<]+)<\/code>/).map { String($0.1) }
+        #expect(codes.count == 2 && codes[0] == String(commitment))
+        let seed = codes[1]
+        #expect(Lottery.rank(seed) == String(commitment))
+        let expected = ["mina", "jun", "hana", "sora"].sorted { Lottery.rank(seed + ":" + $0) < Lottery.rank(seed + ":" + $1) }
+        let shown = after.matches(of: /<li(?: class="won")?>@([a-z]+)<\/li>/).map { String($0.1) }
+        #expect(shown == expected)
+        #expect(after.contains("2/2 going") && after.contains("waitlist: 2"))
+        // Everyone hears the result: the first two won, the others know their place in line.
+        let browsers = Dictionary(uniqueKeysWithValues: zip(["mina", "jun", "hana", "sora"], entrants))
+        #expect(try #require(browsers[expected[0]]).get("/notifications").bodyText.contains("You won a place"))
+        #expect(try #require(browsers[expected[3]]).get("/notifications").bodyText.contains("you are number 2 on the waitlist"))
+        // And the way places are given can no longer change.
+        let edit = hostess.post(url + "/edit", [
+            ("title", "Evening 5K, Han river"), ("starts_at", MeetupForm.local(now.addingTimeInterval(3 * 86_400), .current)),
+            ("duration", "60"), ("place_name", "Yeouido Park"), ("time_slot", "afterWork"), ("pace", "average"), ("style", "run"),
+            ("capacity", "2"), ("signup_mode", "firstCome"), ("gender_rule", "any"),
+        ], from: url + "/edit")
+        #expect(edit.status == .unprocessableContent && edit.bodyText.contains("the way places are given cannot change now"))
+    }
+
+    @Test func aDrawThatFellDueWhileTheServerWasDownHappensAtTheFirstSweep() throws {
+        let site = try TestSite()
+        let people = site.members("hostess", "mina")
+        let url = try #require(host(people[0], extra: [
+            ("signup_mode", "lottery"), ("deadline", MeetupForm.local(Date().addingTimeInterval(86_400), .current)),
+        ]).headers["Location"])
+        people[1].post(url + "/apply", [], from: url)
+        try site.app.sweep(now: Date().addingTimeInterval(5 * 86_400 / 2))
+        #expect(people[1].get("/notifications").bodyText.contains("You won a place"))
+    }
+
     @Test func editingTheTimeNotifiesPeopleGoing() throws {
         let site = try TestSite()
         let people = site.members("hostess", "mina")

@@ -96,7 +96,8 @@ extension App {
             item.crew.map { Paths.crewMembers($0.slug) } ?? Paths.crews
         case .crewAccepted, .crewRejected:
             item.crew.map { Paths.crew($0.slug) } ?? Paths.crews
-        case .meetupApplied, .meetupAccepted, .meetupRejected, .meetupPromoted, .meetupChanged, .meetupConfirm, .meetupUnconfirmed:
+        case .meetupApplied, .meetupAccepted, .meetupRejected, .meetupPromoted, .meetupChanged, .meetupConfirm, .meetupUnconfirmed,
+             .meetupLotteryWon, .meetupLotteryLost:
             notification.meetupID.map(Paths.meetup) ?? Paths.meetups
         }
     }

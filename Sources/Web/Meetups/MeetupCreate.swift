@@ -17,8 +17,9 @@ extension App {
         try requireCanPost(user, .meetups, context)
         let form = MeetupForm(context.form)
         let crew = try form.crew.isEmpty ? nil : database.crew(slug: form.crew)
-        let (meetup, errors) = form.validate(host: user, crewID: crew?.id, timeZone: localizer.timeZone)
-        guard let meetup else { return renderMeetupForm(form, errors: errors, editing: nil, context) }
+        let (validated, errors) = form.validate(host: user, crewID: crew?.id, timeZone: localizer.timeZone)
+        guard var meetup = validated else { return renderMeetupForm(form, errors: errors, editing: nil, context) }
+        if meetup.signupMode == .lottery { (meetup.lotterySeed, meetup.lotteryCommitment) = Lottery.seed() }
         let created = try storageAction(context) { try database.createMeetup(meetup) }
         return redirect(to: Paths.meetup(try created.storedID), flash: "meetup_created")
     }
@@ -35,8 +36,15 @@ extension App {
         let user = try context.requireUser()
         let form = MeetupForm(context.form)
         var (edited, errors) = form.validate(host: user, crewID: old.crewID, timeZone: localizer.timeZone)
-        if var meetup = edited {
+        // Once people have applied, the way places are given stays the same.
+        if let edited, edited.signupMode != old.signupMode, try !database.participants(meetupID: old.storedID).isEmpty {
+            errors.add("signup_mode", "errors.meetup_mode_locked")
+        }
+        if errors.isEmpty, var meetup = edited {
             meetup.id = old.id
+            if meetup.signupMode == .lottery {
+                (meetup.lotterySeed, meetup.lotteryCommitment) = old.lotterySeed.map { ($0, old.lotteryCommitment) } ?? Lottery.seed()
+            }
             var changes: [String] = []
             if meetup.startsAt != old.startsAt { changes.append(localizer.dateTime(meetup.startsAt, context.language)) }
             if meetup.placeName != old.placeName || meetup.address != old.address { changes.append(meetup.placeName) }

@@ -96,6 +96,8 @@ struct MeetupForm {
         if seats == nil { errors.add("capacity", "errors.meetup_capacity") }
         let closes = deadline.isEmpty ? start : Checked.localDateTime(deadline, in: timeZone)
         if closes == nil || (start.flatMap { start in closes.map { $0 > start } } ?? false) { errors.add("deadline", "errors.meetup_deadline") }
+        // A lottery needs a moment to draw at, before the start.
+        if mode == .lottery, deadline.isEmpty { errors.add("deadline", "errors.lottery_deadline") }
         let youngest = Checked.integer(minAge, in: 10...100), oldest = Checked.integer(maxAge, in: 10...100)
         if (!minAge.isEmpty && youngest == nil) || (!maxAge.isEmpty && oldest == nil)
             || (youngest.flatMap { young in oldest.map { young > $0 } } ?? false) {

@@ -7,9 +7,12 @@ extension App {
     func meetupShow(_ context: RequestContext) throws -> HTTPResponse {
         let language = context.language
         let now = Date()
-        // Places whose confirmation ran out go to the waitlist before anyone sees the page
-        // (the server's sweep does the same every minute for meetups nobody opens).
-        if let id = context.request.parameters["id"].flatMap(Checked.id) { try database.expireConfirmations(meetupID: id, now: now) }
+        // A draw that is due happens, and places whose confirmation ran out go to the waitlist,
+        // before anyone sees the page (the server's sweep does the same every minute).
+        if let id = context.request.parameters["id"].flatMap(Checked.id) {
+            try database.drawLotteries(now: now, rank: Lottery.rank)
+            try database.expireConfirmations(meetupID: id, now: now)
+        }
         let meetup = try meetup(context)
         let meetupID = try meetup.storedID
         guard let host = try database.user(id: meetup.hostID) else { throw HTTPError(.notFound) }
@@ -45,6 +48,7 @@ extension App {
             action.status = application.status
             action.place = application.waitlistPlace
             action.confirmBy = application.confirmBy.map { localizer.dateTime($0, language) }
+            action.inDraw = application.status == .pending && meetup.signupMode == .lottery
         } else if meetup.isClosed(at: now) {
             action.closed = true
         } else if let viewer, case let reasons = meetup.ineligibility(of: viewer, at: now), !reasons.isEmpty {
@@ -61,7 +65,15 @@ extension App {
             started: now >= meetup.startsAt,
             canClose: isHost && meetup.closedAt == nil && !meetup.isClosed(at: now),
             going: participants.filter { $0.status == .accepted }.map { participantView($0, meetupID: meetupID) },
-            pending: isHost ? participants.filter { $0.status == .pending }.map { participantView($0, meetupID: meetupID) } : [],
+            pending: isHost && meetup.signupMode == .approval
+                ? participants.filter { $0.status == .pending }.map { participantView($0, meetupID: meetupID) } : [],
+            lottery: meetup.signupMode == .lottery ? LotteryView(
+                commitment: meetup.lotteryCommitment ?? "", drawAt: localizer.dateTime(meetup.deadline, language),
+                entrants: participants.count { $0.status == .pending },
+                seed: meetup.drawnAt == nil ? nil : meetup.lotterySeed,
+                order: (meetup.drawnAt == nil ? nil : meetup.lotteryResult)?.split(separator: ",").enumerated().map { index, name in
+                    LotteryEntryView(rank: index + 1, username: String(name), won: index < meetup.capacity)
+                } ?? []) : nil,
             canTalk: canTalk,
             talk: canTalk ? try database.talk(meetupID: meetupID, viewerID: viewer?.storedID ?? 0).map { entry in
                 TalkEntryView(author: UserView(entry.author), bodyHTML: entry.bodyHTML, posted: localizer.moment(entry.createdAt, language))
@@ -92,6 +104,8 @@ struct MeetupPageView: PageView {
     /// Applications waiting for the host.
     let pending: [ParticipantView]
     var hasPending: Bool { !pending.isEmpty }
+    /// The draw, for a lottery meetup.
+    let lottery: LotteryView?
     let canTalk: Bool
     let talk: [TalkEntryView]
     let talkCount: Int
@@ -141,7 +155,9 @@ struct MeetupActionView {
     var willWait: Bool = false
     var status: ApplicationStatus?
     var accepted: Bool { status == .accepted }
-    var pending: Bool { status == .pending }
+    /// Waiting for the host; `inDraw`: waiting for the lottery.
+    var pending: Bool { status == .pending && !inDraw }
+    var inDraw: Bool = false
     var waitlisted: Bool { status == .waitlisted }
     var rejected: Bool { status == .rejected }
     /// Their place on the waitlist.
@@ -168,4 +184,20 @@ struct TalkEntryView {
     let author: UserView
     let bodyHTML: String
     let posted: Moment
+}
+
+/// A lottery: the commitment from the start; the seed and the order once drawn.
+struct LotteryView {
+    let commitment: String
+    let drawAt: String
+    let entrants: Int
+    let seed: String?
+    let order: [LotteryEntryView]
+    var hasOrder: Bool { !order.isEmpty }
+}
+
+struct LotteryEntryView {
+    let rank: Int
+    let username: String
+    let won: Bool
 }
