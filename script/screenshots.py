@@ -184,6 +184,11 @@ def seed(data):
                     starts_at=local(start + datetime.timedelta(days=2, hours=13)), time_slot="afterWork", crew="",
                     gender_rule="female", min_age="20", max_age="45")
     people[2].post("/meetups", list(approval.items()), page="/meetups/new")
+    lottery = dict(meetup_fields, title="Sunrise half marathon pacers (lottery)", signup_mode="lottery", capacity="3", crew="",
+                   starts_at=local(start + datetime.timedelta(days=5)), deadline=local(start + datetime.timedelta(days=3)))
+    draw = people[4].post("/meetups", list(lottery.items()), page="/meetups/new")
+    for member in people[5:10]:
+        member.post(draw + "/apply", [], page=draw)
 
     run_start = now - datetime.timedelta(days=1, hours=3)
     record = lead.post("/records", [("visibility", "public"), ("note", "Easy loop, legs felt **fresh** after the rest day.")],
@@ -222,7 +227,7 @@ def seed(data):
     db.execute("UPDATE retros SET startsAt = strftime('%Y-%m-%d %H:%M:%f', 'now', '-1 hours')")
     db.commit()
     db.close()
-    return {"crew": crew, "meetup": meetup, "record": record, "post": post, "retro": retro}
+    return {"crew": crew, "meetup": meetup, "record": record, "post": post, "retro": retro, "lottery": draw}
 
 
 def pages(seeded):
@@ -233,7 +238,7 @@ def pages(seeded):
         ("notifications", "/notifications"), ("crews", "/crews"), ("crew", crew), ("crew-members", crew + "/members"),
         ("crew-posts", crew + "/posts"), ("crew-meetups", crew + "/meetups"), ("crew-ledger", crew + "/ledger"),
         ("crew-retros", crew + "/retros"), ("crew-retro", seeded["retro"]), ("crew-edit", crew + "/edit"), ("crew-new", "/crews/new"),
-        ("meetups", "/meetups"), ("meetup", meetup), ("meetup-edit", meetup + "/edit"), ("meetup-new", "/meetups/new"),
+        ("meetups", "/meetups"), ("meetup", meetup), ("meetup-lottery", seeded["lottery"]), ("meetup-edit", meetup + "/edit"), ("meetup-new", "/meetups/new"),
         ("records", "/records"), ("record", seeded["record"]), ("record-new", "/records/new"),
         ("profile", "/u/runner1"), ("profile-records", "/u/runner1/records"), ("feedback", "/u/runner1/feedback"),
         ("followers", "/u/runner1/followers"), ("settings", "/settings"), ("report", "/reports/new?type=post&id=1"),

@@ -57,6 +57,7 @@ extension App {
         } else {
             action.apply = true
             action.willWait = meetup.signupMode == .firstCome && meetup.acceptedCount >= meetup.capacity
+            action.entersDraw = meetup.signupMode == .lottery
         }
         let view = MeetupPageView(
             meetup: detail,
@@ -151,8 +152,9 @@ struct MeetupActionView {
     var login: Bool = false
     var host: Bool = false
     var apply: Bool = false
-    /// Applying now joins the waitlist.
+    /// Applying now joins the waitlist; `entersDraw`: the lottery.
     var willWait: Bool = false
+    var entersDraw: Bool = false
     var status: ApplicationStatus?
     var accepted: Bool { status == .accepted }
     /// Waiting for the host; `inDraw`: waiting for the lottery.
