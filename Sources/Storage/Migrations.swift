@@ -16,6 +16,7 @@ enum Migrations {
         migrator.registerMigration("v9 splits of runs", migrate: addSplits)
         migrator.registerMigration("v10 re-confirming places after a move", migrate: addReconfirmation)
         migrator.registerMigration("v11 lottery signup", migrate: addLottery)
+        migrator.registerMigration("v12 meetup retrospectives", migrate: addMeetupRetros)
         return migrator
     }
 
@@ -478,6 +479,30 @@ enum Migrations {
     /// "301,598,…" (stored tracks keep no times, so splits are worked out at upload).
     private static func addSplits(_ db: Database) throws {
         try db.execute(sql: "ALTER TABLE records ADD COLUMN splits TEXT CHECK (length(splits) <= 8000)")
+    }
+
+    /// A retrospective belongs to a crew or (one per meetup) to a meetup; the table is rebuilt
+    /// to let `crewID` be empty.
+    private static func addMeetupRetros(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE retrosNew (
+                id INTEGER PRIMARY KEY,
+                crewID INTEGER REFERENCES crews(id) ON DELETE CASCADE,
+                meetupID INTEGER REFERENCES meetups(id) ON DELETE CASCADE,
+                name TEXT NOT NULL CHECK (length(name) BETWEEN 1 AND 60),
+                startsAt DATETIME NOT NULL,
+                closedAt DATETIME,
+                createdBy INTEGER REFERENCES users(id) ON DELETE SET NULL,
+                createdAt DATETIME NOT NULL,
+                CHECK ((crewID IS NULL) != (meetupID IS NULL))
+            );
+            INSERT INTO retrosNew (id, crewID, name, startsAt, closedAt, createdBy, createdAt)
+                SELECT id, crewID, name, startsAt, closedAt, createdBy, createdAt FROM retros;
+            DROP TABLE retros;
+            ALTER TABLE retrosNew RENAME TO retros;
+            CREATE INDEX retros_crew ON retros(crewID, startsAt) WHERE crewID IS NOT NULL;
+            CREATE UNIQUE INDEX retros_meetup ON retros(meetupID) WHERE meetupID IS NOT NULL;
+            """)
     }
 
     /// A third signup mode: a draw at the deadline, committed to by the SHA-256 of a secret

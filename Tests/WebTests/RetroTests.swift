@@ -51,4 +51,53 @@ import HTTP
         #expect(third.get("/u/recipient/feedback").status == .notFound)
         #expect(recipient.get(retroURL).bodyText.contains("Pacer"))
     }
+
+    @Test func afterAMeetupThoseWhoAttendedGiveEachOtherFeedbackThatLandsInTheirArchive() throws {
+        let site = try TestSite()
+        let people = site.members("hostess", "mina", "jun", "hana")
+        let (hostess, mina, jun, hana) = (people[0], people[1], people[2], people[3])
+        let start = MeetupForm.local(Date().addingTimeInterval(86_400), .current)
+        let url = try #require(hostess.post("/meetups", [
+            ("title", "Tempo Tuesday"), ("description", ""), ("starts_at", start), ("duration", "60"), ("place_name", "Track"),
+            ("address", ""), ("latitude", ""), ("longitude", ""), ("place_note", ""), ("region", ""), ("time_slot", "afterWork"),
+            ("distance", "8"), ("pace", "average"), ("style", "run"), ("capacity", "5"), ("signup_mode", "firstCome"),
+            ("deadline", ""), ("gender_rule", "any"),
+        ], from: "/meetups/new").headers["Location"])
+        let meetupID = try #require(Int64(url.split(separator: "/").last ?? ""))
+        for person in [mina, jun, hana] { person.post(url + "/apply", [], from: url) }
+
+        // Not before it ends.
+        #expect(hostess.post(url + "/retro", [("name", "Tempo"), ("starts_at", start)], from: url + "/retro").status == .forbidden)
+
+        // It took place two hours ago; Mina and Jun came, Hana did not.
+        try site.database.writer.write { db in
+            try db.execute(sql: "UPDATE meetups SET startsAt = ?, deadline = ? WHERE id = ?",
+                           arguments: [Date().addingTimeInterval(-7_200), Date().addingTimeInterval(-7_300), meetupID])
+        }
+        let ids = try ["mina", "jun"].map { try #require(try site.database.user(username: $0)?.id) }
+        #expect(hostess.post(url + "/attendance", ids.map { ("present", String($0)) }, from: url).status == .seeOther)
+        #expect(mina.get(url).bodyText.contains("href=\"\(url)/retro\""))
+        #expect(!hana.get(url).bodyText.contains("href=\"\(url)/retro\""))
+
+        // The host opens it; those who came take part, Hana does not.
+        let reveal = MeetupForm.local(Date().addingTimeInterval(86_400), .current)
+        #expect(hostess.post(url + "/retro", [("name", "Tempo Tuesday"), ("starts_at", reveal)], from: url + "/retro").status == .seeOther)
+        #expect(hostess.post(url + "/retro", [("name", "Again"), ("starts_at", reveal)], from: url + "/retro").status == .conflict)
+        #expect(hana.get(url + "/retro").status == .forbidden)
+        let form = mina.get(url + "/retro").bodyText
+        #expect(form.contains("<option value=\"jun\">") && form.contains("<option value=\"hostess\">") && !form.contains("<option value=\"hana\">"))
+        #expect(mina.post(url + "/retro/feedback", [("recipient", "jun"), ("kind", "continue"), ("keyword", "Steady"),
+                                                    ("description", "Even splits all the way."), ("to_start", "")], from: url + "/retro").status == .seeOther)
+        #expect(mina.post(url + "/retro/feedback", [("recipient", "hana"), ("kind", "continue"), ("keyword", "Absent"),
+                                                    ("description", "x")], from: url + "/retro").status == .unprocessableContent)
+        #expect(!jun.get(url + "/retro").bodyText.contains("Even splits"))
+
+        // Revealed: Jun reads it, and it is in his archive under the meetup's title.
+        try site.database.writer.write { db in
+            try db.execute(sql: "UPDATE retros SET startsAt = ? WHERE meetupID = ?", arguments: [Date().addingTimeInterval(-60), meetupID])
+        }
+        #expect(jun.get(url + "/retro").bodyText.contains("<span class=\"chip keep\">Steady</span><p>Even splits all the way.</p>"))
+        let archive = jun.get("/u/jun/feedback").bodyText
+        #expect(archive.contains("Steady") && archive.contains("Tempo Tuesday"))
+    }
 }

@@ -63,6 +63,8 @@ extension App {
             meetup: detail,
             action: action,
             isHost: isHost,
+            retroURL: now >= meetup.endsAt && (isHost || participants.contains { $0.user.id == viewer?.id && $0.attended == true })
+                ? Paths.meetup(meetupID) + "/retro" : nil,
             started: now >= meetup.startsAt,
             canClose: isHost && meetup.closedAt == nil && !meetup.isClosed(at: now),
             going: participants.filter { $0.status == .accepted }.map { participantView($0, meetupID: meetupID) },
@@ -98,6 +100,8 @@ struct MeetupPageView: PageView {
     let meetup: MeetupDetailView
     let action: MeetupActionView
     let isHost: Bool
+    /// After the meetup, for its host and those who attended.
+    let retroURL: String?
     let started: Bool
     let canClose: Bool
     let going: [ParticipantView]

@@ -36,23 +36,29 @@ extension App {
     func retroShow(_ context: RequestContext) throws -> HTTPResponse {
         let (crew, role) = try retroCrew(context)
         guard let user = context.user, let retro = try retro(context, crew) else { throw HTTPError(.notFound) }
+        var view = try crewPage(crew, tab: .retros, role: role, context)
+        view.retrosTab = try retroTab(retro, base: Paths.retro(retro, crew: crew.slug), manages: role?.isStaff == true, user: user, context)
+        return renderCrew(view, crew, context)
+    }
+
+    /// A retro as its participants see it: the form and what they wrote before the start,
+    /// what they received from then on. Shared by crews' and meetups' retros.
+    func retroTab(_ retro: Retro, base: String, manages: Bool, user: User, _ context: RequestContext) throws -> CrewRetrosTab {
         let language = context.language
         let now = Date()
-        let base = Paths.retro(retro, crew: crew.slug)
         let written = try database.feedbackWritten(retroID: retro.storedID, authorID: user.storedID)
         let received = try database.feedbackReceived(retroID: retro.storedID, recipientID: user.storedID, now: now)
         let chip = { (item: (feedback: Feedback, author: User)) in
             FeedbackChipView(keyword: item.feedback.keyword, description: item.feedback.description,
                              toStart: item.feedback.toStart.nilIfEmpty, author: item.author.displayName)
         }
-        var view = try crewPage(crew, tab: .retros, role: role, context)
         var tab = CrewRetrosTab(
             retro: RetroView(
                 name: retro.name, url: base, when: localizer.dateTime(retro.startsAt, language),
                 started: retro.hasStarted(at: now), closed: retro.closedAt != nil,
-                canClose: role?.isStaff == true && retro.hasStarted(at: now) && retro.closedAt == nil))
-        tab.recipients = try database.crewMembers(crewID: crew.storedID).filter { $0.user.id != user.id }
-            .map { Choice(value: $0.user.username, label: $0.user.displayName, selected: false) }
+                canClose: manages && retro.hasStarted(at: now) && retro.closedAt == nil))
+        tab.recipients = try database.retroMembers(retro).filter { $0.id != user.id }
+            .map { Choice(value: $0.username, label: $0.displayName, selected: false) }
         tab.written = written.map { item in
             WrittenFeedbackView(
                 recipient: item.recipient.displayName, keyword: item.feedback.keyword,
@@ -61,16 +67,22 @@ extension App {
         }
         tab.keepGoing = received.filter { $0.feedback.kind == .continue }.map(chip)
         tab.stopDoing = received.filter { $0.feedback.kind == .stop }.map(chip)
-        view.retrosTab = tab
-        return renderCrew(view, crew, context)
+        return tab
     }
 
     /// `POST /crews/:slug/retros/:id/feedback`: leave feedback for one member.
     func feedbackCreate(_ context: RequestContext) throws -> HTTPResponse {
         let (crew, _) = try retroCrew(context)
         guard let user = context.user, let retro = try retro(context, crew) else { throw HTTPError(.notFound) }
+        return try saveFeedback(retro, base: Paths.retro(retro, crew: crew.slug), user: user, context)
+    }
+
+    /// Leaves feedback in `retro` for the member named by `recipient`.
+    func saveFeedback(_ retro: Retro, base: String, user: User, _ context: RequestContext) throws -> HTTPResponse {
         let fields = try feedbackFields(context)
-        guard let recipient = try context.form["recipient"].flatMap({ try database.user(username: $0) }) else {
+        guard let recipient = try context.form["recipient"].flatMap({ try database.user(username: $0) }),
+              try database.retroMembers(retro).contains(where: { $0.id == recipient.id && $0.id != user.id })
+        else {
             throw HTTPError(.unprocessableContent, message: localizer.text("retros.errors.recipient", context.language))
         }
         let feedback = Feedback(retroID: try retro.storedID, authorID: try user.storedID, recipientID: try recipient.storedID, kind: fields.kind,
@@ -80,15 +92,19 @@ extension App {
         } catch StorageError.forbidden {
             throw HTTPError(.conflict, message: localizer.text("retros.errors.started", context.language))
         }
-        return redirect(to: Paths.retro(retro, crew: crew.slug), flash: "feedback_saved")
+        return redirect(to: base, flash: "feedback_saved")
     }
 
     /// `POST /crews/:slug/retros/:id/feedback/:fid`: change or (with `delete`) remove one's own.
     func feedbackUpdate(_ context: RequestContext) throws -> HTTPResponse {
         let (crew, _) = try retroCrew(context)
-        guard let user = context.user, let retro = try retro(context, crew), let id = context.request.parameters["fid"].flatMap(Checked.id) else {
-            throw HTTPError(.notFound)
-        }
+        guard let user = context.user, let retro = try retro(context, crew) else { throw HTTPError(.notFound) }
+        return try changeFeedback(base: Paths.retro(retro, crew: crew.slug), user: user, context)
+    }
+
+    /// Changes or (with `delete`) removes one's own feedback, named by `:fid`.
+    func changeFeedback(base: String, user: User, _ context: RequestContext) throws -> HTTPResponse {
+        guard let id = context.request.parameters["fid"].flatMap(Checked.id) else { throw HTTPError(.notFound) }
         let delete = context.form["delete"] == "1"
         let fields = delete ? (kind: Feedback.Kind.continue, keyword: "", description: "", toStart: "") : try feedbackFields(context)
         do {
@@ -99,7 +115,7 @@ extension App {
         } catch StorageError.notFound {
             throw HTTPError(.notFound)
         }
-        return redirect(to: Paths.retro(retro, crew: crew.slug), flash: delete ? "feedback_deleted" : "feedback_saved")
+        return redirect(to: base, flash: delete ? "feedback_deleted" : "feedback_saved")
     }
 
     /// `POST /crews/:slug/retros/:id/close`: staff, once it has started.
