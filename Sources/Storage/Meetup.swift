@@ -51,6 +51,8 @@ public struct Meetup: Codable, Sendable, Equatable, FetchableRecord, MutablePers
     public var drawnAt: Date? = nil
     /// The entrants' usernames in drawn order, comma-separated.
     public var lotteryResult: String? = nil
+    /// The six digits people type to check themselves in (made when first shown).
+    public var checkinCode: String? = nil
 
     public init(
         id: Int64?,
@@ -135,6 +137,11 @@ public struct Meetup: Codable, Sendable, Equatable, FetchableRecord, MutablePers
 
     public var endsAt: Date { startsAt.addingTimeInterval(Double(durationMinutes) * 60) }
 
+    /// People check themselves in from 30 minutes before the start to an hour after it.
+    public func isCheckInOpen(at now: Date) -> Bool {
+        now >= startsAt.addingTimeInterval(-30 * 60) && now <= startsAt.addingTimeInterval(60 * 60)
+    }
+
     /// Why `user` may not join, if they may not: each reason names the rule.
     public func ineligibility(of user: User, at now: Date) -> [Ineligibility] {
         var reasons: [Ineligibility] = []
@@ -161,7 +168,7 @@ public struct Meetup: Codable, Sendable, Equatable, FetchableRecord, MutablePers
 // column names per row, most of a list page's time.
 extension Meetup {
     /// The table's columns in its own order, which `init(row:)` reads by position.
-    static let columns = ["id", "hostID", "crewID", "crewOnly", "title", "description", "descriptionHTML", "startsAt", "durationMinutes", "placeName", "address", "latitude", "longitude", "placeNote", "region", "timeSlot", "distanceKm", "pace", "style", "capacity", "signupMode", "deadline", "afterParty", "genderRule", "minAge", "maxAge", "jobs", "acceptedCount", "closedAt", "sequence", "createdAt", "updatedAt", "hiddenAt", "lotterySeed", "lotteryCommitment", "drawnAt", "lotteryResult"]
+    static let columns = ["id", "hostID", "crewID", "crewOnly", "title", "description", "descriptionHTML", "startsAt", "durationMinutes", "placeName", "address", "latitude", "longitude", "placeNote", "region", "timeSlot", "distanceKm", "pace", "style", "capacity", "signupMode", "deadline", "afterParty", "genderRule", "minAge", "maxAge", "jobs", "acceptedCount", "closedAt", "sequence", "createdAt", "updatedAt", "hiddenAt", "lotterySeed", "lotteryCommitment", "drawnAt", "lotteryResult", "checkinCode"]
 
     public init(row: Row) throws {
         try self.init(row: row, startingAt: 0)
@@ -206,6 +213,7 @@ extension Meetup {
         lotteryCommitment = try row.decode(atIndex: offset + 34)
         drawnAt = try row.optionalDate(atIndex: offset + 35)
         lotteryResult = try row.decode(atIndex: offset + 36)
+        checkinCode = try row.decode(atIndex: offset + 37)
     }
 }
 

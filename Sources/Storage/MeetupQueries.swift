@@ -177,6 +177,53 @@ extension AppDatabase {
         }
     }
 
+    /// The meetup's check-in code, made by `make` the first time it is asked for.
+    public func checkinCode(meetupID: Int64, make: () -> String) throws -> String {
+        try writer.write { db in
+            if let code = try String.fetchOne(db, sql: "SELECT checkinCode FROM meetups WHERE id = ?", arguments: [meetupID]) { return code }
+            let code = make()
+            try db.execute(sql: "UPDATE meetups SET checkinCode = ? WHERE id = ? AND checkinCode IS NULL", arguments: [code, meetupID])
+            return try String.fetchOne(db, sql: "SELECT checkinCode FROM meetups WHERE id = ?", arguments: [meetupID]) ?? code
+        }
+    }
+
+    public enum CheckIn: Equatable, Sendable {
+        case checkedIn
+        /// A wrong code, and how many tries are left.
+        case wrongCode(triesLeft: Int)
+        case locked
+        case notOpen
+        case notGoing
+    }
+
+    /// Checks `userID` in with `code`, in one transaction: the count of wrong codes is read and
+    /// raised in the same transaction that compares, so guesses sent in parallel still stop
+    /// at five.
+    public func checkIn(meetupID: Int64, userID: Int64, code: String, now: Date = Date()) throws -> CheckIn {
+        try writer.write { db in
+            guard let meetup = try Meetup.fetchOne(db, key: meetupID) else { throw StorageError.notFound }
+            guard meetup.isCheckInOpen(at: now), let expected = meetup.checkinCode else { return .notOpen }
+            guard try String.fetchOne(db, sql: "SELECT status FROM meetupApplications WHERE meetupID = ? AND userID = ?",
+                                      arguments: [meetupID, userID]) == ApplicationStatus.accepted.rawValue
+            else { return .notGoing }
+            let failures = try Int.fetchOne(db, sql: "SELECT failures FROM checkinAttempts WHERE meetupID = ? AND userID = ?",
+                                            arguments: [meetupID, userID]) ?? 0
+            guard failures < 5 else { return .locked }
+            // The same time whichever digit differs.
+            let typed = Array(code.utf8), wanted = Array(expected.utf8)
+            let matches = typed.count == wanted.count && zip(typed, wanted).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
+            guard matches else {
+                try db.execute(sql: """
+                    INSERT INTO checkinAttempts (meetupID, userID, failures) VALUES (?, ?, 1)
+                    ON CONFLICT (meetupID, userID) DO UPDATE SET failures = failures + 1
+                    """, arguments: [meetupID, userID])
+                return failures + 1 >= 5 ? .locked : .wrongCode(triesLeft: 5 - failures - 1)
+            }
+            try db.execute(sql: "UPDATE meetupApplications SET attended = 1 WHERE meetupID = ? AND userID = ?", arguments: [meetupID, userID])
+            return .checkedIn
+        }
+    }
+
     /// How long people going have to confirm after a move (at most until the start).
     public static let confirmationWindow: TimeInterval = 24 * 3600
 

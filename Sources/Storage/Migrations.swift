@@ -17,6 +17,7 @@ enum Migrations {
         migrator.registerMigration("v10 re-confirming places after a move", migrate: addReconfirmation)
         migrator.registerMigration("v11 lottery signup", migrate: addLottery)
         migrator.registerMigration("v12 meetup retrospectives", migrate: addMeetupRetros)
+        migrator.registerMigration("v13 self check-in", migrate: addCheckIn)
         return migrator
     }
 
@@ -479,6 +480,19 @@ enum Migrations {
     /// "301,598,…" (stored tracks keep no times, so splits are worked out at upload).
     private static func addSplits(_ db: Database) throws {
         try db.execute(sql: "ALTER TABLE records ADD COLUMN splits TEXT CHECK (length(splits) <= 8000)")
+    }
+
+    /// A code the host shows at the start; five wrong codes lock a person's check-in.
+    private static func addCheckIn(_ db: Database) throws {
+        try db.execute(sql: """
+            ALTER TABLE meetups ADD COLUMN checkinCode TEXT CHECK (checkinCode IS NULL OR length(checkinCode) = 6);
+            CREATE TABLE checkinAttempts (
+                meetupID INTEGER NOT NULL REFERENCES meetups(id) ON DELETE CASCADE,
+                userID INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                failures INTEGER NOT NULL DEFAULT 0 CHECK (failures BETWEEN 0 AND 5),
+                PRIMARY KEY (meetupID, userID)
+            ) WITHOUT ROWID;
+            """)
     }
 
     /// A retrospective belongs to a crew or (one per meetup) to a meetup; the table is rebuilt

@@ -74,6 +74,7 @@ enum Routes {
         router.post("/meetups/:id/apply", app.page(app.meetupApply))
         router.post("/meetups/:id/cancel", app.page(app.meetupCancel))
         router.post("/meetups/:id/confirm", app.page(app.meetupConfirm))
+        router.post("/meetups/:id/checkin", app.page(app.meetupCheckIn))
         router.get("/meetups/:id/retro", app.page(app.meetupRetroShow))
         router.post("/meetups/:id/retro", app.page(app.meetupRetroCreate))
         router.post("/meetups/:id/retro/feedback", app.page(app.meetupFeedbackCreate))

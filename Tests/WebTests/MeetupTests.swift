@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import HTTP
-import Storage
+@testable import Storage
 @testable import Web
 
 @Suite struct MeetupTests {
@@ -240,6 +240,55 @@ import Storage
         people[1].post(url + "/apply", [], from: url)
         try site.app.sweep(now: Date().addingTimeInterval(5 * 86_400 / 2))
         #expect(people[1].get("/notifications").bodyText.contains("You won a place"))
+    }
+
+    @Test func peopleGoingCheckThemselvesInWithTheHostsCodeAndFiveWrongCodesLockThem() throws {
+        let site = try TestSite()
+        let people = site.members("hostess", "mina", "jun", "hana")
+        let (hostess, mina, jun, hana) = (people[0], people[1], people[2], people[3])
+        let url = try #require(host(hostess, extra: [("capacity", "5")]).headers["Location"])
+        let meetupID = try #require(Int64(url.split(separator: "/").last ?? ""))
+        for person in [mina, jun, hana] { person.post(url + "/apply", [], from: url) }
+        #expect(mina.post(url + "/checkin", [("code", "123456")], from: url).status == .conflict)  // days before: not open
+
+        // Ten minutes before the start: the host sees the code and its QR code.
+        try site.database.writer.write { db in
+            try db.execute(sql: "UPDATE meetups SET startsAt = ?, deadline = ? WHERE id = ?",
+                           arguments: [Date().addingTimeInterval(600), Date().addingTimeInterval(500), meetupID])
+        }
+        let hostPage = hostess.get(url).bodyText
+        let code = String(try #require(hostPage.firstMatch(of: /<p class="checkin-code">([0-9]{6})<\/p>/)?.1))
+        #expect(hostPage.contains("<svg class=\"qr\"") && hostPage.contains("<path d=\"M4 4h1v1h-1z"))
+        let wrong = code == "000000" ? "111111" : "000000"
+
+        // Mina: four wrong codes say how many tries are left; the fifth locks her, even with the right code after.
+        for left in [4, 3, 2, 1] {
+            let answer = mina.post(url + "/checkin", [("code", wrong)], from: url)
+            #expect(answer.status == .unprocessableContent && answer.bodyText.contains("\(left) tries left"))
+        }
+        #expect(mina.post(url + "/checkin", [("code", wrong)], from: url).status == .forbidden)
+        #expect(mina.post(url + "/checkin", [("code", code)], from: url).status == .forbidden)
+
+        // Jun guesses in parallel: still five at most.
+        let junID = try #require(try site.database.user(username: "jun")?.id)
+        DispatchQueue.concurrentPerform(iterations: 12) { index in
+            _ = try? site.database.checkIn(meetupID: meetupID, userID: junID, code: String(format: "%06d", (Int(code) ?? 0) + index + 1))
+        }
+        #expect(try site.database.checkIn(meetupID: meetupID, userID: junID, code: code) == .locked)
+        let failures = try site.database.writer.read { db in
+            try Int.fetchOne(db, sql: "SELECT failures FROM checkinAttempts WHERE meetupID = ? AND userID = ?", arguments: [meetupID, junID])
+        }
+        #expect(failures == 5)
+
+        // Hana follows the QR code's link: the code is filled in, and she is present.
+        #expect(hana.get(url + "?code=" + code).bodyText.contains("value=\"\(code)\""))
+        #expect(hana.post(url + "/checkin", [("code", code)], from: url).status == .seeOther)
+        #expect(hana.get(url).bodyText.contains("You are checked in."))
+        let hanaID = try #require(try site.database.user(username: "hana")?.id)
+        #expect(try site.database.attendance(userID: hanaID) == (attended: 1, recorded: 1))
+        // Someone not going cannot.
+        let outsider = site.members("outsider")[0]
+        #expect(outsider.post(url + "/checkin", [("code", code)], from: url).status == .forbidden)
     }
 
     @Test func editingTheTimeNotifiesPeopleGoing() throws {

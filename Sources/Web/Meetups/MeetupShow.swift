@@ -59,10 +59,23 @@ extension App {
             action.willWait = meetup.signupMode == .firstCome && meetup.acceptedCount >= meetup.capacity
             action.entersDraw = meetup.signupMode == .lottery
         }
+        // Check-in: the host shows the code and its QR code; people going type it.
+        var checkin: CheckinView?
+        if meetup.isCheckInOpen(at: now) {
+            let mine = participants.first { $0.user.id == viewer?.id }
+            if isHost {
+                let code = try database.checkinCode(meetupID: meetupID, make: Self.newCheckinCode)
+                let link = publicURL(context).origin + Paths.meetup(meetupID) + "?code=" + code + "#checkin"
+                checkin = CheckinView(hostCode: code, qr: QRCode(link).map { QRView(path: $0.svgPath, size: $0.size + 8) })
+            } else if let mine, mine.status == .accepted {
+                checkin = CheckinView(checkedIn: mine.attended == true, typed: context.form["code"].map { String($0.prefix(6)) } ?? "")
+            }
+        }
         let view = MeetupPageView(
             meetup: detail,
             action: action,
             isHost: isHost,
+            checkin: checkin,
             retroURL: now >= meetup.endsAt && (isHost || participants.contains { $0.user.id == viewer?.id && $0.attended == true })
                 ? Paths.meetup(meetupID) + "/retro" : nil,
             started: now >= meetup.startsAt,
@@ -100,6 +113,8 @@ struct MeetupPageView: PageView {
     let meetup: MeetupDetailView
     let action: MeetupActionView
     let isHost: Bool
+    /// From half an hour before the start to an hour after.
+    let checkin: CheckinView?
     /// After the meetup, for its host and those who attended.
     let retroURL: String?
     let started: Bool
@@ -206,4 +221,20 @@ struct LotteryEntryView {
     let rank: Int
     let username: String
     let won: Bool
+}
+
+/// Self check-in: the host's code and QR code, or a participant's form.
+struct CheckinView {
+    var hostCode: String? = nil
+    var qr: QRView? = nil
+    var checkedIn: Bool = false
+    /// Prefilled from the QR code's link (`?code=`).
+    var typed: String = ""
+    var showsForm: Bool { hostCode == nil && !checkedIn }
+}
+
+struct QRView {
+    let path: String
+    /// Modules across, quiet zone included.
+    let size: Int
 }
