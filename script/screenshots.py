@@ -189,6 +189,11 @@ def seed(data):
     draw = people[4].post("/meetups", list(lottery.items()), page="/meetups/new")
     for member in people[5:10]:
         member.post(draw + "/apply", [], page=draw)
+    soon = dict(meetup_fields, title="Tonight's easy 5K (check-in open)", crew="", capacity="10",
+                starts_at=local(now + datetime.timedelta(minutes=20)), deadline=local(now + datetime.timedelta(minutes=10)))
+    checkin = lead.post("/meetups", list(soon.items()), page="/meetups/new")
+    for member in people[1:4]:
+        member.post(checkin + "/apply", [], page=checkin)
 
     run_start = now - datetime.timedelta(days=1, hours=3)
     record = lead.post("/records", [("visibility", "public"), ("note", "Easy loop, legs felt **fresh** after the rest day.")],
@@ -227,7 +232,7 @@ def seed(data):
     db.execute("UPDATE retros SET startsAt = strftime('%Y-%m-%d %H:%M:%f', 'now', '-1 hours')")
     db.commit()
     db.close()
-    return {"crew": crew, "meetup": meetup, "record": record, "post": post, "retro": retro, "lottery": draw}
+    return {"crew": crew, "meetup": meetup, "record": record, "post": post, "retro": retro, "lottery": draw, "checkin": checkin}
 
 
 def pages(seeded):
@@ -238,7 +243,7 @@ def pages(seeded):
         ("notifications", "/notifications"), ("crews", "/crews"), ("crew", crew), ("crew-members", crew + "/members"),
         ("crew-posts", crew + "/posts"), ("crew-meetups", crew + "/meetups"), ("crew-ledger", crew + "/ledger"),
         ("crew-retros", crew + "/retros"), ("crew-retro", seeded["retro"]), ("crew-edit", crew + "/edit"), ("crew-new", "/crews/new"),
-        ("meetups", "/meetups"), ("meetup", meetup), ("meetup-lottery", seeded["lottery"]), ("meetup-edit", meetup + "/edit"), ("meetup-new", "/meetups/new"),
+        ("meetups", "/meetups"), ("meetup", meetup), ("meetup-lottery", seeded["lottery"]), ("meetup-checkin", seeded["checkin"]), ("meetup-edit", meetup + "/edit"), ("meetup-new", "/meetups/new"),
         ("records", "/records"), ("record", seeded["record"]), ("record-new", "/records/new"),
         ("profile", "/u/runner1"), ("profile-records", "/u/runner1/records"), ("feedback", "/u/runner1/feedback"),
         ("followers", "/u/runner1/followers"), ("settings", "/settings"), ("report", "/reports/new?type=post&id=1"),
