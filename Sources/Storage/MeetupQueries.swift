@@ -144,7 +144,13 @@ extension AppDatabase {
     /// the rest wait in that order. Everyone is notified. Returns the meetups drawn.
     @discardableResult
     public func drawLotteries(now: Date = Date(), rank: (String) -> String) throws -> [Int64] {
-        try writer.write { db in
+        // Most calls find nothing due: a read, not a write transaction, tells.
+        let anyDue = try reader.read { db in
+            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM meetups WHERE signupMode = 'lottery' AND drawnAt IS NULL AND deadline <= ?)",
+                              arguments: [now]) ?? false
+        }
+        guard anyDue else { return [] }
+        return try writer.write { db in
             let due = try Int64.fetchAll(db, sql: """
                 SELECT id FROM meetups WHERE signupMode = 'lottery' AND drawnAt IS NULL AND deadline <= ?
                 """, arguments: [now])
@@ -244,11 +250,14 @@ extension AppDatabase {
     /// (before its page is shown). Returns how many places expired.
     @discardableResult
     public func expireConfirmations(meetupID: Int64? = nil, now: Date = Date()) throws -> Int {
-        try writer.write { db in
-            let rows = try Row.fetchAll(db, sql: """
-                SELECT meetupID, userID FROM meetupApplications
-                WHERE confirmBy IS NOT NULL AND confirmBy <= ?1 AND status = 'accepted' AND (?2 IS NULL OR meetupID = ?2)
-                """, arguments: [now, meetupID])
+        let expired = """
+            SELECT meetupID, userID FROM meetupApplications
+            WHERE confirmBy IS NOT NULL AND confirmBy <= ?1 AND status = 'accepted' AND (?2 IS NULL OR meetupID = ?2)
+            """
+        // Most calls find nothing due: a read, not a write transaction, tells.
+        guard try reader.read({ db in try Row.fetchOne(db, sql: expired, arguments: [now, meetupID]) }) != nil else { return 0 }
+        return try writer.write { db in
+            let rows = try Row.fetchAll(db, sql: expired, arguments: [now, meetupID])
             for row in rows {
                 let meetupID: Int64 = row["meetupID"], userID: Int64 = row["userID"]
                 guard let meetup = try Meetup.fetchOne(db, key: meetupID) else { continue }
@@ -314,7 +323,6 @@ extension AppDatabase {
         }
     }
 
-    /// The viewer's application status and, when waitlisted, their place in the queue (1-based).
     /// The viewer's application status, their place on the waitlist (1-based) when waiting,
     /// and the deadline to confirm their place when the host moved the meetup.
     public func application(meetupID: Int64, userID: Int64) throws -> (status: ApplicationStatus, waitlistPlace: Int?, confirmBy: Date?)? {
