@@ -235,4 +235,30 @@ public struct Participant: Sendable, Equatable {
     public var user: User
     public var status: ApplicationStatus
     public var attended: Bool?
+    public var groupID: Int64? = nil
+}
+
+/// A pace group inside a meetup ("5:00 /km"), with its own capacity, leader and waitlist.
+public struct PaceGroup: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRecord, StoredRecord {
+    public var id: Int64?
+    public var meetupID: Int64
+    public var position: Int
+    public var label: String
+    public var capacity: Int
+    public var leaderID: Int64?
+    public var acceptedCount: Int = 0
+
+    public static let databaseTableName = "meetupGroups"
+
+    public init(meetupID: Int64 = 0, position: Int = 0, label: String, capacity: Int, leaderID: Int64?) {
+        self.meetupID = meetupID
+        self.position = position
+        self.label = label
+        self.capacity = capacity
+        self.leaderID = leaderID
+    }
+
+    public mutating func didInsert(_ inserted: InsertionSuccess) {
+        id = inserted.rowID
+    }
 }

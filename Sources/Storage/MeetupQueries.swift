@@ -7,19 +7,40 @@ public enum ApplyResult: Sendable, Equatable {
     case closed
     case notEligible([Ineligibility])
     case alreadyApplied(ApplicationStatus)
+    /// The meetup has pace groups and none (or one of another meetup) was chosen.
+    case chooseGroup
 }
 
 extension AppDatabase {
     // MARK: - Hosting
 
-    public func createMeetup(_ meetup: Meetup) throws -> Meetup {
+    /// Creates the meetup with its pace groups, if any (its capacity is then theirs summed).
+    public func createMeetup(_ meetup: Meetup, groups: [PaceGroup] = []) throws -> Meetup {
         try writer.write { db in
             var meetup = meetup
             if let crewID = meetup.crewID {
                 guard try crewRole(db, crewID: crewID, userID: meetup.hostID)?.isMember == true else { throw StorageError.forbidden }
             }
+            if !groups.isEmpty { meetup.capacity = groups.reduce(0) { $0 + $1.capacity } }
             try meetup.insert(db)
+            try insertGroups(db, groups, meetupID: meetup.storedID)
             return meetup
+        }
+    }
+
+    private func insertGroups(_ db: Database, _ groups: [PaceGroup], meetupID: Int64) throws {
+        for (position, group) in groups.enumerated() {
+            var group = group
+            group.meetupID = meetupID
+            group.position = position
+            group.acceptedCount = 0
+            try group.insert(db)
+        }
+    }
+
+    public func paceGroups(meetupID: Int64) throws -> [PaceGroup] {
+        try reader.read { db in
+            try PaceGroup.fetchAll(db, sql: "SELECT * FROM meetupGroups WHERE meetupID = ? ORDER BY position", arguments: [meetupID])
         }
     }
 
@@ -27,11 +48,25 @@ extension AppDatabase {
     /// changes, everyone going is notified with `change` (a human summary). With `reconfirm`
     /// (moved by more than half an hour, or elsewhere), each must also confirm their place
     /// within a day, or before the start if that is sooner (`expireConfirmations`).
-    public func updateMeetup(_ meetup: Meetup, by hostID: Int64, change: String?, reconfirm: Bool = false, now: Date = Date()) throws -> Meetup {
+    /// `groups`: the new pace groups, replacing the old ones while nobody has applied (nil
+    /// leaves them as they are).
+    public func updateMeetup(_ meetup: Meetup, by hostID: Int64, change: String?, reconfirm: Bool = false, groups: [PaceGroup]? = nil,
+                             now: Date = Date()) throws -> Meetup {
         try writer.write { db in
             guard let old = try Meetup.fetchOne(db, key: meetup.id), old.hostID == hostID else { throw StorageError.notFound }
-            guard meetup.capacity >= old.acceptedCount else { throw StorageError.full }
             var meetup = meetup
+            let oldGroups = try PaceGroup.fetchAll(db, sql: "SELECT * FROM meetupGroups WHERE meetupID = ?", arguments: [old.id])
+            if let groups, groups != oldGroups.map({ PaceGroup(label: $0.label, capacity: $0.capacity, leaderID: $0.leaderID) }) {
+                let applied = try Int.fetchOne(db, sql: "SELECT count(*) FROM meetupApplications WHERE meetupID = ? AND status != 'cancelled'",
+                                               arguments: [old.id]) ?? 0
+                guard applied == 0 else { throw StorageError.locked }
+                try db.execute(sql: "DELETE FROM meetupGroups WHERE meetupID = ?", arguments: [old.id])
+                try insertGroups(db, groups, meetupID: old.storedID)
+                if !groups.isEmpty { meetup.capacity = groups.reduce(0) { $0 + $1.capacity } }
+            } else if !oldGroups.isEmpty {
+                meetup.capacity = old.capacity
+            }
+            guard meetup.capacity >= old.acceptedCount else { throw StorageError.full }
             meetup.acceptedCount = old.acceptedCount
             meetup.closedAt = old.closedAt
             meetup.drawnAt = old.drawnAt
@@ -68,7 +103,7 @@ extension AppDatabase {
     /// Applies `userID`: accepted while there is room (first come), waitlisted after that, or
     /// pending for the host (approval). Eligibility and the deadline are checked here, in the
     /// same transaction that takes the place.
-    public func apply(meetupID: Int64, userID: Int64, now: Date = Date()) throws -> ApplyResult {
+    public func apply(meetupID: Int64, userID: Int64, groupID: Int64? = nil, now: Date = Date()) throws -> ApplyResult {
         try writer.write { db in
             guard let meetup = try Meetup.fetchOne(db, key: meetupID), let user = try User.fetchOne(db, key: userID) else {
                 throw StorageError.notFound
@@ -85,20 +120,25 @@ extension AppDatabase {
             let reasons = meetup.ineligibility(of: user, at: now)
             guard reasons.isEmpty else { return .notEligible(reasons) }
 
+            // With pace groups, one of them must be chosen, and places are counted per group.
+            let groups = try PaceGroup.fetchAll(db, sql: "SELECT * FROM meetupGroups WHERE meetupID = ?", arguments: [meetupID])
+            let group = groups.first { $0.id == groupID }
+            if !groups.isEmpty && group == nil { return .chooseGroup }
             let status: ApplicationStatus
             if meetup.signupMode == .approval || meetup.signupMode == .lottery {
                 // Waits for the host, or for the draw.
                 status = .pending
-            } else if meetup.acceptedCount < meetup.capacity {
+            } else if group.map({ $0.acceptedCount < $0.capacity }) ?? (meetup.acceptedCount < meetup.capacity) {
                 status = .accepted
-                try db.execute(sql: "UPDATE meetups SET acceptedCount = acceptedCount + 1 WHERE id = ?", arguments: [meetupID])
+                try takePlace(db, meetupID: meetupID, groupID: group?.id)
             } else {
                 status = .waitlisted
             }
             try db.execute(sql: """
-                INSERT INTO meetupApplications (meetupID, userID, status, queuedAt) VALUES (?, ?, ?, ?)
-                ON CONFLICT (meetupID, userID) DO UPDATE SET status = excluded.status, queuedAt = excluded.queuedAt, attended = NULL
-                """, arguments: [meetupID, userID, status.rawValue, now])
+                INSERT INTO meetupApplications (meetupID, userID, status, queuedAt, groupID) VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT (meetupID, userID) DO UPDATE SET status = excluded.status, queuedAt = excluded.queuedAt,
+                    groupID = excluded.groupID, attended = NULL
+                """, arguments: [meetupID, userID, status.rawValue, now, group?.id])
             if status == .pending && meetup.signupMode == .approval {
                 try insertNotification(db, userID: meetup.hostID, kind: .meetupApplied, actorID: userID, postID: nil, commentID: nil,
                                        meetupID: meetupID, now: now)
@@ -111,27 +151,38 @@ extension AppDatabase {
     public func cancelApplication(meetupID: Int64, userID: Int64, now: Date = Date()) throws {
         try writer.write { db in
             guard let meetup = try Meetup.fetchOne(db, key: meetupID) else { throw StorageError.notFound }
-            guard let status = try String.fetchOne(db.cachedStatement(sql: "SELECT status FROM meetupApplications WHERE meetupID = ? AND userID = ?"),
-                                                   arguments: [meetupID, userID]).flatMap(ApplicationStatus.init(rawValue:)),
-                  [.accepted, .pending, .waitlisted].contains(status)
+            guard let row = try Row.fetchOne(db, sql: "SELECT status, groupID FROM meetupApplications WHERE meetupID = ? AND userID = ?",
+                                             arguments: [meetupID, userID]),
+                  let status = ApplicationStatus(rawValue: row["status"]), [.accepted, .pending, .waitlisted].contains(status)
             else { throw StorageError.notFound }
             guard now < meetup.startsAt else { throw StorageError.forbidden }
             try db.execute(sql: "UPDATE meetupApplications SET status = 'cancelled', confirmBy = NULL WHERE meetupID = ? AND userID = ?",
                            arguments: [meetupID, userID])
             guard status == .accepted else { return }
-            try releasePlace(db, meetup, now: now)
+            try releasePlace(db, meetup, groupID: row["groupID"], now: now)
         }
     }
 
-    /// A place given up: the first on the waitlist takes it and is told.
-    private func releasePlace(_ db: Database, _ meetup: Meetup, now: Date) throws {
+    /// One place taken, in the meetup and in its pace group: the CHECKs refuse one too many.
+    private func takePlace(_ db: Database, meetupID: Int64, groupID: Int64?) throws {
+        do {
+            try db.execute(sql: "UPDATE meetups SET acceptedCount = acceptedCount + 1 WHERE id = ?", arguments: [meetupID])
+            if let groupID { try db.execute(sql: "UPDATE meetupGroups SET acceptedCount = acceptedCount + 1 WHERE id = ?", arguments: [groupID]) }
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
+            throw StorageError.full
+        }
+    }
+
+    /// A place given up (in `groupID`'s group, if any): the first waiting for it takes it and is told.
+    private func releasePlace(_ db: Database, _ meetup: Meetup, groupID: Int64?, now: Date) throws {
         let meetupID = try meetup.storedID
         try db.execute(sql: "UPDATE meetups SET acceptedCount = acceptedCount - 1 WHERE id = ?", arguments: [meetupID])
+        if let groupID { try db.execute(sql: "UPDATE meetupGroups SET acceptedCount = acceptedCount - 1 WHERE id = ?", arguments: [groupID]) }
         if let next = try Int64.fetchOne(db.cachedStatement(sql: """
-            SELECT userID FROM meetupApplications WHERE meetupID = ? AND status = 'waitlisted' ORDER BY queuedAt, id LIMIT 1
-            """), arguments: [meetupID]) {
+            SELECT userID FROM meetupApplications WHERE meetupID = ? AND status = 'waitlisted' AND groupID IS ? ORDER BY queuedAt, id LIMIT 1
+            """), arguments: [meetupID, groupID]) {
             try db.execute(sql: "UPDATE meetupApplications SET status = 'accepted' WHERE meetupID = ? AND userID = ?", arguments: [meetupID, next])
-            try db.execute(sql: "UPDATE meetups SET acceptedCount = acceptedCount + 1 WHERE id = ?", arguments: [meetupID])
+            try takePlace(db, meetupID: meetupID, groupID: groupID)
             try insertNotification(db, userID: next, kind: .meetupPromoted, actorID: meetup.hostID, postID: nil, commentID: nil,
                                    meetupID: meetupID, now: now)
         }
@@ -159,24 +210,34 @@ extension AppDatabase {
                 try db.execute(sql: "UPDATE meetups SET drawnAt = ? WHERE id = ? AND drawnAt IS NULL", arguments: [now, id])
                 guard db.changesCount == 1, let meetup = try Meetup.fetchOne(db, key: id), let seed = meetup.lotterySeed else { continue }
                 let entrants = try Row.fetchAll(db, sql: """
-                    SELECT a.userID, users.username FROM meetupApplications a JOIN users ON users.id = a.userID
+                    SELECT a.userID, users.username, a.groupID FROM meetupApplications a JOIN users ON users.id = a.userID
                     WHERE a.meetupID = ? AND a.status = 'pending'
                     """, arguments: [id])
-                    .map { (id: $0["userID"] as Int64, username: $0["username"] as String) }
-                    .map { (id: $0.id, username: $0.username, key: rank(seed + ":" + $0.username)) }
+                    .map { (id: $0["userID"] as Int64, username: $0["username"] as String, group: $0["groupID"] as Int64?) }
+                    .map { (id: $0.id, username: $0.username, group: $0.group, key: rank(seed + ":" + $0.username)) }
                     .sorted { $0.key < $1.key }
                 try db.execute(sql: "UPDATE meetups SET lotteryResult = ? WHERE id = ?",
                                arguments: [entrants.map(\.username).joined(separator: ","), id])
-                let free = max(0, meetup.capacity - meetup.acceptedCount)
+                // Places left in each pace group (or in the meetup, without groups), filled in drawn order.
+                var free: [Int64?: Int] = [nil: max(0, meetup.capacity - meetup.acceptedCount)]
+                for group in try PaceGroup.fetchAll(db, sql: "SELECT * FROM meetupGroups WHERE meetupID = ?", arguments: [id]) {
+                    free[group.id] = max(0, group.capacity - group.acceptedCount)
+                }
+                var waiting: [Int64?: Int] = [:]
                 for (index, entrant) in entrants.enumerated() {
-                    let won = index < free
+                    let won = (free[entrant.group] ?? 0) > 0
+                    if won {
+                        free[entrant.group, default: 0] -= 1
+                        try takePlace(db, meetupID: id, groupID: entrant.group)
+                    } else {
+                        waiting[entrant.group, default: 0] += 1
+                    }
                     // The waitlist keeps the drawn order: a millisecond apart.
                     try db.execute(sql: "UPDATE meetupApplications SET status = ?, queuedAt = ? WHERE meetupID = ? AND userID = ?",
                                    arguments: [won ? "accepted" : "waitlisted", now.addingTimeInterval(Double(index) / 1000), id, entrant.id])
                     try insertNotification(db, userID: entrant.id, kind: won ? .meetupLotteryWon : .meetupLotteryLost, actorID: meetup.hostID,
-                                           postID: nil, commentID: nil, meetupID: id, detail: won ? "" : String(index - free + 1), now: now)
+                                           postID: nil, commentID: nil, meetupID: id, detail: won ? "" : String(waiting[entrant.group] ?? 0), now: now)
                 }
-                try db.execute(sql: "UPDATE meetups SET acceptedCount = acceptedCount + ? WHERE id = ?", arguments: [min(free, entrants.count), id])
                 drawn.append(id)
             }
             return drawn
@@ -251,7 +312,7 @@ extension AppDatabase {
     @discardableResult
     public func expireConfirmations(meetupID: Int64? = nil, now: Date = Date()) throws -> Int {
         let expired = """
-            SELECT meetupID, userID FROM meetupApplications
+            SELECT meetupID, userID, groupID FROM meetupApplications
             WHERE confirmBy IS NOT NULL AND confirmBy <= ?1 AND status = 'accepted' AND (?2 IS NULL OR meetupID = ?2)
             """
         // Most calls find nothing due: a read, not a write transaction, tells.
@@ -265,7 +326,7 @@ extension AppDatabase {
                                arguments: [meetupID, userID])
                 try insertNotification(db, userID: userID, kind: .meetupUnconfirmed, actorID: meetup.hostID, postID: nil, commentID: nil,
                                        meetupID: meetupID, now: now)
-                try releasePlace(db, meetup, now: now)
+                try releasePlace(db, meetup, groupID: row["groupID"], now: now)
             }
             return rows.count
         }
@@ -275,16 +336,11 @@ extension AppDatabase {
     public func decideApplication(meetupID: Int64, userID: Int64, by hostID: Int64, accept: Bool, now: Date = Date()) throws {
         try writer.write { db in
             guard let meetup = try Meetup.fetchOne(db, key: meetupID), meetup.hostID == hostID else { throw StorageError.forbidden }
-            guard try String.fetchOne(db.cachedStatement(sql: "SELECT status FROM meetupApplications WHERE meetupID = ? AND userID = ?"),
-                                      arguments: [meetupID, userID]) == ApplicationStatus.pending.rawValue
+            guard let row = try Row.fetchOne(db, sql: "SELECT status, groupID FROM meetupApplications WHERE meetupID = ? AND userID = ?",
+                                             arguments: [meetupID, userID]),
+                  row["status"] == ApplicationStatus.pending.rawValue
             else { throw StorageError.notFound }
-            if accept {
-                do {
-                    try db.execute(sql: "UPDATE meetups SET acceptedCount = acceptedCount + 1 WHERE id = ?", arguments: [meetupID])
-                } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
-                    throw StorageError.full
-                }
-            }
+            if accept { try takePlace(db, meetupID: meetupID, groupID: row["groupID"]) }
             try db.execute(sql: "UPDATE meetupApplications SET status = ? WHERE meetupID = ? AND userID = ?",
                            arguments: [accept ? "accepted" : "rejected", meetupID, userID])
             try insertNotification(db, userID: userID, kind: accept ? .meetupAccepted : .meetupRejected, actorID: hostID,
@@ -314,12 +370,12 @@ extension AppDatabase {
     public func participants(meetupID: Int64) throws -> [Participant] {
         try reader.read { db in
             try Row.fetchAll(db.cachedStatement(sql: """
-                SELECT users.*, a.status AS applicationStatus, a.attended AS applicationAttended
+                SELECT users.*, a.status AS applicationStatus, a.attended AS applicationAttended, a.groupID AS applicationGroup
                 FROM meetupApplications a JOIN users ON users.id = a.userID
                 WHERE a.meetupID = ? AND a.status IN ('accepted', 'pending', 'waitlisted') ORDER BY a.queuedAt, a.id
                 """), arguments: [meetupID])
             .map { Participant(user: try User(row: $0), status: ApplicationStatus(rawValue: $0["applicationStatus"]) ?? .pending,
-                               attended: $0["applicationAttended"]) }
+                               attended: $0["applicationAttended"], groupID: $0["applicationGroup"]) }
         }
     }
 
@@ -327,16 +383,18 @@ extension AppDatabase {
     /// and the deadline to confirm their place when the host moved the meetup.
     public func application(meetupID: Int64, userID: Int64) throws -> (status: ApplicationStatus, waitlistPlace: Int?, confirmBy: Date?)? {
         try reader.read { db in
-            guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT id, status, queuedAt, confirmBy FROM meetupApplications WHERE meetupID = ? AND userID = ?"),
+            guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT id, status, queuedAt, confirmBy, groupID FROM meetupApplications WHERE meetupID = ? AND userID = ?"),
                                              arguments: [meetupID, userID]),
                   let status = ApplicationStatus(rawValue: row["status"])
             else { return nil }
             guard status == .waitlisted else { return (status, nil, row["confirmBy"]) }
             let queuedAt: Date = row["queuedAt"]
             let id: Int64 = row["id"]
+            // Waiting is per pace group: only those ahead in the same one count.
             let ahead = try Int.fetchOne(db.cachedStatement(sql: """
-                SELECT count(*) FROM meetupApplications WHERE meetupID = ? AND status = 'waitlisted' AND (queuedAt < ? OR (queuedAt = ? AND id < ?))
-                """), arguments: [meetupID, queuedAt, queuedAt, id]) ?? 0
+                SELECT count(*) FROM meetupApplications WHERE meetupID = ? AND status = 'waitlisted' AND groupID IS ?
+                    AND (queuedAt < ? OR (queuedAt = ? AND id < ?))
+                """), arguments: [meetupID, row["groupID"] as Int64?, queuedAt, queuedAt, id]) ?? 0
             return (status, ahead + 1, nil)
         }
     }

@@ -18,6 +18,7 @@ enum Migrations {
         migrator.registerMigration("v11 lottery signup", migrate: addLottery)
         migrator.registerMigration("v12 meetup retrospectives", migrate: addMeetupRetros)
         migrator.registerMigration("v13 self check-in", migrate: addCheckIn)
+        migrator.registerMigration("v14 pace groups", migrate: addPaceGroups)
         return migrator
     }
 
@@ -480,6 +481,23 @@ enum Migrations {
     /// "301,598,…" (stored tracks keep no times, so splits are worked out at upload).
     private static func addSplits(_ db: Database) throws {
         try db.execute(sql: "ALTER TABLE records ADD COLUMN splits TEXT CHECK (length(splits) <= 8000)")
+    }
+
+    /// Groups inside one meetup, each with its own capacity (kept by its own CHECK) and waitlist.
+    private static func addPaceGroups(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE meetupGroups (
+                id INTEGER PRIMARY KEY,
+                meetupID INTEGER NOT NULL REFERENCES meetups(id) ON DELETE CASCADE,
+                position INTEGER NOT NULL,
+                label TEXT NOT NULL CHECK (length(label) BETWEEN 1 AND 20),
+                capacity INTEGER NOT NULL CHECK (capacity BETWEEN 1 AND 1000),
+                leaderID INTEGER REFERENCES users(id) ON DELETE SET NULL,
+                acceptedCount INTEGER NOT NULL DEFAULT 0 CHECK (acceptedCount BETWEEN 0 AND capacity)
+            );
+            CREATE INDEX meetupGroups_meetup ON meetupGroups(meetupID, position);
+            ALTER TABLE meetupApplications ADD COLUMN groupID INTEGER REFERENCES meetupGroups(id) ON DELETE SET NULL;
+            """)
     }
 
     /// A code the host shows at the start; five wrong codes lock a person's check-in.

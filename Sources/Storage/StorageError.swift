@@ -15,4 +15,6 @@ public enum StorageError: Error, Hashable, Sendable {
     case ownerCannotLeave
     /// The slug is taken by another crew.
     case slugTaken
+    /// It cannot change any more: people have applied to the meetup.
+    case locked
 }

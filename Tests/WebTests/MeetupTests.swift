@@ -291,6 +291,51 @@ import HTTP
         #expect(outsider.post(url + "/checkin", [("code", code)], from: url).status == .forbidden)
     }
 
+    @Test func paceGroupsEachHoldTheirPlacesAndWaitlistUnderARush() throws {
+        let site = try TestSite()
+        // Ten sign-ups: the most one address may make in an hour.
+        let names = ["hostess", "mina"] + (1...8).map { "runner\($0)" }
+        let people = site.members(names[0], names[1], names[2], names[3], names[4], names[5], names[6], names[7], names[8], names[9])
+        let url = try #require(host(people[0], extra: [("capacity", "99"), ("groups", "5:00 /km, 2, mina\n6:00 /km, 1")]).headers["Location"])
+        let meetupID = try #require(Int64(url.split(separator: "/").last ?? ""))
+        let groups = try site.database.paceGroups(meetupID: meetupID)
+        #expect(groups.map(\.label) == ["5:00 /km", "6:00 /km"] && groups.map(\.capacity) == [2, 1])
+        #expect(try site.database.meetup(id: meetupID)?.capacity == 3)  // the groups' places, not the 99 typed
+        let page = people[1].get(url).bodyText
+        #expect(page.contains("<strong>5:00 /km</strong> · led by <a href=\"/u/mina\">") && page.contains("2 places left"))
+        #expect(people[1].post(url + "/apply", [], from: url).bodyText.contains("Choose a pace group."))
+
+        // Eight people rush the one place at 6:00: exactly one gets it, the others wait for that group.
+        let slow = try #require(groups[1].id), fast = try #require(groups[0].id)
+        let ids = try names[2...].map { try #require(try site.database.user(username: $0)?.id) }
+        DispatchQueue.concurrentPerform(iterations: ids.count) { index in
+            _ = try? site.database.apply(meetupID: meetupID, userID: ids[index], groupID: slow)
+        }
+        let afterRush = try site.database.participants(meetupID: meetupID)
+        #expect(afterRush.filter { $0.status == .accepted }.count == 1 && afterRush.filter { $0.status == .waitlisted }.count == 7)
+        #expect(try site.database.paceGroups(meetupID: meetupID).map(\.acceptedCount) == [0, 1])
+
+        // The 5:00 group still has its places; a place given up at 6:00 goes to the first waiting there.
+        #expect(people[1].post(url + "/apply", [("group", String(fast))], from: url).status == .seeOther)
+        let first = try #require(afterRush.first { $0.status == .accepted }?.user.id)
+        let next = try #require(afterRush.first { $0.status == .waitlisted }?.user.id)
+        try site.database.cancelApplication(meetupID: meetupID, userID: first)
+        let afterCancel = try site.database.participants(meetupID: meetupID)
+        #expect(afterCancel.first { $0.user.id == next }?.status == .accepted)
+        #expect(try site.database.paceGroups(meetupID: meetupID).map(\.acceptedCount) == [1, 1])
+
+        // People have applied: the groups stay as they are.
+        let edit = people[0].post(url + "/edit", [
+            ("title", "Evening 5K, Han river"), ("starts_at", MeetupForm.local(Date().addingTimeInterval(3 * 86_400), .current)),
+            ("duration", "60"), ("place_name", "Yeouido Park"), ("address", "Seoul, Yeouido"), ("latitude", "37.5283"),
+            ("longitude", "126.9327"), ("time_slot", "afterWork"), ("pace", "average"), ("style", "run"), ("capacity", "3"),
+            ("signup_mode", "firstCome"), ("gender_rule", "any"), ("groups", "5:00 /km, 5"),
+        ], from: url + "/edit")
+        #expect(edit.status == .unprocessableContent && edit.bodyText.contains("the pace groups cannot change now"))
+        #expect(host(people[0], extra: [("groups", "fast")]).bodyText.contains("at most eight"))
+        #expect(host(people[0], extra: [("groups", "fast, 3, nobody_here")]).bodyText.contains("must be a member"))
+    }
+
     @Test func editingTheTimeNotifiesPeopleGoing() throws {
         let site = try TestSite()
         let people = site.members("hostess", "mina")

@@ -20,14 +20,24 @@ extension App {
         let (validated, errors) = form.validate(host: user, crewID: crew?.id, timeZone: localizer.timeZone)
         guard var meetup = validated else { return renderMeetupForm(form, errors: errors, editing: nil, context) }
         if meetup.signupMode == .lottery { (meetup.lotterySeed, meetup.lotteryCommitment) = Lottery.seed() }
-        let created = try storageAction(context) { try database.createMeetup(meetup) }
+        guard let groups = try paceGroups(form) else {
+            var errors = FieldErrors()
+            errors.add("groups", "errors.meetup_groups_leader")
+            return renderMeetupForm(form, errors: errors, editing: nil, context)
+        }
+        let created = try storageAction(context) { try database.createMeetup(meetup, groups: groups) }
         return redirect(to: Paths.meetup(try created.storedID), flash: "meetup_created")
     }
 
     /// `GET /meetups/:id/edit`: the host's form.
     func meetupEdit(_ context: RequestContext) throws -> HTTPResponse {
         let meetup = try hostedMeetup(context)
-        return renderMeetupForm(MeetupForm(meetup, timeZone: localizer.timeZone), errors: FieldErrors(), editing: meetup, context)
+        var form = MeetupForm(meetup, timeZone: localizer.timeZone)
+        form.groups = try database.paceGroups(meetupID: meetup.storedID).map { group in
+            [group.label, String(group.capacity), try group.leaderID.flatMap { try database.user(id: $0)?.username }]
+                .compactMap { $0 }.joined(separator: ", ")
+        }.joined(separator: "\n")
+        return renderMeetupForm(form, errors: FieldErrors(), editing: meetup, context)
     }
 
     /// `POST /meetups/:id/edit`: saves, and tells participants when the time or place changed.
@@ -53,11 +63,18 @@ extension App {
                 let moved = abs(meetup.startsAt.timeIntervalSince(old.startsAt)) > 30 * 60
                 let elsewhere = meetup.placeName != old.placeName || meetup.address != old.address
                     || meetup.latitude != old.latitude || meetup.longitude != old.longitude
+                guard let groups = try paceGroups(form) else {
+                    errors.add("groups", "errors.meetup_groups_leader")
+                    return renderMeetupForm(form, errors: errors, editing: old, context)
+                }
                 _ = try database.updateMeetup(meetup, by: user.storedID, change: changes.isEmpty ? nil : changes.joined(separator: " · "),
-                                              reconfirm: moved || elsewhere)
+                                              reconfirm: moved || elsewhere, groups: groups)
                 return redirect(to: Paths.meetup(try old.storedID), flash: "meetup_saved")
             } catch StorageError.full {
                 errors.add("capacity", "errors.meetup_capacity_below")
+                edited = nil
+            } catch StorageError.locked {
+                errors.add("groups", "errors.meetup_groups_locked")
                 edited = nil
             }
         }
@@ -94,6 +111,20 @@ extension App {
 }
 
 extension App {
+    /// The form's pace groups with their leaders found; nil when a leader is not a member.
+    func paceGroups(_ form: MeetupForm) throws -> [PaceGroup]? {
+        var groups: [PaceGroup] = []
+        for group in MeetupForm.paceGroups(form.groups) ?? [] {
+            var leaderID: Int64?
+            if let name = group.leader {
+                guard let leader = try database.user(username: name) else { return nil }
+                leaderID = leader.id
+            }
+            groups.append(PaceGroup(label: group.label, capacity: group.capacity, leaderID: leaderID))
+        }
+        return groups
+    }
+
     /// The light for the time and place typed in the form, when both are complete.
     private func daylight(of form: MeetupForm) -> Daylight.Warning? {
         guard let start = Checked.localDateTime(form.startsAt, in: localizer.timeZone),

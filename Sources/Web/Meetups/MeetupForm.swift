@@ -20,6 +20,8 @@ struct MeetupForm {
     var pace: String = "average"
     var style: String = "run"
     var capacity: String = "10"
+    /// Pace groups, one per line: "5:00 /km, 10" or "5:00 /km, 10, mina" (its leader).
+    var groups: String = ""
     var signupMode: String = "firstCome"
     var deadline: String = ""
     var afterParty: Bool = false
@@ -41,6 +43,7 @@ struct MeetupForm {
         deadline = text("deadline"); afterParty = form["after_party"] == "on"; genderRule = text("gender_rule")
         minAge = text("min_age"); maxAge = text("max_age"); jobs = form.values("jobs"); crewOnly = form["crew_only"] == "on"
         crew = text("crew")
+        groups = (form["groups"] ?? "").trimmed
     }
 
     init(_ meetup: Meetup, timeZone: TimeZone) {
@@ -66,6 +69,21 @@ struct MeetupForm {
     }
 
     /// The meetup these fields describe for `host`, or the errors beside each field.
+    /// The groups typed, or nil if a line is not "label, capacity[, leader]" (at most eight,
+    /// labels of 1 to 20 characters, capacities of 1 to 1,000).
+    static func paceGroups(_ text: String) -> [(label: String, capacity: Int, leader: String?)]? {
+        let lines = text.split(whereSeparator: \.isNewline).map { String($0).trimmed }.filter { !$0.isEmpty }
+        guard lines.count <= 8 else { return nil }
+        var groups: [(label: String, capacity: Int, leader: String?)] = []
+        for line in lines {
+            let parts = line.split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimmed }
+            guard (2...3).contains(parts.count), parts[0].isName(1, 20), let capacity = Checked.integer(parts[1], in: 1...1000) else { return nil }
+            let leader = parts.count == 3 ? String(parts[2].drop { $0 == "@" }) : nil
+            groups.append((parts[0], capacity, leader.flatMap { $0.isEmpty ? nil : $0 }))
+        }
+        return groups
+    }
+
     func validate(host: User, crewID: Int64?, timeZone: TimeZone, now: Date = Date()) -> (Meetup?, FieldErrors) {
         var errors = FieldErrors()
         if !title.isName(1, 60) { errors.add("title", "errors.meetup_title") }
@@ -92,8 +110,11 @@ struct MeetupForm {
         if let rule, rule != .any, host.gender != rule.rawValue { errors.add("gender_rule", "errors.meetup_gender_own") }
         let km = Checked.decimal(distance, in: 0.1...300)
         if !distance.isEmpty, km == nil { errors.add("distance", "errors.meetup_distance") }
-        let seats = Checked.integer(capacity, in: 1...1000)
-        if seats == nil { errors.add("capacity", "errors.meetup_capacity") }
+        let parsedGroups = Self.paceGroups(groups)
+        if parsedGroups == nil { errors.add("groups", "errors.meetup_groups") }
+        // With pace groups, the meetup holds what they hold together.
+        let seats = parsedGroups.flatMap { $0.isEmpty ? nil : $0.reduce(0) { $0 + $1.capacity } } ?? Checked.integer(capacity, in: 1...1000)
+        if seats == nil || seats.map({ $0 > 1000 }) == true { errors.add("capacity", "errors.meetup_capacity") }
         let closes = deadline.isEmpty ? start : Checked.localDateTime(deadline, in: timeZone)
         if closes == nil || (start.flatMap { start in closes.map { $0 > start } } ?? false) { errors.add("deadline", "errors.meetup_deadline") }
         // A lottery needs a moment to draw at, before the start.

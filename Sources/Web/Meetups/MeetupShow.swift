@@ -59,6 +59,15 @@ extension App {
             action.willWait = meetup.signupMode == .firstCome && meetup.acceptedCount >= meetup.capacity
             action.entersDraw = meetup.signupMode == .lottery
         }
+        let groups = try database.paceGroups(meetupID: meetupID)
+        let groupViews = try groups.map { group in
+            PaceGroupView(
+                id: group.id ?? 0, label: group.label,
+                leader: try group.leaderID.flatMap { try database.user(id: $0) }.map(UserView.init),
+                left: group.acceptedCount >= group.capacity ? localizer.text("meetups.groups.full", language)
+                    : localizer.count("meetups.groups.left", group.capacity - group.acceptedCount, language),
+                going: participants.filter { $0.groupID == group.id && $0.status == .accepted }.map { UserView($0.user) })
+        }
         // Check-in: the host shows the code and its QR code; people going type it.
         var checkin: CheckinView?
         if meetup.isCheckInOpen(at: now) {
@@ -76,6 +85,7 @@ extension App {
             action: action,
             isHost: isHost,
             checkin: checkin,
+            groups: groupViews,
             retroURL: now >= meetup.endsAt && (isHost || participants.contains { $0.user.id == viewer?.id && $0.attended == true })
                 ? Paths.meetup(meetupID) + "/retro" : nil,
             started: now >= meetup.startsAt,
@@ -115,6 +125,9 @@ struct MeetupPageView: PageView {
     let isHost: Bool
     /// From half an hour before the start to an hour after.
     let checkin: CheckinView?
+    /// Pace groups, each with its places left; applying picks one.
+    let groups: [PaceGroupView]
+    var hasGroups: Bool { !groups.isEmpty }
     /// After the meetup, for its host and those who attended.
     let retroURL: String?
     let started: Bool
@@ -237,4 +250,13 @@ struct QRView {
     let path: String
     /// Modules across, quiet zone included.
     let size: Int
+}
+
+struct PaceGroupView {
+    let id: Int64
+    let label: String
+    let leader: UserView?
+    /// "3 places left", or "Full: waitlist".
+    let left: String
+    let going: [UserView]
 }

@@ -9,13 +9,15 @@ extension App {
         let user = try context.requireUser()
         let meetup = try meetup(context)
         let language = context.language
-        let result = try storageAction(context) { try database.apply(meetupID: meetup.storedID, userID: user.storedID) }
+        let group = context.form["group"].flatMap(Checked.id)
+        let result = try storageAction(context) { try database.apply(meetupID: meetup.storedID, userID: user.storedID, groupID: group) }
         switch result {
         case .accepted: return redirect(to: Paths.meetup(try meetup.storedID), flash: "meetup_accepted")
         case .pending: return redirect(to: Paths.meetup(try meetup.storedID), flash: "meetup_pending")
         case .waitlisted: return redirect(to: Paths.meetup(try meetup.storedID), flash: "meetup_waitlisted")
         case .alreadyApplied: return redirect(to: Paths.meetup(try meetup.storedID))
         case .closed: throw HTTPError(.conflict, message: localizer.text("meetups.errors.closed", language))
+        case .chooseGroup: throw HTTPError(.unprocessableContent, message: localizer.text("meetups.groups.choose", language))
         case .notEligible(let reasons) where reasons.contains(where: \.needsProfile):
             return redirect(to: Paths.settings + "?for=" + PercentEncoding.encode(Paths.meetup(try meetup.storedID)), flash: "profile_needed")
         case .notEligible(let reasons):
