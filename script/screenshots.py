@@ -192,8 +192,15 @@ def seed(data):
     soon = dict(meetup_fields, title="Tonight's easy 5K (check-in open)", crew="", capacity="10",
                 starts_at=local(now + datetime.timedelta(minutes=20)), deadline=local(now + datetime.timedelta(minutes=10)))
     checkin = lead.post("/meetups", list(soon.items()), page="/meetups/new")
+    grouped = dict(meetup_fields, title="Sunday long run, three pace groups", crew="", groups="5:30 /km, 3, runner2\n6:00 /km, 4\n6:30 /km, 4, runner4",
+                   starts_at=local(start + datetime.timedelta(days=1, hours=1)))
+    groups_url = lead.post("/meetups", list(grouped.items()), page="/meetups/new")
     for member in people[1:4]:
         member.post(checkin + "/apply", [], page=checkin)
+    for index, member in enumerate(people[1:9]):
+        _, _, page = member.get(groups_url)
+        ids = re.findall(r'<option value="(\d+)">', page.split('name="group"')[1].split("</select>")[0])
+        member.post(groups_url + "/apply", [("group", ids[index % len(ids)])], page=groups_url)
 
     run_start = now - datetime.timedelta(days=1, hours=3)
     record = lead.post("/records", [("visibility", "public"), ("note", "Easy loop, legs felt **fresh** after the rest day.")],
@@ -232,7 +239,7 @@ def seed(data):
     db.execute("UPDATE retros SET startsAt = strftime('%Y-%m-%d %H:%M:%f', 'now', '-1 hours')")
     db.commit()
     db.close()
-    return {"crew": crew, "meetup": meetup, "record": record, "post": post, "retro": retro, "lottery": draw, "checkin": checkin}
+    return {"crew": crew, "meetup": meetup, "record": record, "post": post, "retro": retro, "lottery": draw, "checkin": checkin, "groups": groups_url}
 
 
 def pages(seeded):
@@ -243,7 +250,7 @@ def pages(seeded):
         ("notifications", "/notifications"), ("crews", "/crews"), ("crew", crew), ("crew-members", crew + "/members"),
         ("crew-posts", crew + "/posts"), ("crew-meetups", crew + "/meetups"), ("crew-ledger", crew + "/ledger"),
         ("crew-retros", crew + "/retros"), ("crew-retro", seeded["retro"]), ("crew-edit", crew + "/edit"), ("crew-new", "/crews/new"),
-        ("meetups", "/meetups"), ("meetup", meetup), ("meetup-lottery", seeded["lottery"]), ("meetup-checkin", seeded["checkin"]), ("meetup-edit", meetup + "/edit"), ("meetup-new", "/meetups/new"),
+        ("meetups", "/meetups"), ("meetup", meetup), ("meetup-lottery", seeded["lottery"]), ("meetup-checkin", seeded["checkin"]), ("meetup-groups", seeded["groups"]), ("meetup-edit", meetup + "/edit"), ("meetup-new", "/meetups/new"),
         ("records", "/records"), ("record", seeded["record"]), ("record-new", "/records/new"),
         ("profile", "/u/runner1"), ("profile-records", "/u/runner1/records"), ("feedback", "/u/runner1/feedback"),
         ("followers", "/u/runner1/followers"), ("settings", "/settings"), ("report", "/reports/new?type=post&id=1"),
