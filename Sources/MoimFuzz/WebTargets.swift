@@ -17,7 +17,8 @@ enum WebTargets {
         _ = RouteDrawing(stored.trimmed(200))
     }
 
-    /// The record form's numbers, durations and dates, and stored splits: nothing outside the asked range.
+    /// The record form's numbers, durations and dates, stored splits, typed pace groups and
+    /// the check-in QR code: nothing outside the asked range.
     static func recordNumbers(_ bytes: UnsafeBufferPointer<UInt8>) {
         let text = String(decoding: bytes, as: UTF8.self)
         if let value = Checked.integer(text, in: 1...1_000_000), !(1...1_000_000).contains(value) { violated("integer range") }
@@ -36,6 +37,14 @@ enum WebTargets {
         _ = Checked.id(text)
         // A run's stored splits, "301,598,…".
         guard SplitView.list(text).allSatisfy({ (30...100).contains($0.barPercent) }) else { violated("split bar out of range") }
+        // A meetup's pace groups as typed: at most eight, each within its range.
+        if let groups = MeetupForm.paceGroups(text) {
+            guard groups.count <= 8, groups.allSatisfy({ (1...1000).contains($0.capacity) && !$0.label.isEmpty }) else { violated("pace groups") }
+        }
+        // The check-in link's QR code (its host part comes from the request): square, of a version 1 to 6.
+        if let code = QRCode(text) {
+            guard [21, 25, 29, 33, 37, 41].contains(code.size), code.modules.allSatisfy({ $0.count == code.size }) else { violated("QR size") }
+        }
     }
 
     /// Image sniffing and metadata stripping: what is kept is an image of the same size, and
