@@ -24,6 +24,7 @@ enum Targets {
         "local-path": WebTargets.localPath,
         "accept-language": WebTargets.acceptLanguage,
         "search": WebTargets.search,
+        "qr-code": WebTargets.qrCode,
     ]
 
     nonisolated(unsafe) static var selected: Target = { _ in }

@@ -17,8 +17,8 @@ enum WebTargets {
         _ = RouteDrawing(stored.trimmed(200))
     }
 
-    /// The record form's numbers, durations and dates, stored splits, typed pace groups and
-    /// the check-in QR code: nothing outside the asked range.
+    /// The record form's numbers, durations and dates, stored splits and typed pace groups:
+    /// nothing outside the asked range.
     static func recordNumbers(_ bytes: UnsafeBufferPointer<UInt8>) {
         let text = String(decoding: bytes, as: UTF8.self)
         if let value = Checked.integer(text, in: 1...1_000_000), !(1...1_000_000).contains(value) { violated("integer range") }
@@ -41,10 +41,6 @@ enum WebTargets {
         if let groups = MeetupForm.paceGroups(text) {
             guard groups.count <= 8, groups.allSatisfy({ (1...1000).contains($0.capacity) && !$0.label.isEmpty }) else { violated("pace groups") }
         }
-        // The check-in link's QR code (its host part comes from the request): square, of a version 1 to 6.
-        if let code = QRCode(text) {
-            guard [21, 25, 29, 33, 37, 41].contains(code.size), code.modules.allSatisfy({ $0.count == code.size }) else { violated("QR size") }
-        }
     }
 
     /// Image sniffing and metadata stripping: what is kept is an image of the same size, and
@@ -63,6 +59,17 @@ enum WebTargets {
         let html = document.html.lowercased()
         if html.contains("<script") || html.contains("href=\"javascript:") || html.contains(" onerror=") { violated("unsafe HTML out of Markdown") }
         guard document.tags.allSatisfy(References.isTag) else { violated("an invalid tag extracted") }
+    }
+
+    /// The check-in link's QR code (its host part comes from the request's `Host` when no base
+    /// URL is set): square, of a version 1 to 6, or nil past 106 bytes.
+    static func qrCode(_ bytes: UnsafeBufferPointer<UInt8>) {
+        let text = String(decoding: bytes, as: UTF8.self)
+        guard let code = QRCode(text) else {
+            if text.utf8.count <= 104 { violated("a short text without a QR code") }
+            return
+        }
+        guard [21, 25, 29, 33, 37, 41].contains(code.size), code.modules.allSatisfy({ $0.count == code.size }) else { violated("QR size") }
     }
 
     /// Route drawing from any stored bytes (rows written before checks existed).
