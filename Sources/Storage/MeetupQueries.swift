@@ -246,7 +246,10 @@ extension AppDatabase {
 
     /// The meetup's check-in code, made by `make` the first time it is asked for.
     public func checkinCode(meetupID: Int64, make: () -> String) throws -> String {
-        try writer.write { db in
+        if let code = try reader.read({ db in try String.fetchOne(db, sql: "SELECT checkinCode FROM meetups WHERE id = ?", arguments: [meetupID]) }) {
+            return code
+        }
+        return try writer.write { db in
             if let code = try String.fetchOne(db, sql: "SELECT checkinCode FROM meetups WHERE id = ?", arguments: [meetupID]) { return code }
             let code = make()
             try db.execute(sql: "UPDATE meetups SET checkinCode = ? WHERE id = ? AND checkinCode IS NULL", arguments: [code, meetupID])
@@ -307,18 +310,17 @@ extension AppDatabase {
 
     /// Places not confirmed by their deadline are given up: each goes to the first on the
     /// waitlist, and the person who did not confirm is told. Each expired place is handled
-    /// once, in one transaction, however many sweeps race. `meetupID` limits it to one meetup
-    /// (before its page is shown). Returns how many places expired.
+    /// once, in one transaction, however many sweeps race. Returns how many places expired.
     @discardableResult
-    public func expireConfirmations(meetupID: Int64? = nil, now: Date = Date()) throws -> Int {
+    public func expireConfirmations(now: Date = Date()) throws -> Int {
         let expired = """
             SELECT meetupID, userID, groupID FROM meetupApplications
-            WHERE confirmBy IS NOT NULL AND confirmBy <= ?1 AND status = 'accepted' AND (?2 IS NULL OR meetupID = ?2)
+            WHERE confirmBy IS NOT NULL AND confirmBy <= ? AND status = 'accepted'
             """
         // Most calls find nothing due: a read, not a write transaction, tells.
-        guard try reader.read({ db in try Row.fetchOne(db, sql: expired, arguments: [now, meetupID]) }) != nil else { return 0 }
+        guard try reader.read({ db in try Row.fetchOne(db, sql: expired, arguments: [now]) }) != nil else { return 0 }
         return try writer.write { db in
-            let rows = try Row.fetchAll(db, sql: expired, arguments: [now, meetupID])
+            let rows = try Row.fetchAll(db, sql: expired, arguments: [now])
             for row in rows {
                 let meetupID: Int64 = row["meetupID"], userID: Int64 = row["userID"]
                 guard let meetup = try Meetup.fetchOne(db, key: meetupID) else { continue }

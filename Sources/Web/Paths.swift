@@ -18,6 +18,7 @@ enum Paths {
     static let newMeetup = "/meetups/new"
 
     static func meetup(_ id: Int64) -> String { "/meetups/\(id)" }
+    static func meetupRetro(_ id: Int64) -> String { meetup(id) + "/retro" }
     static let newCrew = "/crews/new"
 
     static func crew(_ slug: String) -> String { "/crews/" + slug }

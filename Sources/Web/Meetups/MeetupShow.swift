@@ -7,12 +7,8 @@ extension App {
     func meetupShow(_ context: RequestContext) throws -> HTTPResponse {
         let language = context.language
         let now = Date()
-        // A draw that is due happens, and places whose confirmation ran out go to the waitlist,
-        // before anyone sees the page (the server's sweep does the same every minute).
-        if let id = context.request.parameters["id"].flatMap(Checked.id) {
-            try database.drawLotteries(now: now, rank: Lottery.rank)
-            try database.expireConfirmations(meetupID: id, now: now)
-        }
+        // What fell due since the server's last sweep happens before anyone sees the page.
+        try sweep(now: now)
         let meetup = try meetup(context)
         let meetupID = try meetup.storedID
         guard let host = try database.user(id: meetup.hostID) else { throw HTTPError(.notFound) }
@@ -87,7 +83,7 @@ extension App {
             checkin: checkin,
             groups: groupViews,
             retroURL: now >= meetup.endsAt && (isHost || participants.contains { $0.user.id == viewer?.id && $0.attended == true })
-                ? Paths.meetup(meetupID) + "/retro" : nil,
+                ? Paths.meetupRetro(meetupID) : nil,
             started: now >= meetup.startsAt,
             canClose: isHost && meetup.closedAt == nil && !meetup.isClosed(at: now),
             going: participants.filter { $0.status == .accepted }.map { participantView($0, meetupID: meetupID) },

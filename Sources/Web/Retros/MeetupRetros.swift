@@ -21,7 +21,7 @@ extension App {
     /// `GET /meetups/:id/retro`
     func meetupRetroShow(_ context: RequestContext) throws -> HTTPResponse {
         let (meetup, user) = try retroMeetup(context)
-        let base = Paths.meetup(try meetup.storedID) + "/retro"
+        let base = Paths.meetupRetro(try meetup.storedID)
         let retro = try database.retro(meetupID: meetup.storedID)
         let isHost = meetup.hostID == user.id
         let view = MeetupRetroPageView(
@@ -41,20 +41,20 @@ extension App {
               let start = Checked.localDateTime((context.form["starts_at"] ?? "").trimmed, in: localizer.timeZone)
         else { throw HTTPError(.unprocessableContent, message: localizer.text("retros.errors.form", context.language)) }
         _ = try storageAction(context) { try database.createRetro(meetupID: meetup.storedID, by: user.storedID, name: name, startsAt: start) }
-        return redirect(to: Paths.meetup(try meetup.storedID) + "/retro", flash: "retro_created")
+        return redirect(to: Paths.meetupRetro(try meetup.storedID), flash: "retro_created")
     }
 
     /// `POST /meetups/:id/retro/feedback`
     func meetupFeedbackCreate(_ context: RequestContext) throws -> HTTPResponse {
         let (meetup, user) = try retroMeetup(context)
         guard let retro = try database.retro(meetupID: meetup.storedID) else { throw HTTPError(.notFound) }
-        return try saveFeedback(retro, base: Paths.meetup(try meetup.storedID) + "/retro", user: user, context)
+        return try saveFeedback(retro, base: Paths.meetupRetro(try meetup.storedID), user: user, context)
     }
 
     /// `POST /meetups/:id/retro/feedback/:fid`
     func meetupFeedbackUpdate(_ context: RequestContext) throws -> HTTPResponse {
         let (meetup, user) = try retroMeetup(context)
-        return try changeFeedback(base: Paths.meetup(try meetup.storedID) + "/retro", user: user, context)
+        return try changeFeedback(base: Paths.meetupRetro(try meetup.storedID), user: user, context)
     }
 
     /// `POST /meetups/:id/retro/close`: the host, once it has started.
@@ -62,7 +62,7 @@ extension App {
         let (meetup, user) = try retroMeetup(context)
         guard let retro = try database.retro(meetupID: meetup.storedID) else { throw HTTPError(.notFound) }
         try storageAction(context) { try database.closeRetro(id: retro.storedID, by: user.storedID) }
-        return redirect(to: Paths.meetup(try meetup.storedID) + "/retro", flash: "retro_closed")
+        return redirect(to: Paths.meetupRetro(try meetup.storedID), flash: "retro_closed")
     }
 
     /// The meetup, for its host or someone who attended; others get 403.
