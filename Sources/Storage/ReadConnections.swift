@@ -239,9 +239,11 @@ enum StoredDate {
               let millisecond = number(text, 20, 3),
               (1...12).contains(month), (1...daysIn(month, of: year)).contains(day), hour < 24, minute < 60, second < 60
         else { return nil }
-        let seconds = daysFromCivil(year: year, month: month, day: day) * 86_400 + hour * 3_600 + minute * 60 + second
-        // From the reference date, as Foundation's calendar computes it, so both give the same `Date`.
-        return Date(timeIntervalSinceReferenceDate: Double(seconds - 978_307_200) + Double(millisecond) / 1_000)
+        // Whole days from the reference date, then the time of day with its fraction, summed in
+        // the order Foundation's calendar sums them, so both round to the same `Date`.
+        let days = daysFromCivil(year: year, month: month, day: day) - 11_323
+        let timeOfDay = Double(hour * 3_600 + minute * 60 + second) + Double(millisecond * 1_000_000) / 1_000_000_000
+        return Date(timeIntervalSinceReferenceDate: Double(days * 86_400) + timeOfDay)
     }
 
     /// The decimal number of `length` ASCII digits from `start`, or nil.

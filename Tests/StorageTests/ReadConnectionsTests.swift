@@ -44,12 +44,14 @@ import Testing
         var generator = SystemRandomNumberGenerator()
         // Every day of four years around a leap day, and random milliseconds over four centuries.
         let days = (0..<(4 * 366)).map { Date(timeIntervalSince1970: 1_577_836_800 + Double($0) * 86_400 + 0.125) }
+        // Around the reference date (2001-01-01), where the order of the sums decides the last bit.
+        let nearReference = (0..<4_000).map { Date(timeIntervalSinceReferenceDate: Double($0 - 2_000) * 3_613.007) }
         let instants = (0..<2_000).map { _ in
             Date(timeIntervalSince1970: Double(Int64.random(in: -6_000_000_000_000...7_000_000_000_000, using: &generator)) / 1_000)
         }
         try queue.read { db in
             let connection = try ReadConnection(borrowing: db)
-            for date in days + instants {
+            for date in days + nearReference + instants {
                 let stored = try #require(try String.fetchOne(db, sql: "SELECT ?", arguments: [date]))
                 let expected = try #require(try Date.fetchOne(db, sql: "SELECT ?", arguments: [stored]))
                 let read = try connection.fetchOne("SELECT ?", [stored]) { try $0.date(atIndex: 0) }
