@@ -12,8 +12,10 @@ var targets: [Target] = [
     .systemLibrary(name: "CCmark", pkgConfig: "libcmark", providers: [.apt(["libcmark-dev"])]),
     .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
     .systemLibrary(name: "CEpoll"),
+    .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
     .target(name: "HTTP", dependencies: ["CEpoll"], swiftSettings: sanitized),
     .target(name: "Markdown", dependencies: ["CCmark"], swiftSettings: sanitized),
+    .target(name: "Mail", dependencies: ["COpenSSL"], swiftSettings: sanitized),
     .target(
         name: "Storage",
         dependencies: [.product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift")],
@@ -27,7 +29,7 @@ var targets: [Target] = [
     .target(
         name: "Web",
         dependencies: [
-            "HTTP", "Storage", "Markdown", "CSodium", "CompiledHTML",
+            "HTTP", "Storage", "Markdown", "Mail", "CSodium", "CompiledHTML",
         ],
         swiftSettings: sanitized,
         plugins: ["CompileTemplates"]
@@ -39,9 +41,10 @@ var targets: [Target] = [
     .target(name: "TestSupport", path: "Tests/Support"),
     .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"]),
     .testTarget(name: "MarkdownTests", dependencies: ["Markdown"]),
+    .testTarget(name: "MailTests", dependencies: ["Mail", "TestSupport"]),
     .testTarget(name: "TemplateCompilerTests", dependencies: ["TemplateCompiler"]),
     .testTarget(name: "StorageTests", dependencies: ["Storage"]),
-    .testTarget(name: "WebTests", dependencies: ["Web", "HTTP", "Storage", "CompiledHTML", "TestSupport"], exclude: ["Fixtures"]),
+    .testTarget(name: "WebTests", dependencies: ["Web", "HTTP", "Storage", "Mail", "CompiledHTML", "TestSupport"], exclude: ["Fixtures"]),
 ]
 
 if fuzzing {
@@ -49,7 +52,7 @@ if fuzzing {
         .systemLibrary(name: "CFuzzer"),
         .executableTarget(
             name: "MoimFuzz",
-            dependencies: ["HTTP", "Web", "Storage", "Markdown", "CFuzzer", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["HTTP", "Web", "Storage", "Markdown", "Mail", "CFuzzer", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: sanitized + [.unsafeFlags(["-parse-as-library"])],
             linkerSettings: [.unsafeFlags(["-sanitize=fuzzer,address"])]
         ),
