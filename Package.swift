@@ -36,7 +36,7 @@ var targets: [Target] = [
     ),
     .executableTarget(
         name: "Moim",
-        dependencies: ["Web", "Storage", "Markdown", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        dependencies: ["Web", "Storage", "Markdown", "Mail", .product(name: "ArgumentParser", package: "swift-argument-parser")]
     ),
     .target(name: "TestSupport", path: "Tests/Support"),
     .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"]),

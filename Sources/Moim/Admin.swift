@@ -1,12 +1,37 @@
 import ArgumentParser
 import Foundation
 import Storage
+import Web
 
 struct Admin: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Manage staff roles.",
-        subcommands: [Grant.self, Revoke.self]
+        abstract: "Manage staff roles; make password-reset links.",
+        subcommands: [Grant.self, Revoke.self, ResetLink.self]
     )
+
+    struct ResetLink: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "reset-link",
+            abstract: "Print a one-time link (valid one hour) that sets a new password for the account, to pass on to its owner.")
+
+        @Argument(help: "The account's username.") var username: String
+        @Option(help: "The address people reach the site at (env MOIM_BASE_URL).")
+        var baseURL: String = Environment.value("MOIM_BASE_URL") ?? "http://127.0.0.1:8080"
+        @OptionGroup var dataOptions: DataOptions
+
+        func run() throws {
+            guard let origin = PublicURL(baseURL)?.origin else {
+                throw ValidationError("--base-url must look like https://run.example.org (http or https, a host, no path).")
+            }
+            let database = try AppDatabase.open(directory: dataOptions.data)
+            defer { try? database.close() }
+            guard let link = try App.resetLink(database: database, username: username, origin: origin) else {
+                FileHandle.standardError.write(Data("No account is named \(username).\n".utf8))
+                throw ExitCode.failure
+            }
+            print(link)
+        }
+    }
 
     struct Grant: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Give an existing account a staff role (admin by default).")

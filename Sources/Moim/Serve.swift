@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HTTP
+import Mail
 import Storage
 import Web
 
@@ -36,6 +37,15 @@ struct Serve: ParsableCommand {
     @Option(help: "The address people reach the site at, e.g. https://run.example.org, for calendar files and feeds (env MOIM_BASE_URL; default: the request's Host).")
     var baseURL: String? = Environment.value("MOIM_BASE_URL")
 
+    @Option(help: "The mail server, smtp://user:pass@host:587 (STARTTLS when offered) or smtps://…:465 (env MOIM_SMTP_URL; default: no mail). Needs --base-url.")
+    var smtpURL: String? = Environment.value("MOIM_SMTP_URL")
+
+    @Option(help: "The sender of the site's mail, e.g. 'Moim <moim@run.example.org>' (env MOIM_MAIL_FROM; default: moim@ the base URL's host).")
+    var mailFrom: String? = Environment.value("MOIM_MAIL_FROM")
+
+    @Option(help: "PEM certificates to trust for the mail server beside the system's, e.g. a private relay's CA (env MOIM_SMTP_CA_FILE).")
+    var smtpCAFile: String? = Environment.value("MOIM_SMTP_CA_FILE")
+
     @Flag(help: "Do not print an access-log line per request (env MOIM_QUIET=1).")
     var quiet = Environment.value("MOIM_QUIET") == "1"
 
@@ -47,6 +57,7 @@ struct Serve: ParsableCommand {
         if let baseURL, PublicURL(baseURL) == nil {
             throw ValidationError("--base-url must look like https://run.example.org (http or https, a host, no path).")
         }
+        _ = try mailConfiguration()
         if let inherited = try Supervisor.inheritance() {
             try serve(zone, listener: inherited.listener, witness: inherited.table)
         } else if supervise {
@@ -81,6 +92,7 @@ struct Serve: ParsableCommand {
         web.secureCookies = secureCookies
         web.timeZone = zone
         web.baseURL = baseURL.flatMap(PublicURL.init)
+        web.mail = try mailConfiguration()
         let app = try App(database: database, configuration: web)
 
         var http = HTTPServer.Configuration()
@@ -94,6 +106,7 @@ struct Serve: ParsableCommand {
         let server = HTTPServer(configuration: http, handler: app)
         try server.start()
         startSweeping(app)
+        app.startMailing()
         if listener == nil {
             print("Moim is listening on http://\(host):\(server.port) (data in \(dataOptions.data))")
         }
@@ -107,6 +120,37 @@ struct Serve: ParsableCommand {
         server.stop()
         try database.close()
         if listener == nil { print("Stopped.") }
+    }
+
+    /// The mail settings, checked: nil without --smtp-url.
+    private func mailConfiguration() throws -> MailConfiguration? {
+        guard let smtpURL else { return nil }
+        guard let server = SMTPServer(url: smtpURL) else {
+            throw ValidationError("--smtp-url must look like smtp://user:pass@host:587 or smtps://user:pass@host:465 (percent-encode @ and : inside the password).")
+        }
+        guard let site = baseURL.flatMap(PublicURL.init) else {
+            throw ValidationError("--smtp-url needs --base-url: mail carries absolute links to the site.")
+        }
+        guard let from = Self.mailbox(mailFrom ?? "Moim <moim@\(site.host)>") else {
+            throw ValidationError("--mail-from must look like 'Moim <moim@run.example.org>' or moim@run.example.org.")
+        }
+        var configuration = MailConfiguration(server: server, from: from)
+        configuration.trustedCertificates = smtpCAFile
+        return configuration
+    }
+
+    /// `Name <address>` or a bare address.
+    static func mailbox(_ text: String) -> MailAddress? {
+        let text = text.trimmingCharacters(in: .whitespaces)
+        var name = "", address = text
+        if text.hasSuffix(">"), let open = text.lastIndex(of: "<") {
+            name = text[..<open].trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+            address = String(text[text.index(after: open)..<text.index(before: text.endIndex)])
+        }
+        let mailbox = MailAddress(name: name, address: address)
+        // The same checks a message makes: no way to break a header from here either.
+        guard (try? MailMessage(from: mailbox, to: mailbox, subject: "", text: "", html: "", domain: "check").rendered()) != nil else { return nil }
+        return mailbox
     }
 
     /// Deadlines that pass while nobody opens the page (a lottery's draw, a place not

@@ -40,6 +40,8 @@ public struct NotificationItem: Sendable, Equatable {
     public var crew: Crew?
     /// The Markdown of the comment (or, for a mention in a post, the post) it is about.
     public var preview: String?
+    /// The meetup's title, when it is about one.
+    public var meetupTitle: String?
 }
 
 extension AppDatabase {
@@ -58,19 +60,33 @@ extension AppDatabase {
         try reader.read { db in
             let notifications = try Notification.fetchAll(db.cachedStatement(sql: "SELECT * FROM notifications WHERE userID = ? ORDER BY id DESC LIMIT ?"),
                                                           arguments: [userID, limit])
-            let actors = try User.fetchAll(db, keys: Array(Set(notifications.map(\.actorID)))).reduce(into: [Int64: User]()) { $0[$1.id ?? 0] = $1 }
-            let crews = try Crew.fetchAll(db, keys: Array(Set(notifications.compactMap(\.crewID)))).reduce(into: [Int64: Crew]()) { $0[$1.id ?? 0] = $1 }
-            let commentIDs = Array(Set(notifications.compactMap(\.commentID)))
-            let comments = try bodies(db, table: "comments", ids: commentIDs, alive: "deletedAt IS NULL AND hiddenAt IS NULL")
-            let postIDs = Array(Set(notifications.filter { $0.kind == .mention && $0.commentID == nil }.compactMap(\.postID)))
-            let posts = try bodies(db, table: "posts", ids: postIDs, alive: "hiddenAt IS NULL")
-            return notifications.compactMap { notification in
-                actors[notification.actorID].map {
-                    NotificationItem(notification: notification, actor: $0, crew: notification.crewID.flatMap { crews[$0] },
-                                     preview: notification.commentID.map { comments[$0] } ?? notification.postID.flatMap { posts[$0] })
-                }
+            return try items(db, notifications)
+        }
+    }
+
+    /// The notifications with their actors, crews, meetup titles and previews.
+    func items(_ db: Database, _ notifications: [Notification]) throws -> [NotificationItem] {
+        let actors = try User.fetchAll(db, keys: Array(Set(notifications.map(\.actorID)))).reduce(into: [Int64: User]()) { $0[$1.id ?? 0] = $1 }
+        let crews = try Crew.fetchAll(db, keys: Array(Set(notifications.compactMap(\.crewID)))).reduce(into: [Int64: Crew]()) { $0[$1.id ?? 0] = $1 }
+        let commentIDs = Array(Set(notifications.compactMap(\.commentID)))
+        let comments = try bodies(db, table: "comments", ids: commentIDs, alive: "deletedAt IS NULL AND hiddenAt IS NULL")
+        let postIDs = Array(Set(notifications.filter { $0.kind == .mention && $0.commentID == nil }.compactMap(\.postID)))
+        let posts = try bodies(db, table: "posts", ids: postIDs, alive: "hiddenAt IS NULL")
+        let meetups = try titles(db, ids: Array(Set(notifications.compactMap(\.meetupID))))
+        return notifications.compactMap { notification in
+            actors[notification.actorID].map {
+                NotificationItem(notification: notification, actor: $0, crew: notification.crewID.flatMap { crews[$0] },
+                                 preview: notification.commentID.map { comments[$0] } ?? notification.postID.flatMap { posts[$0] },
+                                 meetupTitle: notification.meetupID.flatMap { meetups[$0] })
             }
         }
+    }
+
+    private func titles(_ db: Database, ids: [Int64]) throws -> [Int64: String] {
+        guard !ids.isEmpty else { return [:] }
+        let placeholders = Array(repeating: "?", count: ids.count).joined(separator: ",")
+        let rows = try Row.fetchAll(db, sql: "SELECT id, title FROM meetups WHERE id IN (\(placeholders))", arguments: StatementArguments(ids))
+        return rows.reduce(into: [:]) { titles, row in titles[row["id"]] = row["title"] }
     }
 
     /// The Markdown of the rows `ids` of `table` that are still shown.

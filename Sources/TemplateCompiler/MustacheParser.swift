@@ -5,7 +5,7 @@
 /// Only what Moim's templates use is supported: variables (`{{x}}`, `{{{x}}}`, `{{&x}}`,
 /// dotted names, `{{.}}`), sections, inverted sections, partials, a parent with blocks
 /// (`{{<layout}}{{$content}}…{{/content}}{{/layout}}`), comments and the `CONTENT_TYPE`
-/// pragma. Catalog text is written `{{t.key}}`. Anything else is an error, not a guess.
+/// pragma (`HTML5`, or `TEXT` for plain text). Catalog text is written `{{t.key}}`. Anything else is an error, not a guess.
 indirect enum Node: Equatable {
     case text(String)
     case catalog(key: String, line: Int)
@@ -16,6 +16,9 @@ indirect enum Node: Equatable {
     case parent(String, blocks: [String: [Node]], line: Int)
     /// `{{$name}}`: a block a child may replace; its nodes are the default.
     case block(String, [Node])
+    /// `{{% CONTENT_TYPE: TEXT }}`: the template is plain text (an email's text part), so
+    /// values and catalog text are written as they are, not HTML-escaped.
+    case plainText
 }
 
 /// A tag's name: `.` or dotted segments.
@@ -152,7 +155,11 @@ enum MustacheParser {
             case "!":
                 continue
             case "%":
-                guard name.replacingOccurrences(of: " ", with: "") == "CONTENT_TYPE:HTML5" else { throw fail("unknown pragma \(name)") }
+                switch name.replacingOccurrences(of: " ", with: "") {
+                case "CONTENT_TYPE:HTML5": continue
+                case "CONTENT_TYPE:TEXT": nodes.append(.plainText)
+                default: throw fail("unknown pragma \(name)")
+                }
             default:
                 throw fail("unsupported tag")
             }

@@ -38,6 +38,15 @@ final class SwiftEmitter {
     func generate() throws -> String {
         var pages: [String] = []
         for view in views.values.sorted(by: { $0.name < $1.name }) {
+            if let template = view.textTemplate {
+                guard let nodes = templates[template] else {
+                    throw TemplateError(template: template, line: 1, message: "\(view.name) names a text template that does not exist")
+                }
+                pages.append(try function(
+                    "extension \(view.name) {\n    func renderText(into w: inout HTMLWriter) {",
+                    stack: [Scope(variable: "self", type: .named(view.name))],
+                    nodes: nodes, template: template, closing: "    }\n}"))
+            }
             guard let template = view.template, let nodes = templates[template] else { continue }
             if let parent = Self.parentName(nodes) {
                 // Only pages set in a parent are compiled; the parent is their function.
@@ -94,6 +103,7 @@ final class SwiftEmitter {
     }
 
     private func emit(_ nodes: [Node], stack: [Scope], template: String) throws {
+        let plainText = templates[template]?.contains(.plainText) ?? false
         var pendingText: [String] = Array(repeating: "", count: catalogs.count)
         func flushText() {
             guard !pendingText[0].isEmpty else { return }
@@ -115,7 +125,7 @@ final class SwiftEmitter {
                     guard let text = catalog[key] else {
                         throw TemplateError(template: template, line: line, message: "t.\(key) is missing from catalog \(index + 1)")
                     }
-                    pendingText[index] += Self.escapeHTML(text)
+                    pendingText[index] += plainText ? text : Self.escapeHTML(text)
                 }
                 continue
             default:
@@ -123,7 +133,7 @@ final class SwiftEmitter {
             }
             switch node {
             case .variable(let name, let escaped, let line):
-                try variable(name, escaped: escaped, stack: stack, template: template, line: line)
+                try variable(name, escaped: escaped && !plainText, stack: stack, template: template, line: line)
             case .section(let name, let inverted, let body, let line):
                 try section(name, inverted: inverted, body: body, stack: stack, template: template, line: line)
             case .partial(let name, let line):
@@ -133,7 +143,7 @@ final class SwiftEmitter {
             case .block(let name, let nodes):
                 // In a parent, the closure its child passed; elsewhere, the block's own nodes.
                 if blocksAreParameters { self.line("\(name)(&w)") } else { try emit(nodes, stack: stack, template: template) }
-            case .text, .catalog:
+            case .text, .catalog, .plainText:
                 break
             }
         }

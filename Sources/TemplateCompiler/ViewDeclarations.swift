@@ -2,7 +2,7 @@
 ///
 /// The compiler does not type-check Swift; it reads each `struct`'s properties, one per line
 /// (`let name: Type`, `var name: Type { … }`), and `static let template = "name"`, which ties
-/// a page template to its view. That is enough to resolve every tag to a property at build
+/// a page template to its view (and `static let textTemplate`, a plain-text one). That is enough to resolve every tag to a property at build
 /// time; the Swift compiler then checks the generated code against the real declarations.
 indirect enum TypeRef: Equatable, CustomStringConvertible {
     case named(String)
@@ -51,6 +51,8 @@ indirect enum TypeRef: Equatable, CustomStringConvertible {
 struct ViewType {
     let name: String
     var template: String?
+    /// A plain-text template rendered from the same view (an email's text part).
+    var textTemplate: String?
     var properties: [String: TypeRef] = [:]
 }
 
@@ -69,6 +71,8 @@ enum ViewDeclarations {
                 } else if var current = open.last, depth == current.depth {
                     if let match = line.firstMatch(of: /^\s*static\s+let\s+template\s*=\s*"([^"]+)"/) {
                         current.view.template = String(match.1)
+                    } else if let match = line.firstMatch(of: /^\s*static\s+let\s+textTemplate\s*=\s*"([^"]+)"/) {
+                        current.view.textTemplate = String(match.1)
                     } else if let match = code.firstMatch(of: /^\s*(?:(?:public|internal|fileprivate|private)\s+)?(?:let|var)\s+(\w+)\s*:\s*([^={]+)/),
                               let type = TypeRef(parsing: match.2) {
                         current.view.properties[String(match.1)] = type

@@ -10,6 +10,10 @@ public final class App: HTTPHandler, @unchecked Sendable {
     let passwords: PasswordHasher
     let loginThrottle = LoginThrottle()
     let signupLimit = RateLimiter(limit: 10, window: 3600)
+    /// Password-reset requests per network.
+    let resetLimit = RateLimiter(limit: 5, window: 3600)
+    /// Delivers the outbox; nil when the site has no mail server.
+    let mailSender: MailSender?
     let staticFiles: StaticFiles
     let media: MediaStore
     /// Records crew dues; the manual collector until a payment provider is plugged in.
@@ -29,6 +33,11 @@ public final class App: HTTPHandler, @unchecked Sendable {
         media = try MediaStore(directory: configuration.mediaDirectory)
         cookies = CookieNames(secure: configuration.secureCookies)
         dummyPasswordHash = try passwords.hash(Crypto.randomToken())
+        mailSender = try configuration.mail.map { mail in
+            // Links in mail are absolute, and mail has no request to take the site's address from.
+            guard let baseURL = configuration.baseURL else { throw ConfigurationError("sending mail needs the site's public base URL (--base-url)") }
+            return MailSender(database: database, configuration: mail, heloName: baseURL.host)
+        }
         router = Routes.router(for: self)
     }
 
@@ -56,6 +65,11 @@ extension App {
     func publicURL(_ context: RequestContext) -> PublicURL {
         configuration.baseURL ?? PublicURL(requestHost: context.request.headers["host"], secure: configuration.secureCookies)
     }
+}
+
+public struct ConfigurationError: Error, CustomStringConvertible {
+    public let description: String
+    init(_ description: String) { self.description = description }
 }
 
 /// Cookie names; behind HTTPS the `__Host-` prefix stops subdomains from planting them.

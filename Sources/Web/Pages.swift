@@ -7,12 +7,13 @@ extension App {
 
     /// Wraps a page handler: builds its context (session, language, CSRF check on POST),
     /// turns thrown errors into error pages and adds the headers every page carries.
-    func page(_ handler: @escaping Page) -> HTTPRouter.Handler {
+    /// `checksCSRF: false` only for a POST whose address holds its own secret (unsubscribe).
+    func page(_ handler: @escaping Page, checksCSRF: Bool = true) -> HTTPRouter.Handler {
         { [unowned self] request in
             var context: RequestContext? = nil
             var response: HTTPResponse
             do {
-                let built = try makeContext(request)
+                let built = try makeContext(request, checksCSRF: checksCSRF)
                 context = built
                 response = try handler(built)
             } catch {
@@ -23,7 +24,7 @@ extension App {
         }
     }
 
-    private func makeContext(_ request: HTTPRequest) throws -> RequestContext {
+    private func makeContext(_ request: HTTPRequest, checksCSRF: Bool) throws -> RequestContext {
         // The Cookie header is parsed once here for everything below.
         let requestCookies = request.cookies
         let current = try currentSession(requestCookies)
@@ -32,9 +33,9 @@ extension App {
         var form = request.query
         var files: [MultipartForm.File] = []
         if request.method == .post {
-            try checkOrigin(request)
+            if checksCSRF { try checkOrigin(request) }
             (form, files) = try postedForm(request)
-            guard !csrf.isNew, let sent = form["_csrf"], Crypto.constantTimeEqual(sent, csrf.token) else {
+            guard !checksCSRF || (!csrf.isNew && form["_csrf"].map { Crypto.constantTimeEqual($0, csrf.token) } == true) else {
                 throw HTTPError(.forbidden, message: localizer.text("errors.csrf", language))
             }
         }

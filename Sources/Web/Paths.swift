@@ -9,6 +9,10 @@ enum Paths {
     static let logout = "/logout"
     static let settings = "/settings"
     static let settingsPassword = "/settings/password"
+    static let forgotPassword = "/password/forgot"
+    static func passwordReset(_ token: String) -> String { "/password/reset/" + token }
+    static func verifyEmail(_ token: String) -> String { "/email/verify/" + token }
+    static func unsubscribe(_ token: String, list: MailSettings.List) -> String { "/unsubscribe/\(token)?list=\(list.rawValue)" }
     static let language = "/language"
     static let search = "/search"
 

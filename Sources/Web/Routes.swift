@@ -112,6 +112,15 @@ enum Routes {
         router.get(Paths.logout, app.page(app.logoutShow))
         router.post(Paths.logout, app.page(app.logout))
         router.post(Paths.language, app.page(app.languageUpdate))
+        router.get(Paths.forgotPassword, app.page(app.passwordForgotShow))
+        router.post(Paths.forgotPassword, app.page(app.passwordForgotCreate))
+        router.get("/password/reset/:token", app.page(app.passwordResetShow))
+        router.post("/password/reset/:token", app.page(app.passwordResetUpdate))
+        router.get("/email/verify/:token", app.page(app.emailVerify))
+        router.get("/unsubscribe/:token", app.page(app.unsubscribeShow))
+        // The token in the address is the authority: a mail provider's one-click POST has no
+        // session and no CSRF token.
+        router.post("/unsubscribe/:token", app.page(app.unsubscribeCreate, checksCSRF: false))
 
         // MARK: - Profiles and settings
         router.get("/u/:username", app.page(app.profileShow))
@@ -126,6 +135,9 @@ enum Routes {
         router.post(Paths.settings, app.page(app.settingsProfileUpdate))
         router.post(Paths.settingsPassword, app.page(app.settingsPasswordUpdate))
         router.post("/settings/running", app.page(app.settingsRunningUpdate))
+        router.post("/settings/email", app.page(app.settingsEmailUpdate))
+        router.post("/settings/email/verify", app.page(app.emailVerificationResend))
+        router.post("/settings/mail", app.page(app.settingsMailUpdate))
 
         // MARK: - Moderation
         router.get("/reports/new", app.page(app.reportNew))

@@ -19,6 +19,8 @@ public struct WebConfiguration: Sendable {
     /// Distinct reporters after which content is hidden until staff review it.
     public var autoHideThreshold = 3
     public var newAccountLimits = NewAccountLimits()
+    /// The mail server; nil: the site sends no mail.
+    public var mail: MailConfiguration?
 
     /// Discourse-style caps for accounts in their first days.
     public struct NewAccountLimits: Sendable {

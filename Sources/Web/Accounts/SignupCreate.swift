@@ -35,7 +35,8 @@ extension App {
             return renderSignup(form, errors: errors, context)
         }
         signupLimit.record(address)
-        var response = redirect(to: Paths.home, flash: "welcome")
+        if mailEnabled { try sendVerificationLink(user) }
+        var response = redirect(to: Paths.home, flash: mailEnabled ? "welcome_verify" : "welcome")
         try signIn(user, replacing: context.session, on: &response)
         return response
     }

@@ -21,6 +21,9 @@ struct NotificationView {
     let preview: String?
     let posted: Moment
     let unread: Bool
+
+    /// The whole sentence as plain text, for mail.
+    var sentence: String { lead + (name ?? "") + tail }
 }
 
 extension App {
@@ -29,30 +32,34 @@ extension App {
         let user = try context.requireUser()
         let language = context.language
         let groups = Self.grouped(try database.notifications(userID: user.storedID))
-        let views = groups.map { group in
-            let newest = group[0]
-            let notification = newest.notification
-            let key = "notifications.\(notification.kind.rawValue)" + (group.count > 1 ? "_group" : "")
-            // {name} is left in place and split on, so that the name can be bold and escaped.
-            let sentence = localizer.text(key, language, [
-                "crew": newest.crew?.name ?? "", "detail": notification.detail,
-                "others": localizer.count("notifications.others", group.count - 1, language),
-            ])
-            let parts = sentence.components(separatedBy: "{name}")
-            return NotificationView(
-                actor: UserView(newest.actor),
-                lead: parts[0],
-                name: parts.count > 1 ? newest.actor.displayName : nil,
-                tail: parts.dropFirst().joined(separator: newest.actor.displayName),
-                url: target(of: newest),
-                preview: newest.preview.map { $0.clipped(140) }.flatMap { $0.isEmpty ? nil : $0 },
-                posted: localizer.moment(notification.createdAt, language),
-                unread: group.contains { $0.notification.readAt == nil })
-        }
+        let views = groups.map { describe($0, language) }
         try database.markNotificationsRead(userID: user.storedID)
         var context = context
         context.notices.unreadNotifications = 0
         return page(NotificationsView(notifications: views), context, title: localizer.text("notifications.title", language))
+    }
+
+    /// One line for a group of notifications (the newest first), as the page and the digest
+    /// mail show it.
+    func describe(_ group: [NotificationItem], _ language: Language) -> NotificationView {
+        let newest = group[0]
+        let notification = newest.notification
+        let key = "notifications.\(notification.kind.rawValue)" + (group.count > 1 ? "_group" : "")
+        // {name} is left in place and split on, so that the name can be bold and escaped.
+        let sentence = localizer.text(key, language, [
+            "crew": newest.crew?.name ?? "", "detail": notification.detail,
+            "others": localizer.count("notifications.others", group.count - 1, language),
+        ])
+        let parts = sentence.components(separatedBy: "{name}")
+        return NotificationView(
+            actor: UserView(newest.actor),
+            lead: parts[0],
+            name: parts.count > 1 ? newest.actor.displayName : nil,
+            tail: parts.dropFirst().joined(separator: newest.actor.displayName),
+            url: target(of: newest),
+            preview: newest.preview.map { $0.clipped(140) }.flatMap { $0.isEmpty ? nil : $0 },
+            posted: localizer.moment(notification.createdAt, language),
+            unread: group.contains { $0.notification.readAt == nil })
     }
 
     /// Newest first, with the notifications that say the same thing of the same target

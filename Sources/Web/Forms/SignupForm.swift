@@ -48,7 +48,8 @@ struct SignupForm {
         let domain = parts[1]
         let labels = domain.split(separator: ".", omittingEmptySubsequences: false)
         return labels.count >= 2 && labels.allSatisfy { !$0.isEmpty }
-            && !email.contains(where: { $0.isWhitespace || $0 == "<" || $0 == ">" || $0.asciiValue.map { $0 < 0x20 } ?? false })
+            // Plain ASCII without quoting or comments: what mail can be sent to without SMTPUTF8.
+            && email.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F && !"<>()[]\\,;:\"".utf8.contains($0) }
     }
 }
 

@@ -27,9 +27,13 @@ enum Lottery {
 
 extension App {
     /// What is due whatever page is opened: lotteries past their deadline are drawn, places
-    /// not re-confirmed in time are given up. The server runs it at start and every minute.
+    /// not re-confirmed in time are given up, finished mail older than a month is forgotten.
+    /// The server runs it at start and every minute.
     public func sweep(now: Date = Date()) throws {
         try database.drawLotteries(now: now, rank: Lottery.rank)
         try database.expireConfirmations(now: now)
+        try database.pruneOutbox(before: now.addingTimeInterval(-30 * 86_400))
+        // What that changed may be news to mail at once.
+        mailSender?.wake()
     }
 }

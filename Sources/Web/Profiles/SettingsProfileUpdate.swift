@@ -7,7 +7,7 @@ extension App {
         let fields = ProfileFields(context.form)
         var errors = FieldErrors()
         fields.validate(into: &errors)
-        guard errors.isEmpty else { return renderSettings(fields, user: user, errors: errors, context) }
+        guard errors.isEmpty else { return try renderSettings(fields, user: user, errors: errors, context) }
         _ = try database.updateProfile(userID: user.storedID, fields.changes)
         return redirect(to: Paths.settings, flash: "profile_saved")
     }

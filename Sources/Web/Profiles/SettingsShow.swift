@@ -12,20 +12,33 @@ struct SettingsView: PageView {
     var hasErrors: Bool { !errors.isEmpty }
     let unitsKm: Bool
     let onLeaderboard: Bool
+    /// The site sends mail; else the mail sections are hidden and the page says so.
+    let mailEnabled: Bool
+    let verified: Bool
+    /// What was typed in the change-of-address form.
+    let newEmail: String
+    let digestOptions: [Choice]
+    let meetupNotices: Bool
 }
 
 extension App {
     /// `GET /settings`
     func settingsShow(_ context: RequestContext) throws -> HTTPResponse {
         let user = try context.requireUser()
-        return renderSettings(ProfileFields(user), user: user, errors: FieldErrors(), context)
+        return try renderSettings(ProfileFields(user), user: user, errors: FieldErrors(), context)
     }
 
-    func renderSettings(_ fields: ProfileFields, user: User, errors: FieldErrors, _ context: RequestContext) -> HTTPResponse {
+    func renderSettings(_ fields: ProfileFields, user: User, errors: FieldErrors, newEmail: String = "", _ context: RequestContext) throws -> HTTPResponse {
         let language = context.language
+        let mail = try database.mailSettings(userID: user.storedID)
         let view = SettingsView(
             username: user.username, email: user.email, profile: profileForm(fields, language),
-            errors: errors.localized(localizer, language), unitsKm: user.units != "mi", onLeaderboard: user.onLeaderboard)
+            errors: errors.localized(localizer, language), unitsKm: user.units != "mi", onLeaderboard: user.onLeaderboard,
+            mailEnabled: mailEnabled, verified: mail.isVerified(user.email), newEmail: newEmail,
+            digestOptions: MailSettings.Digest.allCases.map {
+                Choice(value: $0.rawValue, label: localizer.text("settings.digest_\($0.rawValue)", language), selected: $0 == mail.digest)
+            },
+            meetupNotices: mail.meetupNotices)
         return page(view, context, title: localizer.text("settings.title", language), status: errors.isEmpty ? .ok : .unprocessableContent)
     }
 }

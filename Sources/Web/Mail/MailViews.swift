@@ -1,0 +1,85 @@
+import CompiledHTML
+
+/// An email's two parts, each compiled from its template: `template` (HTML) and
+/// `textTemplate` (plain text), in the recipient's language.
+protocol MailView {
+    func render(into writer: inout HTMLWriter)
+    func renderText(into writer: inout HTMLWriter)
+}
+
+/// What every message shows around its content: the site, and for the mail a member chose
+/// (digests, notices) the links to their settings and to unsubscribe.
+struct MailFrame {
+    let lang: String
+    let subject: String
+    let site: String
+    let siteURL: String
+    let settings: String
+    let unsubscribe: String?
+    let unsubscribeLabel: String
+}
+
+/// A link to set a new password.
+struct ResetMail: MailView {
+    static let template = "mail-reset"
+    static let textTemplate = "mail-reset.txt"
+    let frame: MailFrame
+    let greeting: String
+    let body: String
+    let link: String
+    let action: String
+}
+
+/// A link to prove the address.
+struct VerifyMail: MailView {
+    static let template = "mail-verify"
+    static let textTemplate = "mail-verify.txt"
+    let frame: MailFrame
+    let greeting: String
+    let body: String
+    let link: String
+    let action: String
+}
+
+/// Sent to the old address when a member changes theirs.
+struct EmailChangedMail: MailView {
+    static let template = "mail-email-changed"
+    static let textTemplate = "mail-email-changed.txt"
+    let frame: MailFrame
+    let greeting: String
+    let body: String
+    /// Where to reset the password, should the change not be theirs.
+    let link: String
+    let action: String
+}
+
+/// Unread notifications since the last digest.
+struct DigestMail: MailView {
+    static let template = "mail-digest"
+    static let textTemplate = "mail-digest.txt"
+    let frame: MailFrame
+    let greeting: String
+    let intro: String
+    let lines: [DigestLine]
+    let more: String?
+    let link: String
+    let action: String
+}
+
+struct DigestLine {
+    let sentence: String
+    let preview: String?
+    let link: String
+}
+
+/// One meetup notification, sent at once.
+struct NoticeMail: MailView {
+    static let template = "mail-notice"
+    static let textTemplate = "mail-notice.txt"
+    let frame: MailFrame
+    let greeting: String
+    let sentence: String
+    let meetupTitle: String?
+    let link: String
+    let action: String
+}

@@ -1,0 +1,156 @@
+import CompiledHTML
+import Foundation
+import Mail
+import Storage
+
+/// How the site sends mail: `--smtp-url`, `--mail-from`. Without it (nil in
+/// `WebConfiguration.mail`) the site works as before and says so where mail would be needed.
+public struct MailConfiguration: Sendable {
+    public var server: SMTPServer
+    public var from: MailAddress
+    /// PEM certificates to trust beside the system's (a private relay's CA).
+    public var trustedCertificates: String?
+    /// The first wait after a failed attempt; it doubles up to `longestRetry`.
+    public var firstRetry: TimeInterval = 60
+    public var longestRetry: TimeInterval = 3_600
+    /// A message the server has not taken after this long is given up (and logged).
+    public var giveUpAfter: TimeInterval = 3 * 86_400
+    /// How often the sender looks for due mail when nothing wakes it.
+    public var pollInterval: TimeInterval = 5
+
+    public init(server: SMTPServer, from: MailAddress) {
+        self.server = server
+        self.from = from
+    }
+}
+
+/// Lifetimes of the links mail carries.
+enum MailLinks {
+    static let resetLifetime: TimeInterval = 3_600
+    static let verifyLifetime: TimeInterval = 7 * 86_400
+    /// Digests and notices are stale after this; account mail after its link expires.
+    static let newsLifetime: TimeInterval = 2 * 86_400
+}
+
+extension App {
+    var mailEnabled: Bool { mailSender != nil }
+
+    /// The language a member reads mail in: their setting, else English.
+    func mailLanguage(_ user: User) -> Language {
+        user.language.flatMap(Language.init(rawValue:)) ?? .en
+    }
+
+    /// The site's address for mail, which has no request to take a `Host` from.
+    var siteOrigin: String { configuration.baseURL?.origin ?? "http://localhost" }
+    var siteName: String { configuration.baseURL?.host ?? "Moim" }
+
+    func frame(_ user: User, subject: String, language: Language, unsubscribe: (token: String, list: MailSettings.List)? = nil) -> MailFrame {
+        MailFrame(
+            lang: language.rawValue, subject: subject, site: siteName, siteURL: siteOrigin + "/",
+            settings: siteOrigin + Paths.settings,
+            unsubscribe: unsubscribe.map { siteOrigin + Paths.unsubscribe($0.token, list: $0.list) },
+            unsubscribeLabel: localizer.text(unsubscribe?.list == .notices ? "mail.unsubscribe_notices" : "mail.unsubscribe_digest", language))
+    }
+
+    /// Renders the message and puts it in the outbox. A header that could carry an injection
+    /// (a line break in a name or subject) is refused and logged: false, nothing queued.
+    @discardableResult
+    func enqueueMail(
+        _ view: some MailView, subject: String, to user: User, address: String? = nil, kind: OutboxMail.Kind,
+        language: Language, lifetime: TimeInterval, unsubscribe: (token: String, list: MailSettings.List)? = nil,
+        digestAt: Date? = nil
+    ) throws -> Bool {
+        guard let mail = configuration.mail, let message = composeMail(view, subject: subject, to: user, address: address, language: language, unsubscribe: unsubscribe, mail: mail) else {
+            return false
+        }
+        let outgoing = OutgoingMail(userID: user.id, kind: kind, sender: mail.from.address, recipient: address ?? user.email,
+                                    message: message, expiresAt: Date().addingTimeInterval(lifetime))
+        if let digestAt {
+            try database.enqueueDigest(outgoing, userID: user.storedID, now: digestAt)
+        } else {
+            try database.enqueueMail(outgoing)
+        }
+        mailSender?.wake()
+        return true
+    }
+
+    func composeMail(_ view: some MailView, subject: String, to user: User, address: String?, language: Language,
+                     unsubscribe: (token: String, list: MailSettings.List)?, mail: MailConfiguration) -> [UInt8]? {
+        var html = HTMLWriter(language)
+        view.render(into: &html)
+        var text = HTMLWriter(language)
+        view.renderText(into: &text)
+        var headers: [(name: String, value: String)] = [("Auto-Submitted", "auto-generated")]
+        if let unsubscribe {
+            // RFC 8058: a mail provider's "unsubscribe" button posts to this address, no sign-in.
+            headers.append(("List-Unsubscribe", "<\(siteOrigin + Paths.unsubscribe(unsubscribe.token, list: unsubscribe.list))>"))
+            headers.append(("List-Unsubscribe-Post", "List-Unsubscribe=One-Click"))
+        }
+        let message = MailMessage(
+            from: mail.from, to: MailAddress(name: user.displayName, address: address ?? user.email), subject: subject,
+            text: String(decoding: text.bytes, as: UTF8.self), html: String(decoding: html.bytes, as: UTF8.self),
+            headers: headers, domain: configuration.baseURL?.host ?? "localhost")
+        do {
+            return try message.rendered()
+        } catch {
+            FileHandle.standardError.write(Data("mail to user \(user.id ?? 0) (\(subject.debugDescription)) not queued: \(error)\n".utf8))
+            return nil
+        }
+    }
+
+    /// A new single-use token of `purpose` for the member: its hash is stored, the token
+    /// itself only goes into the link.
+    static func makeEmailToken(_ database: AppDatabase, _ user: User, purpose: EmailTokenPurpose, email: String) throws -> String {
+        let token = Crypto.randomBytes(32)
+        try database.createEmailToken(
+            userID: user.storedID, purpose: purpose, email: email, tokenHash: Crypto.sha256(token),
+            validFor: purpose == .reset ? MailLinks.resetLifetime : MailLinks.verifyLifetime)
+        return Crypto.base64URL(token)
+    }
+
+    /// The stored hash of a token from a link, or nil when it cannot be one of ours.
+    static func emailTokenHash(_ text: String?) -> Data? {
+        guard let text, text.utf8.count == 43, let bytes = Crypto.decodeBase64URL(text), bytes.count == 32 else { return nil }
+        return Crypto.sha256(bytes)
+    }
+
+    func greeting(_ user: User, _ language: Language) -> String {
+        localizer.text("mail.greeting", language, ["name": user.displayName])
+    }
+
+    /// Mails a password-reset link to the member's address.
+    func sendResetLink(_ user: User) throws {
+        let language = mailLanguage(user)
+        let token = try Self.makeEmailToken(database, user, purpose: .reset, email: user.email)
+        let subject = localizer.text("mail.reset.subject", language, ["site": siteName])
+        let view = ResetMail(
+            frame: frame(user, subject: subject, language: language), greeting: greeting(user, language),
+            body: localizer.text("mail.reset.body", language, ["username": user.username]),
+            link: siteOrigin + Paths.passwordReset(token), action: localizer.text("mail.reset.action", language))
+        try enqueueMail(view, subject: subject, to: user, kind: .reset, language: language, lifetime: MailLinks.resetLifetime)
+    }
+
+    /// Mails a link that proves the member's current address.
+    func sendVerificationLink(_ user: User) throws {
+        let language = mailLanguage(user)
+        let token = try Self.makeEmailToken(database, user, purpose: .verify, email: user.email)
+        let subject = localizer.text("mail.verify.subject", language, ["site": siteName])
+        let view = VerifyMail(
+            frame: frame(user, subject: subject, language: language), greeting: greeting(user, language),
+            body: localizer.text("mail.verify.body", language, ["username": user.username]),
+            link: siteOrigin + Paths.verifyEmail(token), action: localizer.text("mail.verify.action", language))
+        try enqueueMail(view, subject: subject, to: user, kind: .verify, language: language, lifetime: MailLinks.verifyLifetime)
+    }
+
+    /// Tells the old address that the account's address changed, should that not be the owner.
+    func sendEmailChangedNotice(_ user: User, oldAddress: String) throws {
+        let language = mailLanguage(user)
+        let subject = localizer.text("mail.email_changed.subject", language, ["site": siteName])
+        let view = EmailChangedMail(
+            frame: frame(user, subject: subject, language: language), greeting: greeting(user, language),
+            body: localizer.text("mail.email_changed.body", language, ["username": user.username, "email": user.email]),
+            link: siteOrigin + Paths.forgotPassword, action: localizer.text("mail.email_changed.action", language))
+        try enqueueMail(view, subject: subject, to: user, address: oldAddress, kind: .emailChanged, language: language,
+                        lifetime: MailLinks.newsLifetime)
+    }
+}
