@@ -10,9 +10,9 @@ struct TestSite {
     let app: App
     let database: AppDatabase
 
-    init(configuration: WebConfiguration = TestSite.configuration()) throws {
-        database = try AppDatabase.inMemory()
-        app = try App(database: database, configuration: configuration)
+    init(configuration: WebConfiguration = TestSite.configuration(), database: AppDatabase? = nil) throws {
+        self.database = try database ?? AppDatabase.inMemory()
+        app = try App(database: self.database, configuration: configuration)
     }
 
     /// The repository's templates and files, cheap hashes and a fresh media folder.

@@ -10,7 +10,7 @@ extension App {
     /// Queues what is due, then delivers: the sender thread's pass, and the tests'.
     public func runMail(now: Date = Date()) throws {
         guard let mailSender else { return }
-        try queueNotices()
+        try queueNotices(now: now)
         try queueDigests(now: now)
         try mailSender.deliverDue(now: now)
     }
@@ -34,7 +34,7 @@ extension App {
     /// Meetup notifications since the last pass, mailed to members with a verified address
     /// who asked for them. The cursor moves past every notification considered, in the same
     /// transaction as the mail is queued, so nothing is mailed twice or skipped.
-    func queueNotices() throws {
+    func queueNotices(now: Date) throws {
         let pending = try database.pendingNotices(kinds: Self.noticeKinds)
         guard let through = pending.through else { return }
         var mails: [OutgoingMail] = []
@@ -51,9 +51,9 @@ extension App {
                                             unsubscribe: (settings.unsubscribeToken, .notices), mail: mail)
             else { continue }
             mails.append(OutgoingMail(userID: user.id, kind: .notice, sender: mail.from.address, recipient: user.email,
-                                      message: message, expiresAt: Date().addingTimeInterval(MailLinks.newsLifetime)))
+                                      message: message, expiresAt: now.addingTimeInterval(MailLinks.newsLifetime)))
         }
-        try database.enqueueNotices(mails, through: through)
+        try database.enqueueNotices(mails, through: through, now: now)
     }
 
     /// A digest for each member whose period has passed and who has unread notifications
@@ -75,7 +75,7 @@ extension App {
                 more: count > shown.count ? localizer.count("mail.digest.more", count - shown.count, language) : nil,
                 link: siteOrigin + Paths.notifications, action: localizer.text("mail.digest.action", language))
             try enqueueMail(view, subject: subject, to: user, kind: .digest, language: language, lifetime: MailLinks.newsLifetime,
-                            unsubscribe: (settings.unsubscribeToken, .digest), digestAt: now)
+                            unsubscribe: (settings.unsubscribeToken, .digest), now: now)
         }
     }
 }

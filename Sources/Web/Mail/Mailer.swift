@@ -58,17 +58,17 @@ extension App {
     func enqueueMail(
         _ view: some MailView, subject: String, to user: User, address: String? = nil, kind: OutboxMail.Kind,
         language: Language, lifetime: TimeInterval, unsubscribe: (token: String, list: MailSettings.List)? = nil,
-        digestAt: Date? = nil
+        now: Date = Date()
     ) throws -> Bool {
         guard let mail = configuration.mail, let message = composeMail(view, subject: subject, to: user, address: address, language: language, unsubscribe: unsubscribe, mail: mail) else {
             return false
         }
         let outgoing = OutgoingMail(userID: user.id, kind: kind, sender: mail.from.address, recipient: address ?? user.email,
-                                    message: message, expiresAt: Date().addingTimeInterval(lifetime))
-        if let digestAt {
-            try database.enqueueDigest(outgoing, userID: user.storedID, now: digestAt)
+                                    message: message, expiresAt: now.addingTimeInterval(lifetime))
+        if kind == .digest {
+            try database.enqueueDigest(outgoing, userID: user.storedID, now: now)
         } else {
-            try database.enqueueMail(outgoing)
+            try database.enqueueMail(outgoing, now: now)
         }
         mailSender?.wake()
         return true

@@ -1,0 +1,282 @@
+import Foundation
+import GRDB
+import HTTP
+import Mail
+import Testing
+import TestSupport
+@testable import Storage
+@testable import Web
+
+/// Mail end to end: the site's forms, the outbox, and a real SMTP server (aiosmtpd) on
+/// loopback that receives what members would find in their inboxes.
+@Suite struct EmailTests {
+    static let origin = "https://run.example.org"
+
+    private func site(_ sink: MailSink, database: AppDatabase? = nil) throws -> TestSite {
+        var configuration = TestSite.configuration()
+        configuration.baseURL = PublicURL(Self.origin)
+        var mail = MailConfiguration(server: SMTPServer(url: sink.url)!, from: MailAddress(name: "Moim", address: "moim@run.example.org"))
+        mail.firstRetry = 60
+        configuration.mail = mail
+        return try TestSite(configuration: configuration, database: database)
+    }
+
+    /// The site path of the first link in `mail` containing `part`.
+    private func path(in mail: ReceivedMail?, containing part: String) throws -> String {
+        let link = try #require(mail?.links.first { $0.contains(part) })
+        #expect(link.hasPrefix(Self.origin))
+        return String(link.dropFirst(Self.origin.count))
+    }
+
+    private func verify(_ browser: Browser, _ sink: MailSink, site: TestSite, username: String) throws {
+        try site.app.runMail()
+        let mail = sink.messages().last { $0.recipient == "\(username)@example.com" && $0.subject.contains("Confirm") }
+        #expect(browser.get(try path(in: mail, containing: "/email/verify/")).status == .seeOther)
+    }
+
+    @Test func aForgottenPasswordComesBackByMailOnceAndEndsEverySession() throws {
+        let sink = try MailSink()
+        let site = try site(sink)
+        let mina = site.members("mina")[0]
+        let visitor = site.browser()
+        let asked = visitor.post("/password/forgot", [("login", "MINA@example.com")])
+        #expect(asked.status == .ok)
+        #expect(asked.bodyText.contains("If an account matches"))
+        try site.app.runMail()
+        let mail = sink.waitForMessages(2).first { $0.subject.contains("Reset") }
+        #expect(mail?.recipient == "mina@example.com")
+        #expect(mail?.html.contains("Choose a new password") == true)
+        #expect(mail?.header("List-Unsubscribe") == nil)  // account mail, not a list
+        let reset = try path(in: mail, containing: "/password/reset/")
+
+        // The token is stored only as a hash, and the sent message no longer holds it.
+        let token = String(reset.split(separator: "/").last ?? "")
+        let stored = try site.database.writer.read { db in
+            try String.fetchAll(db, sql: "SELECT hex(tokenHash) FROM emailTokens") + (try Data.fetchAll(db, sql: "SELECT message FROM outbox").map { String(decoding: $0, as: UTF8.self) })
+        }
+        #expect(!stored.contains { $0.contains(token) })
+
+        #expect(visitor.get(reset).bodyText.contains("@mina"))
+        let short = visitor.post(reset, [("new_password", "short"), ("new_password_confirmation", "short")])
+        #expect(short.status == .unprocessableContent)
+        let done = visitor.post(reset, [("new_password", "a brand new password"), ("new_password_confirmation", "a brand new password")])
+        #expect(done.status == .seeOther)
+        #expect(visitor.get("/settings").status == .ok)  // signed in afresh
+        // Mina's other browser was signed out, and the old password no longer works.
+        #expect(mina.get("/settings").status == .seeOther)
+        #expect(site.browser().logIn("mina").status == .unprocessableContent)
+        #expect(site.browser().logIn("mina", "a brand new password").status == .seeOther)
+        // The link works once.
+        #expect(site.browser().get(reset).status == .notFound)
+        #expect(site.browser().get("/password/reset/not-a-token").status == .notFound)
+    }
+
+    @Test func theAnswerIsTheSameForAnAccountThatDoesNotExistAndNothingIsSent() throws {
+        let sink = try MailSink()
+        let site = try site(sink)
+        let visitor = site.browser()
+        let answer = visitor.post("/password/forgot", [("login", "nobody@example.com")])
+        #expect(answer.status == .ok)
+        #expect(answer.bodyText.contains("If an account matches"))
+        try site.app.runMail()
+        #expect(try site.database.outboxCounts() == OutboxCounts())
+        #expect(sink.messages().isEmpty)
+    }
+
+    @Test func resetLinksExpireAfterAnHourAndRequestsAreLimited() throws {
+        let sink = try MailSink()
+        let site = try site(sink)
+        _ = site.members("mina")
+        let link = try #require(try App.resetLink(database: site.database, username: "mina", origin: Self.origin))
+        let hash = try #require(App.emailTokenHash(String(link.split(separator: "/").last ?? "")))
+        #expect(try site.database.resetTokenUser(tokenHash: hash, now: Date().addingTimeInterval(3_590)).get().username == "mina")
+        #expect(try site.database.resetTokenUser(tokenHash: hash, now: Date().addingTimeInterval(3_601)) == .failure(.expired))
+
+        // Per account: 3 links an hour (the admin's counts), silently; per network: 5 requests.
+        let visitor = site.browser(address: "203.0.113.9")
+        for _ in 0..<4 { #expect(visitor.post("/password/forgot", [("login", "mina")]).status == .ok) }
+        #expect(try site.database.outbox(userID: 1).filter { $0.kind == .reset }.count == 2)
+        #expect(visitor.post("/password/forgot", [("login", "mina")]).status == .ok)
+        let refused = visitor.post("/password/forgot", [("login", "mina")])
+        #expect(refused.status == .tooManyRequests)
+        #expect(refused.headers["Retry-After"] != nil)
+        #expect(site.browser(address: "198.51.100.7").post("/password/forgot", [("login", "mina")]).status == .ok)
+    }
+
+    @Test func anAddressIsVerifiedByItsLinkAndAChangeNeedsItAgain() throws {
+        let sink = try MailSink()
+        let site = try site(sink)
+        let mina = site.browser(language: "ko")
+        #expect(mina.signUp().status == .seeOther)
+        #expect(mina.get("/settings").bodyText.contains("인증 안 됨"))
+        try site.app.runMail()
+        let welcome = try #require(sink.waitForMessages(1).first)
+        #expect(welcome.subject.contains("이메일 주소를 확인해 주세요"))  // in her language
+        #expect(welcome.text.contains("Mina Kim님"))
+        let verify = try path(in: welcome, containing: "/email/verify/")
+        let visited = mina.get(verify)
+        #expect(visited.headers["Location"] == "/settings")
+        #expect(mina.get("/settings").bodyText.contains("인증됨"))
+
+        // A new address: unverified, a link to it and a word to the old one.
+        let wrong = mina.post("/settings/email", [("email", "mina@new.example.org"), ("email_password", "wrong password!")], from: "/settings")
+        #expect(wrong.status == .unprocessableContent)
+        let changed = mina.post("/settings/email", [("email", "mina@new.example.org"), ("email_password", "correct horse battery")], from: "/settings")
+        #expect(changed.status == .seeOther)
+        #expect(mina.get("/settings").bodyText.contains("인증 안 됨"))
+        try site.app.runMail()
+        let after = sink.waitForMessages(3)
+        #expect(after.contains { $0.recipient == "mina@new.example.org" && $0.links.contains { $0.contains("/email/verify/") } })
+        #expect(after.contains { $0.recipient == "mina@example.com" && $0.text.contains("mina@new.example.org") })
+        // The first link was for the old address.
+        #expect(site.browser().get(verify).status == .notFound)
+
+        // Resending is limited to three links an hour: the signup's, the change's, one more.
+        #expect(mina.post("/settings/email/verify", [], from: "/settings").status == .seeOther)
+        #expect(mina.post("/settings/email/verify", [], from: "/settings").status == .tooManyRequests)
+    }
+
+    @Test func aDigestGathersUnreadNotificationsAndOneClickUnsubscribesWithoutSigningIn() throws {
+        let sink = try MailSink()
+        let site = try site(sink)
+        let people = site.members("mina", "jun", "ara")
+        try verify(people[0], sink, site: site, username: "mina")
+        people[1].post("/u/mina/follow", [], from: "/u/mina")
+        people[2].post("/u/mina/follow", [], from: "/u/mina")
+        // Ara never verified her address: no digest for her, whatever happens.
+        people[0].post("/u/ara/follow", [], from: "/u/ara")
+
+        let count = sink.messages().count
+        try site.app.runMail(now: Date().addingTimeInterval(3 * 86_400))
+        #expect(sink.messages().count == count)  // weekly by default: not yet
+        try site.app.runMail(now: Date().addingTimeInterval(8 * 86_400))
+        let digest = try #require(sink.waitForMessages(count + 1).last)
+        #expect(digest.recipient == "mina@example.com")
+        #expect(digest.subject == "You have 1 unread notification on run.example.org")
+        #expect(digest.text.contains("and 1 other started following you"))
+        #expect(digest.header("List-Unsubscribe-Post") == "List-Unsubscribe=One-Click")
+        let unsubscribe = try #require(digest.header("List-Unsubscribe")).trimmingCharacters(in: CharacterSet(charactersIn: "<>"))
+        #expect(digest.links.contains(unsubscribe))
+
+        // Nothing new: no second digest.
+        try site.app.runMail(now: Date().addingTimeInterval(16 * 86_400))
+        #expect(sink.messages().count == count + 1)
+
+        // A mail provider's one-click POST: no cookies, no CSRF token, no Origin.
+        let provider = site.browser()
+        let path = String(unsubscribe.dropFirst(Self.origin.count))
+        #expect(provider.get(path).bodyText.contains("Stop the digest emails"))
+        let done = provider.post(path, [("List-Unsubscribe", "One-Click")], withoutToken: ())
+        #expect(done.status == .ok)
+        #expect(try site.database.mailSettings(userID: 1).digest == .off)
+        #expect(site.browser().post("/unsubscribe/" + String(repeating: "0", count: 48), [("List-Unsubscribe", "One-Click")], withoutToken: ()).status == .notFound)
+        #expect(people[0].get("/settings").bodyText.contains(#"<option value="off" selected>"#))
+    }
+
+    @Test func aMeetupMovedOrAPlaceFromTheWaitlistIsMailedAtOnce() throws {
+        let sink = try MailSink()
+        let site = try site(sink)
+        let people = site.members("hostess", "mina", "jun")
+        try verify(people[1], sink, site: site, username: "mina")
+        try verify(people[2], sink, site: site, username: "jun")
+        // Jun wants no notices.
+        people[2].post("/settings/mail", [("digest", "weekly")], from: "/settings")
+        let start = MeetupForm.local(Date().addingTimeInterval(3 * 86_400), .current)
+        let fields = [
+            ("title", "Evening 5K, Han river"), ("starts_at", start), ("duration", "60"), ("place_name", "Yeouido Park"),
+            ("time_slot", "afterWork"), ("pace", "average"), ("style", "run"), ("capacity", "2"), ("signup_mode", "firstCome"),
+            ("gender_rule", "any"), ("region", "seoul"), ("distance", "5"), ("description", "Easy"),
+        ]
+        let url = try #require(people[0].post("/meetups", fields, from: "/meetups/new").headers["Location"])
+        people[1].post(url + "/apply", [], from: url)
+        people[2].post(url + "/apply", [], from: url)
+        try site.app.runMail()
+        let before = sink.messages().count
+        let moved = fields.map { $0.0 == "place_name" ? ($0.0, "Banpo Bridge") : $0 }
+        #expect(people[0].post(url + "/edit", moved, from: url + "/edit").status == .seeOther)
+        try site.app.runMail()
+        let notices = Array(sink.waitForMessages(before + 1).dropFirst(before))
+        #expect(notices.map(\.recipient) == ["mina@example.com"])
+        #expect(notices.first?.subject.contains("a meetup you are going to") == true)
+        #expect(notices.first?.text.contains("Evening 5K, Han river") == true)
+        #expect(notices.first?.header("List-Unsubscribe")?.contains("list=notices") == true)
+        // Once only.
+        try site.app.runMail()
+        #expect(sink.messages().count == before + 1)
+    }
+
+    @Test func aServerThatRefusesThenAcceptsGetsTheMessageLaterAndARestartLosesNothing() throws {
+        var options = MailSink.Options()
+        options.refuse = 1
+        let sink = try MailSink(options)
+        let directory = NSTemporaryDirectory() + "moim-mail-db-\(UUID().uuidString)"
+        var database = try AppDatabase.open(directory: directory)
+        var site = try site(sink, database: database)
+        _ = site.members("mina")
+        try site.app.runMail()
+        #expect(sink.messages().isEmpty)
+        var queued = try #require(try database.outbox(userID: 1).first)
+        #expect(queued.status == .queued)
+        #expect(queued.lastError.contains("451"))
+        // Not before the wait is over.
+        try site.app.runMail(now: Date().addingTimeInterval(30))
+        #expect(sink.messages().isEmpty)
+
+        // The mail server goes away; the site restarts; the server comes back on its port.
+        let port = sink.port
+        sink.stop()
+        try site.app.runMail(now: Date().addingTimeInterval(61))
+        queued = try #require(try database.outbox(userID: 1).first)
+        #expect(queued.status == .queued)
+        #expect(queued.attempts == 2)
+        try database.close()
+        options = MailSink.Options()
+        options.port = port
+        let back = try MailSink(options)
+        database = try AppDatabase.open(directory: directory)
+        site = try self.site(back, database: database)
+        try site.app.runMail(now: Date().addingTimeInterval(3 * 60 + 2))
+        let received = back.waitForMessages(1)
+        #expect(received.map(\.recipient) == ["mina@example.com"])
+        #expect(try database.outbox(userID: 1).first?.status == .sent)
+        try database.close()
+    }
+
+    @Test func aRecipientTheServerRejectsIsNotRetried() throws {
+        var options = MailSink.Options()
+        options.rejectDomain = "nowhere.test"
+        let sink = try MailSink(options)
+        let site = try site(sink)
+        site.browser().signUp(username: "ghost", email: "ghost@nowhere.test")
+        try site.app.runMail()
+        let mail = try #require(try site.database.outbox(userID: 1).first)
+        #expect(mail.status == .failed)
+        #expect(mail.lastError.contains("550"))
+        #expect(mail.message.isEmpty)
+    }
+
+    @Test func aNameThatCouldInjectHeadersGetsNoMail() throws {
+        let sink = try MailSink()
+        let site = try site(sink)
+        // Forms refuse it…
+        #expect(site.browser().signUp(username: "eve", displayName: "Eve\r\nBcc: all@example.com").status == .unprocessableContent)
+        // …and a row that somehow holds it is refused when the message is made.
+        _ = site.members("mina")
+        try site.database.writer.write { db in
+            try db.execute(sql: "UPDATE users SET displayName = ? WHERE username = 'mina'", arguments: ["Mina\r\nBcc: all@example.com"])
+        }
+        #expect(site.browser().post("/password/forgot", [("login", "mina")]).status == .ok)
+        try site.app.runMail()
+        #expect(sink.messages().allSatisfy { !$0.raw.contains("Bcc:") })
+        #expect(try site.database.outbox(userID: 1).allSatisfy { $0.kind != .reset })
+    }
+
+    @Test func withoutAMailServerThePagesSaySo() throws {
+        let site = try TestSite()
+        let mina = site.members("mina")[0]
+        #expect(site.browser().get("/password/forgot").bodyText.contains("This site does not send email"))
+        #expect(mina.get("/settings").bodyText.contains("This site does not send email"))
+        #expect(!mina.get("/settings").bodyText.contains("Not verified"))
+        #expect(site.browser().get("/login").bodyText.contains(#"href="/password/forgot""#))
+    }
+}
