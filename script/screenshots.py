@@ -9,6 +9,9 @@ exactly one <h1>, a status other than the expected one. It exits non-zero if any
 """
 
 import datetime
+import email
+import email.policy
+import glob
 import http.cookiejar
 import json
 import math
@@ -259,7 +262,52 @@ def pages(seeded):
     ]
 
 
-VISITOR_PAGES = [("visitor-home", "/"), ("login", "/login"), ("signup", "/signup"), ("visitor-crew", "/crews/dawn")]
+VISITOR_PAGES = [("visitor-home", "/"), ("login", "/login"), ("signup", "/signup"), ("visitor-crew", "/crews/dawn"),
+                 ("forgot-password", "/password/forgot")]
+
+
+def start_mail_sink(directory):
+    """The tests' SMTP server (aiosmtpd), so that the site sends real mail to photograph."""
+    sink = subprocess.Popen(["/usr/bin/python3", "script/mail-sink.py", "--dir", directory],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    return sink, int(sink.stdout.readline().split()[1])
+
+
+def collect_mail(binary, data, mail_directory, output):
+    """Has the site send each kind of mail, saves their HTML parts as mail-KIND.html, and returns the
+    visitor pages their links open (a reset form, an unsubscribe page)."""
+    db = sqlite3.connect(os.path.join(data, "moim.sqlite"))
+    # runner1 proved their address a week ago and has unread news: a digest is due.
+    db.execute("UPDATE mailSettings SET verifiedEmail = (SELECT email FROM users WHERE users.id = userID),"
+               " lastDigestAt = strftime('%Y-%m-%d %H:%M:%f', 'now', '-8 days') WHERE userID = 1")
+    db.execute("UPDATE notifications SET readAt = NULL, createdAt = strftime('%Y-%m-%d %H:%M:%f', 'now', '-1 days') WHERE userID = 1")
+    db.commit()
+    Member("runner2").log_in().post("/settings/email/verify", [], page="/settings")
+    Member("visitor").post("/password/forgot", [("login", "runner3")])
+    for _ in range(200):
+        if len(glob.glob(os.path.join(mail_directory, "*.eml"))) >= 3:
+            break
+        time.sleep(0.1)
+    names = {"Reset": "mail-reset", "Confirm": "mail-verify", "unread": "mail-digest"}
+    saved = []
+    os.makedirs(os.path.join(output, "html"), exist_ok=True)
+    for path in sorted(glob.glob(os.path.join(mail_directory, "*.eml"))):
+        with open(path, "rb") as file:
+            message = email.message_from_binary_file(file, policy=email.policy.default)
+        name = next((value for key, value in names.items() if key in message["Subject"]), None)
+        if name:
+            html = message.get_body(("html",)).get_content()
+            with open(os.path.join(output, "html", name + ".html"), "w") as file:
+                file.write(html)
+            saved.append(name)
+    missing = set(names.values()) - set(saved)
+    if missing:
+        raise SystemExit(f"no mail arrived for {', '.join(sorted(missing))}")
+    token = db.execute("SELECT unsubscribeToken FROM mailSettings WHERE userID = 1").fetchone()[0]
+    db.close()
+    link = subprocess.run([binary, "admin", "reset-link", "runner4", "--data", data, "--base-url", BASE],
+                          check=True, capture_output=True, text=True).stdout.strip()
+    return saved, [("password-reset", link[len(BASE):]), ("unsubscribe", f"/unsubscribe/{token}?list=digest")]
 
 
 def save_html(member, language, output, named_paths):
@@ -273,8 +321,9 @@ def save_html(member, language, output, named_paths):
             file.write(body)
 
 
-def shoot(driver, output, name, path):
-    driver.get(BASE + path)
+def shoot(driver, output, name, path, mail=False):
+    """A page of the site (a path), or with `mail` an email's HTML (a file:// address; no <h1>)."""
+    driver.get(path if mail else BASE + path)
     width = driver.execute_script("return document.documentElement.scrollWidth")
     viewport = driver.execute_script("return document.documentElement.clientWidth")
     h1s = driver.execute_script("return document.querySelectorAll('h1').length")
@@ -292,7 +341,7 @@ def shoot(driver, output, name, path):
     problems = []
     if width > viewport:
         problems.append(f"scrolls sideways ({width} px > {viewport} px: {', '.join(wide)})")
-    if h1s != 1:
+    if h1s != 1 and not mail:
         problems.append(f"{h1s} <h1>")
     return problems
 
@@ -303,7 +352,10 @@ def main():
     data = tempfile.mkdtemp(prefix="moim-screenshots-")
     subprocess.run([binary, "demo", "--data", data, "--users", "12", "--posts", "40", "--follows", "6", "--comments", "0"],
                    check=True, stdout=subprocess.DEVNULL)
-    server = subprocess.Popen([binary, "serve", "--no-supervise", "--port", str(PORT), "--data", data, "--quiet"])
+    mail_directory = tempfile.mkdtemp(prefix="moim-screenshots-mail-")
+    sink, sink_port = start_mail_sink(mail_directory)
+    server = subprocess.Popen([binary, "serve", "--no-supervise", "--port", str(PORT), "--data", data, "--quiet",
+                               "--smtp-url", f"smtp://127.0.0.1:{sink_port}", "--base-url", BASE])
     try:
         for _ in range(100):
             try:
@@ -312,6 +364,7 @@ def main():
             except OSError:
                 time.sleep(0.1)
         seeded = seed(data)
+        mails, mail_pages = collect_mail(binary, data, mail_directory, output)
         options = Options()
         for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--force-device-scale-factor=1"]:
             options.add_argument(argument)
@@ -326,7 +379,12 @@ def main():
                     driver.get(BASE + "/healthz")
                     driver.delete_all_cookies()
                     driver.add_cookie({"name": "moim_lang", "value": language, "path": "/"})
-                    for name, path in VISITOR_PAGES:
+                    # Mail is in the member's own language, whatever the browser's.
+                    for name in mails if language == "en" else []:
+                        for problem in shoot(driver, output, f"{name}-{size_name}",
+                                             "file://" + os.path.abspath(os.path.join(output, "html", name + ".html")), mail=True):
+                            failures.append(f"{name} {size_name}: {problem}")
+                    for name, path in VISITOR_PAGES + mail_pages:
                         for problem in shoot(driver, output, f"{name}-{language}-{size_name}", path):
                             failures.append(f"{name} {language} {size_name}: {problem}")
                     driver.add_cookie({"name": "moim_session", "value": admin.session, "path": "/"})
@@ -343,6 +401,8 @@ def main():
     finally:
         server.terminate()
         server.wait()
+        sink.stdin.close()
+        sink.wait()
 
 
 if __name__ == "__main__":

@@ -46,6 +46,9 @@ struct Serve: ParsableCommand {
     @Option(help: "PEM certificates to trust for the mail server beside the system's, e.g. a private relay's CA (env MOIM_SMTP_CA_FILE).")
     var smtpCAFile: String? = Environment.value("MOIM_SMTP_CA_FILE")
 
+    @Option(help: "Seconds to wait before retrying mail the server did not take; doubles each time, up to an hour (env MOIM_MAIL_RETRY).")
+    var mailRetry: Int = Environment.value("MOIM_MAIL_RETRY").flatMap(Int.init) ?? 60
+
     @Flag(help: "Do not print an access-log line per request (env MOIM_QUIET=1).")
     var quiet = Environment.value("MOIM_QUIET") == "1"
 
@@ -134,8 +137,10 @@ struct Serve: ParsableCommand {
         guard let from = Self.mailbox(mailFrom ?? "Moim <moim@\(site.host)>") else {
             throw ValidationError("--mail-from must look like 'Moim <moim@run.example.org>' or moim@run.example.org.")
         }
+        guard (1...3_600).contains(mailRetry) else { throw ValidationError("--mail-retry must be between 1 and 3600 seconds.") }
         var configuration = MailConfiguration(server: server, from: from)
         configuration.trustedCertificates = smtpCAFile
+        configuration.firstRetry = TimeInterval(mailRetry)
         return configuration
     }
 

@@ -25,6 +25,9 @@ enum Targets {
         "accept-language": WebTargets.acceptLanguage,
         "search": WebTargets.search,
         "qr-code": WebTargets.qrCode,
+        "smtp-reply": MailTargets.smtpReply,
+        "mail-message": MailTargets.mailMessage,
+        "mail-link": MailTargets.mailLink,
     ]
 
     nonisolated(unsafe) static var selected: Target = { _ in }

@@ -75,6 +75,24 @@ import Testing
         #expect(code.contains(#"w.write(w.language == 0 ? "<h1>Hello &amp; welcome</h1>" : "<h1>안녕하세요</h1>")"#))
     }
 
+    @Test func aTextTemplateWritesValuesAndCatalogTextAsTheyAre() throws {
+        let views = """
+            struct NoteMail {
+                static let template = "note"
+                static let textTemplate = "note.txt"
+                let name: String
+            }
+            """
+        let code = try TemplateCompiler.compile(
+            templates: ["note": "<p>{{t.hi}} {{name}}</p>", "note.txt": "{{% CONTENT_TYPE: TEXT }}\n{{t.hi}} {{name}}\n{{>sign}}", "sign": "{{% CONTENT_TYPE: TEXT }}\n-- {{name}} & co\n"],
+            catalogs: [["hi": "Hello & welcome"]], sources: [views])
+        #expect(code.contains("func renderText(into w: inout HTMLWriter) {"))
+        #expect(code.contains(#"w.write("Hello & welcome ")"#) && code.contains("w.raw(self.name)"))
+        #expect(code.contains(#"w.write("-- ")"#) && code.contains("w.raw(c0.name)"))
+        // The HTML part still escapes.
+        #expect(code.contains(#"w.write("<p>Hello &amp; welcome ")"#) && code.contains("w.escape(self.name)"))
+    }
+
     @Test func aPartialIsAFunctionOfTheStackItIsCalledWith() throws {
         let code = try Self.compile([
             "layout": Self.layout,

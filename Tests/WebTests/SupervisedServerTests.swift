@@ -12,9 +12,9 @@ import TestSupport
         private let errors = Pipe()
         private let lines = LockedText()
 
-        init(_ arguments: [String] = [], limitDescriptors: Int? = nil) throws {
+        init(_ arguments: [String] = [], limitDescriptors: Int? = nil,
+             data: String = NSTemporaryDirectory() + "moim-supervised-\(UUID().uuidString)") throws {
             let binary = TestSite.root + "/.build/debug/moim"
-            let data = NSTemporaryDirectory() + "moim-supervised-\(UUID().uuidString)"
             let serve = [binary, "serve", "--port", "0", "--data", data, "--templates", TestSite.root + "/Templates",
                          "--public", TestSite.root + "/Public", "--quiet"] + arguments
             process.executableURL = URL(fileURLWithPath: "/bin/bash")
@@ -39,6 +39,24 @@ import TestSupport
             guard port > 0, let client = try? LoopbackClient(port: port, readTimeout: 2) else { return false }
             client.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
             return client.read().hasPrefix("HTTP/1.1 200")
+        }
+
+        /// Sends a request on a new connection and returns the whole answer.
+        func send(_ request: String) throws -> String {
+            let client = try LoopbackClient(port: port, readTimeout: 5)
+            client.send(request)
+            return client.read()
+        }
+
+        /// Signs up over HTTP as a browser would: the form's CSRF cookie and token, then the POST.
+        func signUp(_ username: String) throws -> String {
+            let form = try send("GET /signup HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+            let cookie = String(form.firstMatch(of: /Set-Cookie: (moim_csrf=[^;]+)/)?.1 ?? "")
+            let token = String(form.firstMatch(of: /name="_csrf" value="([^"]+)"/)?.1 ?? "")
+            let body = "_csrf=\(token)&username=\(username)&email=\(username)%40example.com&password=correct+horse+battery"
+                + "&password_confirmation=correct+horse+battery&display_name=Mina"
+            return try send("POST /signup HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: \(cookie)\r\nContent-Type: application/x-www-form-urlencoded\r\n"
+                + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n" + body)
         }
 
         /// Pids of the serving children started so far, oldest first.
@@ -70,6 +88,31 @@ import TestSupport
         #expect(result.answered > 20)
         #expect(server.children.count == 2)
         #expect(server.log.contains("server process \(first) was killed by signal 9"))
+    }
+
+    @Test func mailQueuedWhileTheMailServerWasDownIsSentAfterTheSiteIsKilledAndRestarted() throws {
+        let data = NSTemporaryDirectory() + "moim-mail-\(UUID().uuidString)"
+        let down = try MailSink()
+        let port = down.port
+        down.stop()
+        let arguments = ["--smtp-url", "smtp://127.0.0.1:\(port)", "--base-url", "https://run.example.org", "--mail-retry", "1"]
+        var server: Running? = try Running(arguments, data: data)
+        #expect(try server?.signUp("mina").hasPrefix("HTTP/1.1 303") == true)
+        // The sender tried and failed; now the whole site dies at once.
+        for _ in 0..<50 where !(server?.log.contains("deferred") ?? true) { Thread.sleep(forTimeInterval: 0.1) }
+        #expect(server?.log.contains("mail 1 to mina@example.com deferred") == true)
+        if let pid = server?.process.processIdentifier { kill(pid, SIGKILL) }
+        for child in server?.children ?? [] { kill(child, SIGKILL) }
+        server = nil
+
+        var options = MailSink.Options()
+        options.port = port
+        let sink = try MailSink(options)
+        let restarted = try Running(arguments, data: data)
+        #expect(restarted.healthy())
+        let received = sink.waitForMessages(1, timeout: 15)
+        #expect(received.map(\.recipient) == ["mina@example.com"])
+        #expect(received.first?.links.contains { $0.hasPrefix("https://run.example.org/email/verify/") } == true)
     }
 
     @Test func sighupHandsOverToANewChildWithoutDroppingARequest() throws {
