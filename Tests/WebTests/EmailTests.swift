@@ -134,6 +134,10 @@ import TestSupport
         // Resending is limited to three links an hour: the signup's, the change's, one more.
         #expect(mina.post("/settings/email/verify", [], from: "/settings").status == .seeOther)
         #expect(mina.post("/settings/email/verify", [], from: "/settings").status == .tooManyRequests)
+        // So is changing the address again, which would mail two more.
+        let again = mina.post("/settings/email", [("email", "mina@third.example.org"), ("email_password", "correct horse battery")], from: "/settings")
+        #expect(again.status == .tooManyRequests)
+        #expect(try site.database.user(username: "mina")?.email == "mina@new.example.org")
     }
 
     @Test func aDigestGathersUnreadNotificationsAndOneClickUnsubscribesWithoutSigningIn() throws {

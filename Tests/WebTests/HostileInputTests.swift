@@ -106,6 +106,30 @@ import Storage
         #expect(live.isUp)
     }
 
+    @Test(arguments: [
+        ("/password/reset/" + String(repeating: "A", count: 43), 404), ("/password/reset/%00%0D%0A", 404),
+        ("/password/reset/" + String(repeating: "x", count: 4_000), 404), ("/email/verify/..%2F..%2Fetc", 404),
+        ("/email/verify/" + String(repeating: "_", count: 43), 404), ("/unsubscribe/%27%20OR%201%3D1--?list=digest", 404),
+        ("/unsubscribe/" + String(repeating: "0", count: 48) + "?list=%00", 404), ("/password/forgot?login=%00", 200),
+    ])
+    func mailLinksThatAreNotOursAreNotFound(target: String, status: Int) throws {
+        let live = try LiveSite()
+        #expect(try live.get(target).statusCode == status)
+        #expect(live.isUp)
+    }
+
+    @Test func aForgedOneClickUnsubscribeChangesNothing() throws {
+        let live = try LiveSite()
+        let body = "List-Unsubscribe=One-Click"
+        for token in ["%00", String(repeating: "f", count: 48), String(repeating: "%E2%80%AE", count: 20)] {
+            let answer = try live.send("POST /unsubscribe/\(token)?list=notices HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\n"
+                + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n" + body)
+            #expect(answer.statusCode == 404)
+        }
+        #expect(try live.site.database.mailSettings(userID: 1).meetupNotices)
+        #expect(live.isUp)
+    }
+
     @Test func aBodylessPostIsRefusedAsAForgeryNotAsAMediaType() throws {
         let live = try LiveSite()
         let answer = try live.send("POST /posts HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")

@@ -51,6 +51,10 @@ extension App {
             errors.add("email_password", "errors.current_password")
         }
         guard errors.isEmpty else { return try renderSettings(ProfileFields(user), user: user, errors: errors, newEmail: email, context) }
+        // Each change mails two addresses: the same hourly limit as asking for the link again.
+        if mailEnabled, try database.emailTokenCount(userID: user.storedID, purpose: .verify, since: Date().addingTimeInterval(-3_600)) >= 3 {
+            throw HTTPError(.tooManyRequests, message: localizer.text("errors.verify_limit", context.language))
+        }
         do {
             try database.changeEmail(userID: user.storedID, to: email)
         } catch StorageError.emailTaken {
