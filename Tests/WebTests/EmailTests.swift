@@ -257,6 +257,13 @@ import TestSupport
         #expect(mail.status == .failed)
         #expect(mail.lastError.contains("550"))
         #expect(mail.message.isEmpty)
+        // Staff see why, on the member's admin page and on the dashboard.
+        let admin = site.members("staffer")[0]
+        _ = try site.database.setRole(.admin, username: "staffer")
+        admin.logIn("staffer")
+        let page = admin.get("/admin/users/ghost").bodyText
+        #expect(page.contains("Address check") && page.contains("Failed") && page.contains("550 5.1.1 No such user here"))
+        #expect(admin.get("/admin").bodyText.contains("mails failed (30 days)"))
     }
 
     @Test func aNameThatCouldInjectHeadersGetsNoMail() throws {

@@ -11,6 +11,8 @@ struct AdminView: PageView {
     var newUsers: [UserView] = []
     var chart: ChartView?
     var log: [LogEntryView] = []
+    /// Nil when the site sends no mail.
+    var outbox: OutboxView?
     // Open reports.
     var reports: [ReportGroupView] = []
     var hasReports: Bool { !reports.isEmpty }
@@ -23,6 +25,29 @@ struct AdminView: PageView {
     var canSanction: Bool = false
     var canGrant: Bool = false
     var isModerator: Bool = false
+    /// Their address and the mail sent to them; nil when the site sends no mail.
+    var mail: MemberMailView?
+}
+
+/// The outbox at a glance.
+struct OutboxView {
+    let queued: Int
+    let failed: Int
+}
+
+/// A member's address and newest mail, for staff answering "I never got the email".
+struct MemberMailView {
+    let email: String
+    let verified: Bool
+    let messages: [MailRowView]
+    var rows: Bool { !messages.isEmpty }
+}
+
+struct MailRowView {
+    let date: String
+    let kind: String
+    let status: String
+    let note: String
 }
 
 struct AdminTabMarks {
@@ -116,6 +141,10 @@ extension App {
         view.newUsers = try database.newUsers().map(UserView.init)
         view.chart = ActivityChart(series: [signups.map(\.count), posts.map(\.count)], labels: signups.map(\.day)).view
         view.log = try moderationLog(limit: 10, isPublic: false, language)
+        if mailEnabled {
+            let counts = try database.outboxCounts()
+            view.outbox = OutboxView(queued: counts.queued, failed: counts.failed)
+        }
         return page(view, context, title: localizer.text("admin.title", language))
     }
 
@@ -181,6 +210,18 @@ extension App {
         view.canSanction = user.id != staff.id && (user.role != .admin || staff.role == .admin)
         view.canGrant = staff.role == .admin && user.role != .admin
         view.isModerator = user.role == .moderator
+        if mailEnabled {
+            let language = context.language
+            view.mail = MemberMailView(
+                email: user.email, verified: try database.mailSettings(userID: user.storedID).isVerified(user.email),
+                messages: try database.outbox(userID: user.storedID).map { mail in
+                    MailRowView(
+                        date: localizer.dateTime(mail.createdAt, language),
+                        kind: localizer.text("admin.mail_kind.\(mail.kind.rawValue)", language),
+                        status: localizer.text("admin.mail_status.\(mail.status.rawValue)", language, ["attempts": String(mail.attempts)]),
+                        note: mail.lastError)
+                })
+        }
         return page(view, context, title: "@" + user.username)
     }
 
