@@ -16,7 +16,9 @@ public struct MailAddress: Sendable, Equatable {
         try MailMessage.checkAddress(address)
         try MailMessage.checkHeaderValue(name)
         guard !name.isEmpty else { return "<\(address)>" }
-        let plain = name.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || $0.properties.numericType != nil || $0 == " ") }
+        // Long names are encoded too, since encoded words can be folded onto lines of their own.
+        let plain = name.utf8.count <= 60
+            && name.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || $0.properties.numericType != nil || $0 == " ") }
         return (plain ? name : MailMessage.encodedWords(name, room: 60).joined(separator: "\r\n ")) + " <\(address)>"
     }
 }
@@ -71,7 +73,7 @@ public struct MailMessage: Sendable {
             lines.append("\(header.name): \(header.value)")
         }
         lines += [
-            "Content-Type: multipart/alternative; boundary=\"\(boundary)\"",
+            "Content-Type: multipart/alternative;\r\n boundary=\"\(boundary)\"",
             "",
             "--\(boundary)",
             "Content-Type: text/plain; charset=utf-8",

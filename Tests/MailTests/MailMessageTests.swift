@@ -38,6 +38,12 @@ import Testing
         #expect(head.contains("Message-ID: <id@run.example.org>"))
     }
 
+    @Test func aLongPlainNameIsFoldedNotOneOverlongLine() throws {
+        // Found by the mail-message fuzz target.
+        let text = String(decoding: try message(name: String(repeating: "r", count: 1_200)).rendered(), as: UTF8.self)
+        #expect(text.components(separatedBy: "\r\n").allSatisfy { $0.utf8.count <= 78 })
+    }
+
     @Test func dataLinesStartingWithADotAreDoubledAndTheMessageEnds() {
         let stuffed = SMTPClient.dotStuffed(Array("a\r\n.b\n..c\r\nd".utf8))
         #expect(String(decoding: stuffed, as: UTF8.self) == "a\r\n..b\r\n...c\r\nd\r\n.\r\n")
