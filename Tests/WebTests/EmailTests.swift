@@ -180,9 +180,10 @@ import TestSupport
     @Test func aMeetupMovedOrAPlaceFromTheWaitlistIsMailedAtOnce() throws {
         let sink = try MailSink()
         let site = try site(sink)
-        let people = site.members("hostess", "mina", "jun")
+        let people = site.members("hostess", "mina", "jun", "ara")
         try verify(people[1], sink, site: site, username: "mina")
         try verify(people[2], sink, site: site, username: "jun")
+        try verify(people[3], sink, site: site, username: "ara")
         // Jun wants no notices.
         people[2].post("/settings/mail", [("digest", "weekly")], from: "/settings")
         let start = MeetupForm.local(Date().addingTimeInterval(3 * 86_400), .current)
@@ -194,6 +195,7 @@ import TestSupport
         let url = try #require(people[0].post("/meetups", fields, from: "/meetups/new").headers["Location"])
         people[1].post(url + "/apply", [], from: url)
         people[2].post(url + "/apply", [], from: url)
+        people[3].post(url + "/apply", [], from: url)  // the waitlist
         try site.app.runMail()
         let before = sink.messages().count
         let moved = fields.map { $0.0 == "place_name" ? ($0.0, "Banpo Bridge") : $0 }
@@ -207,6 +209,13 @@ import TestSupport
         // Once only.
         try site.app.runMail()
         #expect(sink.messages().count == before + 1)
+
+        // Jun gives up his place: Ara, first on the waitlist, gets it and hears at once.
+        #expect(people[2].post(url + "/cancel", [], from: url).status == .seeOther)
+        try site.app.runMail()
+        let promoted = sink.waitForMessages(before + 2).last
+        #expect(promoted?.recipient == "ara@example.com")
+        #expect(promoted?.subject == "A place opened up: you are going to the meetup.")
     }
 
     @Test func aServerThatRefusesThenAcceptsGetsTheMessageLaterAndARestartLosesNothing() throws {
