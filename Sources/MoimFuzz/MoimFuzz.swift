@@ -28,6 +28,7 @@ enum Targets {
         "smtp-reply": MailTargets.smtpReply,
         "mail-message": MailTargets.mailMessage,
         "mail-link": MailTargets.mailLink,
+        "tar-header": OperationsTargets.tarHeader,
     ]
 
     nonisolated(unsafe) static var selected: Target = { _ in }

@@ -115,6 +115,34 @@ import TestSupport
         #expect(received.first?.links.contains { $0.hasPrefix("https://run.example.org/email/verify/") } == true)
     }
 
+    @Test func theCommandsBackUpALiveSiteAndRestoreIt() throws {
+        let data = NSTemporaryDirectory() + "moim-cli-backup-\(UUID().uuidString)"
+        let server = try Running(data: data)
+        #expect(try server.signUp("mina").hasPrefix("HTTP/1.1 303"))
+        func moim(_ arguments: String...) throws -> (status: Int32, output: String) {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: TestSite.root + "/.build/debug/moim")
+            process.arguments = arguments
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            process.standardError = pipe
+            try process.run()
+            let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            return (process.terminationStatus, output)
+        }
+        let archive = data + ".tar"
+        let backup = try moim("backup", "--data", data, archive)
+        #expect(backup.status == 0 && backup.output.contains("Wrote"))
+        let restored = data + "-restored"
+        let restore = try moim("restore", archive, "--data", restored)
+        #expect(restore.status == 0 && restore.output.contains("integrity ok"))
+        let again = try moim("restore", archive, "--data", restored)
+        #expect(again.status == 1 && again.output.contains("--force"))
+        let copy = try Running(data: restored)
+        #expect(try copy.send("GET /u/mina HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n").hasPrefix("HTTP/1.1 200"))
+    }
+
     @Test func sighupHandsOverToANewChildWithoutDroppingARequest() throws {
         let server = try Running()
         let first = try #require(server.children.first)

@@ -18,6 +18,28 @@ enum Crypto {
         base64URL(randomBytes(count))
     }
 
+    /// SHA-256 of data that arrives in pieces (a file read in chunks).
+    struct SHA256 {
+        private var state = crypto_hash_sha256_state()
+
+        init() {
+            precondition(Crypto.ready, "libsodium failed to initialise")
+            crypto_hash_sha256_init(&state)
+        }
+
+        mutating func update(_ bytes: UnsafeRawBufferPointer) {
+            guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
+            crypto_hash_sha256_update(&state, base, UInt64(bytes.count))
+        }
+
+        /// The digest in lowercase hexadecimal.
+        mutating func hex() -> String {
+            var digest = [UInt8](repeating: 0, count: Int(crypto_hash_sha256_BYTES))
+            crypto_hash_sha256_final(&state, &digest)
+            return digest.map { String(format: "%02x", $0) }.joined()
+        }
+    }
+
     static func sha256(_ bytes: [UInt8]) -> Data {
         var digest = [UInt8](repeating: 0, count: Int(crypto_hash_sha256_BYTES))
         crypto_hash_sha256(&digest, bytes, UInt64(bytes.count))

@@ -1,0 +1,218 @@
+import Foundation
+import Storage
+
+/// `moim backup` and `moim restore`: the whole site in one tar archive.
+///
+/// The archive holds `manifest.json` first (format, time, the schema's migrations, and each
+/// file's size and SHA-256), then `moim.sqlite` — a copy made with SQLite's online backup
+/// while the site serves and writes, consistent as of one instant — then every uploaded image
+/// as `media/NAME`. The database is copied before the images are listed, so every image the
+/// copy refers to is in the archive (images are never changed, only added or deleted).
+public enum Backup {
+    struct Manifest: Codable {
+        var format = 1
+        var createdAt: Date
+        var migrations: [String]
+        var files: [Entry]
+    }
+
+    struct Entry: Codable, Equatable {
+        var path: String
+        var size: Int
+        var sha256: String
+    }
+
+    public struct Summary: Sendable {
+        public let files: Int
+        public let bytes: Int
+        public let migrations: Int
+    }
+
+    static let databaseName = "moim.sqlite"
+    static let manifestName = "manifest.json"
+
+    // MARK: - Backup
+
+    /// Writes the archive of the site in `data` to `output` (through a temporary file, renamed
+    /// once complete and on disk).
+    public static func write(data: String, to output: String) throws -> Summary {
+        let manager = FileManager.default
+        guard manager.fileExists(atPath: data + "/" + databaseName) else { throw BackupError.noDatabase(data) }
+        let staging = output + ".tmp-\(UUID().uuidString)"
+        try manager.createDirectory(atPath: staging, withIntermediateDirectories: false)
+        defer { try? manager.removeItem(atPath: staging) }
+
+        let snapshot = staging + "/" + databaseName
+        let migrations = try AppDatabase.snapshot(databaseAt: data + "/" + databaseName, to: snapshot)
+        var files = [Entry(path: databaseName, size: try size(of: snapshot), sha256: try hash(snapshot))]
+        let media = data + "/media"
+        let names = ((try? manager.contentsOfDirectory(atPath: media)) ?? []).filter(MediaStore.isValidName).sorted()
+        var sources = [databaseName: snapshot]
+        for name in names {
+            let path = media + "/" + name
+            // Deleted since it was listed: it belonged to content gone from the copy too.
+            guard let size = try? size(of: path), let digest = try? hash(path) else { continue }
+            files.append(Entry(path: "media/" + name, size: size, sha256: digest))
+            sources["media/" + name] = path
+        }
+
+        let manifest = try encoder.encode(Manifest(createdAt: Date(), migrations: migrations, files: files))
+        let partial = output + ".partial"
+        guard manager.createFile(atPath: partial, contents: nil) else { throw BackupError.cannotWrite(output) }
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: partial))
+        do {
+            let writer = TarArchive.Writer(handle)
+            try writer.add(manifestName, data: manifest)
+            for entry in files {
+                guard let source = sources[entry.path] else { continue }
+                try writer.add(entry.path, size: entry.size) { write in try chunks(of: source, write) }
+            }
+            try writer.finish()
+            try handle.synchronize()
+            try handle.close()
+        } catch {
+            try? handle.close()
+            try? manager.removeItem(atPath: partial)
+            throw error
+        }
+        if manager.fileExists(atPath: output) { try manager.removeItem(atPath: output) }
+        try manager.moveItem(atPath: partial, toPath: output)
+        return Summary(files: files.count, bytes: files.reduce(0) { $0 + $1.size }, migrations: migrations.count)
+    }
+
+    // MARK: - Restore
+
+    /// Restores `archive` into `data`: every file checked against the manifest's size and
+    /// SHA-256, the database against `PRAGMA integrity_check`, before anything is put in
+    /// place. A directory that holds anything is refused unless `force` (then its database
+    /// and images are replaced; stop the server first).
+    public static func restore(archive: String, to data: String, force: Bool) throws -> Summary {
+        let manager = FileManager.default
+        let existing = (try? manager.contentsOfDirectory(atPath: data)) ?? []
+        guard existing.isEmpty || force else { throw BackupError.notEmpty(data) }
+        let created = !manager.fileExists(atPath: data)
+        try manager.createDirectory(atPath: data, withIntermediateDirectories: true)
+        do {
+            return try restore(archive: archive, into: data, manager: manager)
+        } catch {
+            // A refused archive leaves nothing behind.
+            if created { try? manager.removeItem(atPath: data) }
+            throw error
+        }
+    }
+
+    private static func restore(archive: String, into data: String, manager: FileManager) throws -> Summary {
+        let staging = data + "/.restoring-\(UUID().uuidString)"
+        try manager.createDirectory(atPath: staging + "/media", withIntermediateDirectories: true)
+        defer { try? manager.removeItem(atPath: staging) }
+
+        guard let handle = FileHandle(forReadingAtPath: archive) else { throw BackupError.cannotRead(archive) }
+        defer { try? handle.close() }
+        var reader = TarArchive.Reader(handle)
+        let manifest = try readManifest(&reader)
+        var expected = Dictionary(manifest.files.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
+        guard expected.count == manifest.files.count, expected[databaseName] != nil,
+              manifest.files.allSatisfy({ $0.path == databaseName || ($0.path.hasPrefix("media/") && MediaStore.isValidName(String($0.path.dropFirst(6)))) })
+        else { throw BackupError.badManifest("its list of files is not one moim backup writes") }
+
+        while case let (name, size)? = try reader.next() {
+            guard let entry = expected.removeValue(forKey: name) else { throw BackupError.unexpected(name) }
+            guard size == entry.size else { throw BackupError.checksum(name) }
+            let path = staging + "/" + name
+            guard manager.createFile(atPath: path, contents: nil) else { throw BackupError.cannotWrite(path) }
+            let output = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+            var digest = Crypto.SHA256()
+            try reader.body(size: size) { chunk in
+                chunk.withUnsafeBytes { digest.update($0) }
+                try output.write(contentsOf: chunk)
+            }
+            try output.synchronize()
+            try output.close()
+            guard digest.hex() == entry.sha256 else { throw BackupError.checksum(name) }
+        }
+        if let missing = expected.keys.sorted().first { throw BackupError.missing(missing) }
+
+        let check = try AppDatabase.check(databaseAt: staging + "/" + databaseName)
+        guard check.integrity == "ok" else { throw BackupError.integrity(check.integrity) }
+        guard check.migrations == manifest.migrations else { throw BackupError.badManifest("its schema differs from the database's") }
+
+        // In place: the old database (with its WAL) and images go, the checked ones come.
+        for name in [databaseName, databaseName + "-wal", databaseName + "-shm", "media"] where manager.fileExists(atPath: data + "/" + name) {
+            try manager.removeItem(atPath: data + "/" + name)
+        }
+        try manager.moveItem(atPath: staging + "/" + databaseName, toPath: data + "/" + databaseName)
+        try manager.moveItem(atPath: staging + "/media", toPath: data + "/media")
+        return Summary(files: manifest.files.count, bytes: manifest.files.reduce(0) { $0 + $1.size }, migrations: manifest.migrations.count)
+    }
+
+    private static func readManifest(_ reader: inout TarArchive.Reader) throws -> Manifest {
+        guard case let (name, size)? = try reader.next(), name == manifestName else { throw BackupError.badManifest("the archive does not start with one") }
+        guard size <= 16 << 20 else { throw BackupError.badManifest("it is too large") }
+        var data = Data()
+        try reader.body(size: size) { data += $0 }
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        guard let manifest = try? decoder.decode(Manifest.self, from: data), manifest.format == 1 else {
+            throw BackupError.badManifest("it cannot be read")
+        }
+        let known = Set(AppDatabase.knownMigrations)
+        if let unknown = manifest.migrations.first(where: { !known.contains($0) }) {
+            throw BackupError.newerSchema(unknown)
+        }
+        return manifest
+    }
+
+    // MARK: - Files
+
+    private static var encoder: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }
+
+    private static func size(of path: String) throws -> Int {
+        let attributes = try FileManager.default.attributesOfItem(atPath: path)
+        return (attributes[.size] as? NSNumber)?.intValue ?? 0
+    }
+
+    private static func chunks(of path: String, _ body: (Data) throws -> Void) throws {
+        guard let handle = FileHandle(forReadingAtPath: path) else { throw BackupError.cannotRead(path) }
+        defer { try? handle.close() }
+        while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty { try body(chunk) }
+    }
+
+    private static func hash(_ path: String) throws -> String {
+        var digest = Crypto.SHA256()
+        try chunks(of: path) { chunk in chunk.withUnsafeBytes { digest.update($0) } }
+        return digest.hex()
+    }
+}
+
+public enum BackupError: Error, Equatable, CustomStringConvertible {
+    case noDatabase(String)
+    case notEmpty(String)
+    case cannotRead(String)
+    case cannotWrite(String)
+    case badManifest(String)
+    case newerSchema(String)
+    case unexpected(String)
+    case missing(String)
+    case checksum(String)
+    case integrity(String)
+
+    public var description: String {
+        switch self {
+        case .noDatabase(let data): "no database in \(data) (expected \(data)/moim.sqlite)"
+        case .notEmpty(let data): "\(data) is not empty; restore into an empty directory, or pass --force to replace its site"
+        case .cannotRead(let path): "cannot read \(path)"
+        case .cannotWrite(let path): "cannot write \(path)"
+        case .badManifest(let why): "the archive's manifest is not usable: \(why)"
+        case .newerSchema(let migration): "the backup comes from a newer Moim (migration \"\(migration)\"); upgrade moim first"
+        case .unexpected(let name): "the archive holds \(name.debugDescription), which its manifest does not list"
+        case .missing(let name): "the archive lacks \(name), which its manifest lists: it is incomplete"
+        case .checksum(let name): "\(name) does not match its checksum: the archive is damaged"
+        case .integrity(let report): "the database fails SQLite's integrity check: \(report)"
+        }
+    }
+}

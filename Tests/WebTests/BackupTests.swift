@@ -1,0 +1,127 @@
+import Foundation
+import GRDB
+import HTTP
+import Synchronization
+import Testing
+@testable import Storage
+@testable import Web
+
+/// `moim backup` and `moim restore` on real files, while the site writes.
+@Suite struct BackupTests {
+    private func temporary(_ name: String) -> String {
+        NSTemporaryDirectory() + "moim-\(name)-\(UUID().uuidString)"
+    }
+
+    /// A site on files in `data`, its images in `data/media` as `moim serve` keeps them.
+    private func site(_ data: String) throws -> TestSite {
+        var configuration = TestSite.configuration()
+        configuration.mediaDirectory = data + "/media"
+        return try TestSite(configuration: configuration, database: try AppDatabase.open(directory: data))
+    }
+
+    @Test func aBackupTakenWhileWritingHoldsEveryWriteAcknowledgedBeforeItBegan() throws {
+        let data = temporary("backup-load")
+        let database = try AppDatabase.open(directory: data)
+        let author = try database.createUser(User(username: "mina", email: "mina@example.com", passwordHash: "x", displayName: "Mina"))
+        let acknowledged = Mutex<[Int64]>([])
+        let stop = Atomic(false)
+        // Two writers commit posts as fast as they can, before, during and after the backup.
+        let writers = (0..<2).map { number in
+            Thread {
+                var count = 0
+                while !stop.load(ordering: .relaxed) {
+                    count += 1
+                    guard let post = try? database.createPost(
+                        authorID: author.storedID, content: PostContent(body: "run \(number)-\(count)", bodyHTML: "<p>run</p>", tags: [], mentionedUserIDs: []),
+                        photos: []), let id = post.id else { continue }
+                    acknowledged.withLock { $0.append(id) }
+                }
+            }
+        }
+        writers.forEach { $0.start() }
+        Thread.sleep(forTimeInterval: 0.5)
+        let before = acknowledged.withLock { Set($0) }
+        let archive = temporary("backup") + ".tar"
+        _ = try Backup.write(data: data, to: archive)
+        stop.store(true, ordering: .relaxed)
+        Thread.sleep(forTimeInterval: 0.2)
+        try database.close()
+        #expect(before.count > 50)
+
+        let restored = temporary("restored")
+        _ = try Backup.restore(archive: archive, to: restored, force: false)
+        let copy = try AppDatabase.open(directory: restored)
+        defer { try? copy.close() }
+        let ids = try copy.writer.read { db in Set(try Int64.fetchAll(db, sql: "SELECT id FROM posts")) }
+        #expect(before.isSubset(of: ids))
+        #expect(try copy.writer.read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") } == "ok")
+    }
+
+    @Test func theRestoredSiteServesTheSameContentAndImages() throws {
+        let data = temporary("backup-site")
+        let original = try site(data)
+        let mina = original.members("mina")[0]
+        let created = mina.postMultipart("/posts", [("body", "Sunrise run #한강러닝")], files: [("photos", "run.jpg", try fixture("gps.jpg"))], from: "/posts/new")
+        let post = try #require(created.headers["Location"])
+        let page = mina.get(post).bodyText
+        let photo = try #require(page.firstMatch(of: /src="(\/media\/[A-Za-z0-9_-]{22}\.jpg)"/)?.1)
+        let image = mina.get(String(photo)).body
+
+        let archive = temporary("backup") + ".tar"
+        let summary = try Backup.write(data: data, to: archive)
+        #expect(summary.files == 2)
+        let restored = temporary("restored")
+        _ = try Backup.restore(archive: archive, to: restored, force: false)
+        let copy = try site(restored)
+        let visitor = copy.browser()
+        #expect(visitor.get(post).bodyText.contains("Sunrise run"))
+        #expect(visitor.get(String(photo)).body == image)
+        // The member can sign in on the restored site.
+        #expect(copy.browser().logIn("mina").status == .seeOther)
+    }
+
+    @Test func aDamagedIncompleteOrForeignArchiveIsRefusedAndLeavesNothing() throws {
+        let data = temporary("backup-damage")
+        let database = try AppDatabase.open(directory: data)
+        _ = try database.createUser(User(username: "mina", email: "mina@example.com", passwordHash: "x", displayName: "Mina"))
+        try database.close()
+        let archive = temporary("backup") + ".tar"
+        _ = try Backup.write(data: data, to: archive)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: archive))
+
+        func refuses(_ archiveBytes: Data) throws -> Bool {
+            let path = temporary("bad") + ".tar"
+            try archiveBytes.write(to: URL(fileURLWithPath: path))
+            let target = temporary("target")
+            defer { try? FileManager.default.removeItem(atPath: target) }
+            do {
+                _ = try Backup.restore(archive: path, to: target, force: false)
+                return false
+            } catch {
+                return !FileManager.default.fileExists(atPath: target)
+            }
+        }
+        var flipped = bytes
+        // A byte inside the database's content (after the manifest's blocks and the database's header).
+        let manifestBlocks = 1 + (try TarArchive.parse(bytes.prefix(512)).size + 511) / 512
+        flipped[(manifestBlocks + 1) * 512 + 200] ^= 0x01
+        #expect(try refuses(flipped))
+        #expect(try refuses(bytes.prefix(bytes.count / 2)))
+        #expect(try refuses(Data("not a tar".utf8) + Data(count: 1024)))
+
+        // A backup from a newer Moim.
+        let path = temporary("newer") + ".tar"
+        FileManager.default.createFile(atPath: path, contents: nil)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        let manifest = #"{"format": 1, "createdAt": "2026-11-24T00:00:00Z", "migrations": ["v99 from the future"], "files": []}"#
+        try TarArchive.Writer(handle).add("manifest.json", data: Data(manifest.utf8))
+        try TarArchive.Writer(handle).finish()
+        try handle.close()
+        #expect(throws: BackupError.newerSchema("v99 from the future")) { try Backup.restore(archive: path, to: temporary("t"), force: false) }
+
+        // A directory with a site in it needs --force.
+        #expect(throws: BackupError.notEmpty(data)) { try Backup.restore(archive: archive, to: data, force: false) }
+        _ = try Backup.restore(archive: archive, to: data, force: true)
+        #expect(try AppDatabase.check(databaseAt: data + "/moim.sqlite").integrity == "ok")
+    }
+}
