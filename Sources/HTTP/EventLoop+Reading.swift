@@ -71,16 +71,23 @@ extension EventLoop {
     func dispatch(_ request: inout HTTPRequest, on connection: HTTPConnection, now: Int) {
         connection.inFlight = true
         connection.requestsDispatched += 1
-        request.remoteAddress = connection.remoteAddress
+        identify(&request, on: connection)
         request.id = server.nextRequestID()
         server.pool.submit(HandlerPool.Job(loop: self, connection: connection.id, request: request, receivedAt: now))
+    }
+
+    /// Who sent the request: the peer, or behind a trusted proxy the client it names.
+    private func identify(_ request: inout HTTPRequest, on connection: HTTPConnection) {
+        let client = server.configuration.trustedProxies.client(peer: connection.remoteAddress, headers: request.headers)
+        request.remoteAddress = client.address
+        request.isSecure = client.secure
     }
 
     /// Answers a request the parser refused, then closes once the answer is out. The page
     /// comes from the handler (rare, small), rendered here on the loop.
     func fail(_ connection: HTTPConnection, _ error: HTTPError, now: Int) {
         var request = connection.parser.failedHead ?? HTTPRequest(method: .get, target: "/")
-        request.remoteAddress = connection.remoteAddress
+        identify(&request, on: connection)
         request.id = server.nextRequestID()
         var response = server.handler.refusal(error, for: request)
         response.headers.set("Cache-Control", "no-store")

@@ -8,8 +8,11 @@ public struct HTTPRequest: Sendable {
     public var body: [UInt8]
     /// Values of the route's `:name` segments, percent-decoded.
     public var parameters: [String: String] = [:]
-    /// The peer's IP address, or an empty string for in-process requests.
+    /// The client's IP address: the peer's, or behind a trusted proxy the client it names
+    /// (`TrustedProxies`); an empty string for in-process requests.
     public var remoteAddress: String = ""
+    /// The client reached a trusted proxy over HTTPS (`X-Forwarded-Proto: https`).
+    public var isSecure = false
     /// A short id that ties the access log line to error logs.
     public var id: String = ""
 

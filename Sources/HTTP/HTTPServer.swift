@@ -46,6 +46,8 @@ public final class HTTPServer: @unchecked Sendable {
         public var shutdownGrace = 10
         /// Write one line per request to standard output.
         public var accessLog = true
+        /// Proxies whose `X-Forwarded-For` / `X-Forwarded-Proto` are believed.
+        public var trustedProxies = TrustedProxies()
         /// A listening socket to serve instead of binding `host` and `port`: one a
         /// supervising process holds across restarts of this one.
         public var listener: Int32?

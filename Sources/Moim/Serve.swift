@@ -49,6 +49,9 @@ struct Serve: ParsableCommand {
     @Option(help: "Seconds to wait before retrying mail the server did not take; doubles each time, up to an hour (env MOIM_MAIL_RETRY).")
     var mailRetry: Int = Environment.value("MOIM_MAIL_RETRY").flatMap(Int.init) ?? 60
 
+    @Option(name: .customLong("trusted-proxy"), help: "A proxy in front of Moim, e.g. 127.0.0.1 or 10.0.0.0/8 (repeat for more; env MOIM_TRUSTED_PROXIES, comma-separated): only from these are X-Forwarded-For and X-Forwarded-Proto believed.")
+    var trustedProxies: [String] = (Environment.value("MOIM_TRUSTED_PROXIES") ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+
     @Flag(help: "Do not print an access-log line per request (env MOIM_QUIET=1).")
     var quiet = Environment.value("MOIM_QUIET") == "1"
 
@@ -61,6 +64,7 @@ struct Serve: ParsableCommand {
             throw ValidationError("--base-url must look like https://run.example.org (http or https, a host, no path).")
         }
         _ = try mailConfiguration()
+        _ = try proxies()
         if let inherited = try Supervisor.inheritance() {
             try serve(zone, listener: inherited.listener, witness: inherited.table)
         } else if supervise {
@@ -104,6 +108,7 @@ struct Serve: ParsableCommand {
         http.eventLoops = loops
         http.handlerThreads = handlers
         http.accessLog = !quiet
+        http.trustedProxies = try proxies()
         http.listener = listener
         http.witness = witness
         let server = HTTPServer(configuration: http, handler: app)
@@ -123,6 +128,14 @@ struct Serve: ParsableCommand {
         server.stop()
         try database.close()
         if listener == nil { print("Stopped.") }
+    }
+
+    private func proxies() throws -> TrustedProxies {
+        let ranges = try trustedProxies.map { text in
+            guard let range = AddressRange(text) else { throw ValidationError("--trusted-proxy \(text) is not an address or a block such as 10.0.0.0/8.") }
+            return range
+        }
+        return TrustedProxies(ranges)
     }
 
     /// The mail settings, checked: nil without --smtp-url.

@@ -1,5 +1,5 @@
 import Foundation
-import HTTP
+@testable import HTTP
 
 enum HTTPTargets {
     /// The request parser, fed in two pieces to exercise resumption; every request drained.
@@ -23,6 +23,21 @@ enum HTTPTargets {
 
     /// `multipart/form-data` bodies; the first byte picks a boundary so that both short and
     /// long ones are tried.
+    /// `X-Forwarded-For` / `-Proto` from a trusted proxy: the client found is the peer or one
+    /// of the hops sent, always an address, never a trusted proxy unless every hop is one.
+    static func forwardedFor(_ bytes: UnsafeBufferPointer<UInt8>) {
+        let text = String(decoding: bytes, as: UTF8.self)
+        let proxies = TrustedProxies(["127.0.0.1", "10.0.0.0/8", "fd00::/8"].compactMap(AddressRange.init))
+        var headers = HTTPHeaders()
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false).prefix(8) { headers.add("X-Forwarded-For", String(line)) }
+        headers.add("X-Forwarded-Proto", String(text.suffix(8)))
+        let found = proxies.client(peer: "127.0.0.1", headers: headers)
+        guard found.address == "127.0.0.1" || text.contains(found.address), AddressRange.bytes(found.address) != nil else {
+            violated("a client address that was not sent: \(found.address)")
+        }
+        _ = AddressRange(String(text.prefix(64)))?.contains(String(text.suffix(40)))
+    }
+
     static func multipart(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let first = bytes.first else { return }
         let boundary = first % 2 == 0 ? "x" : "----WebKitFormBoundary7MA4YWxkTrZu0gW"

@@ -15,6 +15,7 @@ enum Targets {
         "multipart": HTTPTargets.multipart,
         "urlencoded": HTTPTargets.urlEncoded,
         "cookies": HTTPTargets.cookies,
+        "forwarded-for": HTTPTargets.forwardedFor,
         "static-path": HTTPTargets.staticPath,
         "gpx": WebTargets.gpx,
         "record-numbers": WebTargets.recordNumbers,

@@ -63,7 +63,7 @@ public final class App: HTTPHandler, @unchecked Sendable {
 extension App {
     /// The configured public base URL, else the one the request came in by.
     func publicURL(_ context: RequestContext) -> PublicURL {
-        configuration.baseURL ?? PublicURL(requestHost: context.request.headers["host"], secure: configuration.secureCookies)
+        configuration.baseURL ?? PublicURL(requestHost: context.request.headers["host"], secure: configuration.secureCookies || context.request.isSecure)
     }
 }
 

@@ -109,6 +109,13 @@ extension App {
         if context.flash != nil, response.status != .seeOther {
             response.setCookie(.expired(cookies.flash, secure: cookies.secure))
         }
+        // Behind a trusted proxy that took the request over HTTPS, cookies are Secure too
+        // (their names keep no `__Host-` prefix unless --secure-cookies says so).
+        if context.request.isSecure, !cookies.secure {
+            let setCookies = response.headers.values("Set-Cookie")
+            response.headers.remove("Set-Cookie")
+            for value in setCookies { response.headers.add("Set-Cookie", value.hasSuffix("; Secure") || value.contains("; Secure;") ? value : value + "; Secure") }
+        }
     }
 
     /// A redirect that shows `flash` (a catalog key under `flash.`) on the next page.
