@@ -20,3 +20,9 @@ extension HTTPHandler {
         .text("\(error.status)\n" + (error.message.map { "\($0)\n" } ?? ""), status: error.status)
     }
 }
+
+/// Told of each request as its answer is handed to the event loop, on the handler thread; must not block.
+public protocol RequestObserver: Sendable {
+    /// `seconds`: from the request reaching the handler pool to its answer being handed back.
+    func observe(_ request: HTTPRequest, _ response: HTTPResponse, seconds: Double)
+}

@@ -9,6 +9,7 @@ public struct HTTPRouter: HTTPHandler {
 
     private struct Route: Sendable {
         let method: HTTPMethod
+        let pattern: String
         let segments: [Segment]
         let handler: Handler
         var takesFiles = false
@@ -55,7 +56,7 @@ public struct HTTPRouter: HTTPHandler {
             }
             return .parameter(name: String(name), suffix: "")
         }
-        routes.append(Route(method: method, segments: segments, handler: handler))
+        routes.append(Route(method: method, pattern: pattern, segments: segments, handler: handler))
     }
 
     public func handle(_ request: HTTPRequest) -> HTTPResponse {
@@ -78,7 +79,14 @@ public struct HTTPRouter: HTTPHandler {
             }
             var matched = request
             matched.parameters = parameters
-            return try route.handler(matched)
+            var response: HTTPResponse
+            do {
+                response = try route.handler(matched)
+            } catch {
+                response = errorHandler(matched, error)
+            }
+            response.route = route.pattern
+            return response
         }
         if !allowed.isEmpty {
             if allowed.contains(.get) { allowed.append(.head) }

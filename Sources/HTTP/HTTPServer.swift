@@ -48,6 +48,8 @@ public final class HTTPServer: @unchecked Sendable {
         public var accessLog = true
         /// Proxies whose `X-Forwarded-For` / `X-Forwarded-Proto` are believed.
         public var trustedProxies = TrustedProxies()
+        /// Told of every answered request (metrics).
+        public var observer: (any RequestObserver)?
         /// A listening socket to serve instead of binding `host` and `port`: one a
         /// supervising process holds across restarts of this one.
         public var listener: Int32?
@@ -86,7 +88,7 @@ public final class HTTPServer: @unchecked Sendable {
         listener = try configuration.listener ?? Self.listen(host: configuration.host, port: configuration.port)
         port = Self.boundPort(listener)
         pool = HandlerPool(handler: handler, threads: configuration.handlerThreads, accessLog: configuration.accessLog,
-                           witness: configuration.witness)
+                           witness: configuration.witness, observer: configuration.observer)
         for index in 0..<max(1, configuration.eventLoops) {
             let loop = try EventLoop(index: index, listener: listener, server: self)
             loops.append(loop)
@@ -127,6 +129,17 @@ public final class HTTPServer: @unchecked Sendable {
     /// A loop has accepted the last connections queued when the stop began.
     func tookLastConnections() {
         lastAccepts.leave()
+    }
+
+    /// What the server holds right now, for metrics.
+    public struct Stats: Sendable {
+        public let openConnections: Int
+        public let queuedRequests: Int
+        public let maxConnections: Int
+    }
+
+    public func stats() -> Stats {
+        Stats(openConnections: openConnections.load(ordering: .relaxed), queuedRequests: pool?.queued ?? 0, maxConnections: maxConnections)
     }
 
     /// Blocks until `stop()` has finished.

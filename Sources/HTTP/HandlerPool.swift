@@ -12,11 +12,14 @@ final class HandlerPool: @unchecked Sendable {
         let connection: UInt64
         let request: HTTPRequest
         let receivedAt: Int
+        /// When it was handed to the pool, in nanoseconds of the monotonic clock.
+        var submittedAt = DispatchTime.now().uptimeNanoseconds
     }
 
     private let handler: any HTTPHandler
     private let accessLog: Bool
     private let witness: (any RequestWitness)?
+    private let observer: (any RequestObserver)?
     private let condition = NSCondition()
     private var jobs: [Job] = []
     private var head = 0
@@ -24,10 +27,11 @@ final class HandlerPool: @unchecked Sendable {
     private var threads: [Thread] = []
     private let finished = DispatchGroup()
 
-    init(handler: any HTTPHandler, threads count: Int, accessLog: Bool, witness: (any RequestWitness)?) {
+    init(handler: any HTTPHandler, threads count: Int, accessLog: Bool, witness: (any RequestWitness)?, observer: (any RequestObserver)? = nil) {
         self.handler = handler
         self.accessLog = accessLog
         self.witness = witness
+        self.observer = observer
         for index in 0..<count {
             finished.enter()
             let thread = Thread { [self] in
@@ -46,6 +50,13 @@ final class HandlerPool: @unchecked Sendable {
         jobs.append(job)
         condition.signal()
         condition.unlock()
+    }
+
+    /// Requests waiting for a free handler thread.
+    var queued: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return jobs.count - head
     }
 
     /// Lets the workers finish the queue, then ends them.
@@ -104,6 +115,11 @@ final class HandlerPool: @unchecked Sendable {
             let head = HTTPResponseWriter.head(for: response, version: request.version, keepAlive: keepAlive, isHead: isHead)
             let bodySize = response.body.count
             if isHead || !response.allowsBody { response.body = [] }
+            // Before the answer leaves, so that a client's next request sees this one counted.
+            if let observer {
+                let seconds = Double(DispatchTime.now().uptimeNanoseconds - job.submittedAt) / 1e9
+                observer.observe(request, response, seconds: seconds)
+            }
             job.loop.deliver(job.connection, head: head, body: response.body, keepAlive: keepAlive)
             if accessLog {
                 let elapsed = monotonicMilliseconds() - job.receivedAt

@@ -52,6 +52,9 @@ struct Serve: ParsableCommand {
     @Option(name: .customLong("trusted-proxy"), help: "A proxy in front of Moim, e.g. 127.0.0.1 or 10.0.0.0/8 (repeat for more; env MOIM_TRUSTED_PROXIES, comma-separated): only from these are X-Forwarded-For and X-Forwarded-Proto believed.")
     var trustedProxies: [String] = (Environment.value("MOIM_TRUSTED_PROXIES") ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
 
+    @Option(help: "A secret that lets GET /metrics answer beyond loopback, sent as 'Authorization: Bearer SECRET' (env MOIM_METRICS_TOKEN).")
+    var metricsToken: String? = Environment.value("MOIM_METRICS_TOKEN")
+
     @Flag(help: "Do not print an access-log line per request (env MOIM_QUIET=1).")
     var quiet = Environment.value("MOIM_QUIET") == "1"
 
@@ -100,6 +103,9 @@ struct Serve: ParsableCommand {
         web.timeZone = zone
         web.baseURL = baseURL.flatMap(PublicURL.init)
         web.mail = try mailConfiguration()
+        let metrics = Metrics()
+        web.metrics = metrics
+        web.metricsToken = metricsToken
         let app = try App(database: database, configuration: web)
 
         var http = HTTPServer.Configuration()
@@ -109,10 +115,12 @@ struct Serve: ParsableCommand {
         http.handlerThreads = handlers
         http.accessLog = !quiet
         http.trustedProxies = try proxies()
+        http.observer = metrics
         http.listener = listener
         http.witness = witness
         let server = HTTPServer(configuration: http, handler: app)
         try server.start()
+        metrics.attach(server)
         startSweeping(app)
         app.startMailing()
         if listener == nil {

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Synchronization
 
 /// The application database: one writer, concurrent readers, and every write as a single
 /// transaction that keeps its own invariants.
@@ -11,19 +12,26 @@ public struct AppDatabase: Sendable {
     var reader: any DatabaseReader { writer }
     /// Connections of our own for the reads every page makes; none for an in-memory database.
     private let connections: ReadConnections?
+    /// Time spent in SQLite, for metrics.
+    public let timings: DatabaseTimings
 
     /// Reads stepped directly on SQLite (`ReadConnections`): the session, feeds, lists and
     /// counts every page makes. Each statement reads its own snapshot, so a read whose
     /// statements must agree goes through `reader.read` instead.
     func readRows<T>(_ body: (ReadConnection) throws -> T) throws -> T {
-        if let connections { return try connections.read(body) }
+        if let connections {
+            let start = DispatchTime.now().uptimeNanoseconds
+            defer { timings.record(read: true, nanoseconds: DispatchTime.now().uptimeNanoseconds - start) }
+            return try connections.read(body)
+        }
         return try reader.unsafeRead { db in try body(ReadConnection(borrowing: db)) }
     }
 
     /// Wraps `writer` and applies every migration; `path` is the file's, to read it also
     /// through connections of our own.
-    public init(_ writer: any DatabaseWriter, path: String? = nil) throws {
+    public init(_ writer: any DatabaseWriter, path: String? = nil, timings: DatabaseTimings = DatabaseTimings()) throws {
         self.writer = writer
+        self.timings = timings
         try Migrations.migrator.migrate(writer)
         connections = path.map(ReadConnections.init(path:))
     }
@@ -33,12 +41,14 @@ public struct AppDatabase: Sendable {
     public static func open(directory: String) throws -> AppDatabase {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let path = directory + "/moim.sqlite"
-        return try AppDatabase(DatabasePool(path: path, configuration: configuration()), path: path)
+        let timings = DatabaseTimings()
+        return try AppDatabase(DatabasePool(path: path, configuration: configuration(timings)), path: path, timings: timings)
     }
 
     /// A private in-memory database, for tests and benchmarks.
     public static func inMemory() throws -> AppDatabase {
-        try AppDatabase(DatabaseQueue(configuration: configuration()))
+        let timings = DatabaseTimings()
+        return try AppDatabase(DatabaseQueue(configuration: configuration(timings)), timings: timings)
     }
 
     /// Names of the migrations already applied, oldest first.
@@ -52,7 +62,7 @@ public struct AppDatabase: Sendable {
         if let queue = writer as? DatabaseQueue { try queue.close() }
     }
 
-    private static func configuration() -> Configuration {
+    private static func configuration(_ timings: DatabaseTimings) -> Configuration {
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
         configuration.busyMode = .timeout(5)
@@ -61,7 +71,42 @@ public struct AppDatabase: Sendable {
             try db.execute(sql: "PRAGMA synchronous = FULL")
             // Reads map the file instead of copying each page out of the kernel's cache.
             try db.execute(sql: "PRAGMA mmap_size = 268435456")
+            // Statement time on the writer (its reads included) and on GRDB's readers.
+            let isReader = db.configuration.readonly
+            db.trace(options: .profile) { event in
+                guard case .profile(_, let duration) = event, duration.isFinite, duration > 0 else { return }
+                timings.record(read: isReader, nanoseconds: UInt64(min(duration, 3_600) * 1e9))
+            }
         }
         return configuration
+    }
+}
+
+/// Time spent in SQLite since the start, on readers and on the writer.
+public final class DatabaseTimings: Sendable {
+    private let readNanoseconds = Atomic<UInt64>(0)
+    private let readCount = Atomic<UInt64>(0)
+    private let writeNanoseconds = Atomic<UInt64>(0)
+    private let writeCount = Atomic<UInt64>(0)
+
+    public init() {}
+
+    func record(read: Bool, nanoseconds: UInt64) {
+        if read {
+            readNanoseconds.wrappingAdd(nanoseconds, ordering: .relaxed)
+            readCount.wrappingAdd(1, ordering: .relaxed)
+        } else {
+            writeNanoseconds.wrappingAdd(nanoseconds, ordering: .relaxed)
+            writeCount.wrappingAdd(1, ordering: .relaxed)
+        }
+    }
+
+    /// Seconds and operations (page reads, statements) so far.
+    public var reads: (seconds: Double, count: UInt64) {
+        (Double(readNanoseconds.load(ordering: .relaxed)) / 1e9, readCount.load(ordering: .relaxed))
+    }
+
+    public var writes: (seconds: Double, count: UInt64) {
+        (Double(writeNanoseconds.load(ordering: .relaxed)) / 1e9, writeCount.load(ordering: .relaxed))
     }
 }

@@ -393,6 +393,13 @@ extension AppDatabase {
         }
     }
 
+    /// Notifications not yet considered for immediate mail.
+    public func noticeBacklog() throws -> Int {
+        try reader.read { db in
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM notifications WHERE id > (SELECT position FROM mailCursors WHERE name = 'notices')") ?? 0
+        }
+    }
+
     /// Puts the notices in the outbox and moves the cursor past what was considered, together.
     public func enqueueNotices(_ mails: [OutgoingMail], through notificationID: Int64, now: Date = Date()) throws {
         try writer.write { db in

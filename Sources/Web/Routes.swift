@@ -8,6 +8,7 @@ enum Routes {
 
         // MARK: - Health
         router.get("/healthz") { _ in .text("ok") }
+        router.get("/metrics") { [unowned app] request in try app.metricsPage(request) }
 
         // MARK: - Feeds
         router.get("/", app.page(app.home))

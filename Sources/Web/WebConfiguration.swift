@@ -21,6 +21,10 @@ public struct WebConfiguration: Sendable {
     public var newAccountLimits = NewAccountLimits()
     /// The mail server; nil: the site sends no mail.
     public var mail: MailConfiguration?
+    /// Counts requests for `GET /metrics`; nil: no metrics page.
+    public var metrics: Metrics?
+    /// Lets `GET /metrics` answer other addresses than loopback, sent as `Authorization: Bearer …`.
+    public var metricsToken: String?
 
     /// Discourse-style caps for accounts in their first days.
     public struct NewAccountLimits: Sendable {

@@ -130,6 +130,7 @@ import TestSupport
         let image = try proxied.curl(["/media/AAAAAAAAAAAAAAAAAAAAAA.jpg"])
         #expect(image.status == 200 && image.headers.lowercased().contains("content-security-policy: default-src 'none'; sandbox"))
         #expect(try proxied.curl(["/media/..%2Fnginx.conf"]).status == 404)
+        #expect(try proxied.curl(["/metrics"]).status == 404)
         // Bodies past Moim's largest are refused before they reach it.
         let big = proxied.data + "/big"
         FileManager.default.createFile(atPath: big, contents: Data(count: 31 << 20))

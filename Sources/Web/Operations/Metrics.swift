@@ -1,0 +1,98 @@
+import Foundation
+import HTTP
+import Prometheus
+import Storage
+import Synchronization
+
+/// `GET /metrics` in Prometheus's text format (swift-prometheus), for loopback or a bearer
+/// token (`--metrics-token`): requests by route and status with latency histograms, open
+/// connections, the handler queue, SQLite time on readers and the writer, the outbox, the
+/// notices not yet considered for mail, and the process's memory.
+public final class Metrics: RequestObserver, Sendable {
+    private let registry = PrometheusCollectorRegistry()
+    /// The server whose connections and queue are reported; set once it exists.
+    private let server = Mutex<(@Sendable () -> HTTPServer.Stats)?>(nil)
+    /// Database totals already added to the counters, so that each scrape adds what is new.
+    private let reported = Mutex<(readSeconds: Double, reads: UInt64, writeSeconds: Double, writes: UInt64)>((0, 0, 0, 0))
+    private static let buckets: [Duration] = [.milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10), .milliseconds(25),
+                                              .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500),
+                                              .seconds(1), .seconds(2), .seconds(5)]
+
+    public init() {}
+
+    public func attach(_ server: HTTPServer) {
+        self.server.withLock { $0 = { server.stats() } }
+    }
+
+    public func observe(_ request: HTTPRequest, _ response: HTTPResponse, seconds: Double) {
+        // Unmatched paths (static files, 404s) share one label, so that scanners cannot
+        // create a series per path.
+        let route = response.route ?? "other"
+        let method = switch request.method {
+        case .get, .head: "GET"
+        case .post: "POST"
+        default: "other"
+        }
+        registry.makeCounter(name: "moim_http_requests_total", labels: [("method", method), ("route", route), ("status", String(response.status.code))])
+            .increment()
+        guard seconds.isFinite, seconds >= 0 else { return }
+        registry.makeDurationHistogram(name: "moim_http_request_duration_seconds", labels: [("route", route)], buckets: Self.buckets)
+            .recordNanoseconds(Int64(min(seconds, 3_600) * 1e9))
+    }
+
+    /// The page: what is counted as it happens, plus what is read now.
+    func render(database: AppDatabase) throws -> [UInt8] {
+        if let stats = server.withLock({ $0 })?() {
+            registry.makeGauge(name: "moim_http_open_connections").set(Double(stats.openConnections))
+            registry.makeGauge(name: "moim_http_max_connections").set(Double(stats.maxConnections))
+            registry.makeGauge(name: "moim_http_queued_requests").set(Double(stats.queuedRequests))
+        }
+        let reads = database.timings.reads, writes = database.timings.writes
+        let added = reported.withLock { last in
+            defer { last = (reads.seconds, reads.count, writes.seconds, writes.count) }
+            return (reads.seconds - last.readSeconds, reads.count - last.reads, writes.seconds - last.writeSeconds, writes.count - last.writes)
+        }
+        registry.makeCounter(name: "moim_database_seconds_total", labels: [("connection", "read")]).increment(by: max(0, added.0))
+        registry.makeCounter(name: "moim_database_operations_total", labels: [("connection", "read")]).increment(by: Int64(clamping: added.1))
+        registry.makeCounter(name: "moim_database_seconds_total", labels: [("connection", "write")]).increment(by: max(0, added.2))
+        registry.makeCounter(name: "moim_database_operations_total", labels: [("connection", "write")]).increment(by: Int64(clamping: added.3))
+        let outbox = try database.outboxCounts()
+        for (state, count) in [("queued", outbox.queued), ("sent", outbox.sent), ("failed", outbox.failed)] {
+            registry.makeGauge(name: "moim_mail_outbox_messages", labels: [("state", state)]).set(Double(count))
+        }
+        registry.makeGauge(name: "moim_mail_notice_backlog").set(Double(try database.noticeBacklog()))
+        let memory = Self.memory()
+        registry.makeGauge(name: "moim_process_resident_memory_bytes").set(Double(memory.resident))
+        registry.makeGauge(name: "moim_process_peak_resident_memory_bytes").set(Double(memory.peak))
+        var bytes: [UInt8] = []
+        registry.emit(into: &bytes)
+        return bytes
+    }
+
+    /// VmRSS and VmHWM from /proc/self/status, in bytes.
+    static func memory() -> (resident: Int, peak: Int) {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return (0, 0) }
+        func kilobytes(_ field: String) -> Int {
+            guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix(field + ":") }) else { return 0 }
+            let number = line.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
+            return number.multipliedReportingOverflow(by: 1_024).overflow ? 0 : number * 1_024
+        }
+        return (kilobytes("VmRSS"), kilobytes("VmHWM"))
+    }
+}
+
+extension App {
+    /// `GET /metrics`: to loopback (the client as resolved through trusted proxies) or with
+    /// `Authorization: Bearer` and the configured token; anyone else gets the site's 404.
+    func metricsPage(_ request: HTTPRequest) throws -> HTTPResponse {
+        guard let metrics = configuration.metrics else { throw HTTPError(.notFound) }
+        let loopback = AddressRange("127.0.0.0/8")?.contains(request.remoteAddress) == true || request.remoteAddress == "::1"
+        let bearer = request.headers["authorization"].flatMap { $0.hasPrefix("Bearer ") ? String($0.dropFirst(7)) : nil }
+        let tokenMatches = configuration.metricsToken.map { token in bearer.map { Crypto.constantTimeEqual($0, token) } ?? false } ?? false
+        guard loopback || tokenMatches else { throw HTTPError(.notFound) }
+        var response = HTTPResponse(status: .ok, headers: HTTPHeaders([("Content-Type", "text/plain; version=0.0.4; charset=utf-8")]),
+                                    body: try metrics.render(database: database))
+        response.headers.set("Cache-Control", "no-store")
+        return response
+    }
+}
