@@ -76,7 +76,7 @@ enum TarArchive {
 
     static func header(name: String, size: Int, modified: Date) throws -> Data {
         let nameBytes = Array(name.utf8)
-        guard !nameBytes.isEmpty, nameBytes.count < 100 else { throw TarError.badName(name) }
+        guard !nameBytes.isEmpty, nameBytes.count < 100, nameBytes.allSatisfy({ $0 >= 0x20 && $0 != 0x7F }) else { throw TarError.badName(name) }
         var header = [UInt8](repeating: 0, count: block)
         func put(_ bytes: [UInt8], at offset: Int) { header.replaceSubrange(offset..<offset + bytes.count, with: bytes) }
         func octal(_ value: Int, width: Int) -> [UInt8] {
