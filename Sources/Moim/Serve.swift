@@ -55,6 +55,9 @@ struct Serve: ParsableCommand {
     @Option(help: "A secret that lets GET /metrics answer beyond loopback, sent as 'Authorization: Bearer SECRET' (env MOIM_METRICS_TOKEN).")
     var metricsToken: String? = Environment.value("MOIM_METRICS_TOKEN")
 
+    @Option(help: "SQLite copies the WAL back into the database once it holds this many pages; 0 leaves it to Litestream (env MOIM_WAL_AUTOCHECKPOINT; script/replicate sets 0).")
+    var walAutocheckpoint: Int = Environment.value("MOIM_WAL_AUTOCHECKPOINT").flatMap(Int.init) ?? 1_000
+
     @Flag(help: "Do not print an access-log line per request (env MOIM_QUIET=1).")
     var quiet = Environment.value("MOIM_QUIET") == "1"
 
@@ -94,7 +97,7 @@ struct Serve: ParsableCommand {
         sigaddset(&signals, SIGTERM)
         pthread_sigmask(SIG_BLOCK, &signals, nil)
 
-        let database = try AppDatabase.open(directory: dataOptions.data)
+        let database = try AppDatabase.open(directory: dataOptions.data, walAutocheckpoint: walAutocheckpoint)
         var web = WebConfiguration()
         web.templatesDirectory = templates
         web.publicDirectory = publicDirectory

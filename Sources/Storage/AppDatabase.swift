@@ -38,11 +38,18 @@ public struct AppDatabase: Sendable {
 
     /// Opens (creating if needed) the SQLite file in `directory` in WAL mode with
     /// `synchronous=FULL`, so that a write reported as done survives a power cut.
-    public static func open(directory: String) throws -> AppDatabase {
+    ///
+    /// `walAutocheckpoint` is SQLite's: copy the WAL back into the database once it holds that
+    /// many pages (1,000 by default); 0 leaves checkpoints to another process, as Litestream
+    /// asks when it replicates the file (`script/replicate`).
+    public static func open(directory: String, walAutocheckpoint: Int = 1_000) throws -> AppDatabase {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let path = directory + "/moim.sqlite"
         let timings = DatabaseTimings()
-        return try AppDatabase(DatabasePool(path: path, configuration: configuration(timings)), path: path, timings: timings)
+        var configuration = configuration(timings)
+        let pages = max(0, walAutocheckpoint)
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA wal_autocheckpoint = \(pages)") }
+        return try AppDatabase(DatabasePool(path: path, configuration: configuration), path: path, timings: timings)
     }
 
     /// A private in-memory database, for tests and benchmarks.

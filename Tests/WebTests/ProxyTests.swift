@@ -27,7 +27,7 @@ import TestSupport
             server = HTTPServer(configuration: http, handler: site.app)
             try server.start()
             certificate = try TestCertificate.make()
-            tlsPort = Self.freePort()
+            tlsPort = freeLoopbackPort()
             try startNginx()
         }
 
@@ -43,7 +43,7 @@ import TestSupport
             var site = try String(contentsOfFile: TestSite.root + "/deploy/nginx/moim.conf", encoding: .utf8)
             let replacements = [
                 ("server 127.0.0.1:8080;", "server 127.0.0.1:\(server.port);"),
-                ("    listen 80;\n", "    listen 127.0.0.1:\(Self.freePort());\n"),
+                ("    listen 80;\n", "    listen 127.0.0.1:\(freeLoopbackPort());\n"),
                 ("    listen [::]:80;\n", ""),
                 ("    listen 443 ssl http2;\n", "    listen 127.0.0.1:\(tlsPort) ssl http2;\n"),
                 ("    listen [::]:443 ssl http2;\n", ""),
@@ -101,18 +101,6 @@ import TestSupport
             let last = lines.last?.split(separator: " ") ?? []
             let head = (try? String(contentsOfFile: headers, encoding: .utf8)) ?? ""
             return (Int(last.first ?? "") ?? 0, head, lines.dropLast().joined(separator: "\n"), String(last.last ?? ""))
-        }
-
-        static func freePort() -> Int {
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            defer { close(fd) }
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
-            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-            _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
-            return Int(UInt16(bigEndian: address.sin_port))
         }
     }
 
