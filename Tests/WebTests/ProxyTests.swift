@@ -49,8 +49,8 @@ import TestSupport
                 ("    listen [::]:443 ssl http2;\n", ""),
                 ("/etc/letsencrypt/live/run.example.org/fullchain.pem", certificate.certificate),
                 ("/etc/letsencrypt/live/run.example.org/privkey.pem", certificate.key),
-                ("/srv/moim/Public", TestSite.root + "/Public"),
-                ("/srv/moim/data", data),
+                ("/opt/moim/Public", TestSite.root + "/Public"),
+                ("root /var/lib/moim;", "root \(data);"),
             ]
             for (from, to) in replacements {
                 guard site.contains(from) else { throw CocoaError(.fileReadCorruptFile) }

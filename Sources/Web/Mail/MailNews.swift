@@ -8,6 +8,10 @@ extension App {
     ]
 
     /// Queues what is due, then delivers: the sender thread's pass, and the tests'.
+    ///
+    /// Not inlined (nor are the steps): inlined into the sender's endless loop, their bodies
+    /// made the optimizer's loop-invariant code motion run for over twenty minutes.
+    @inline(never)
     public func runMail(now: Date = Date()) throws {
         guard let mailSender else { return }
         try queueNotices(now: now)
@@ -34,6 +38,7 @@ extension App {
     /// Meetup notifications since the last pass, mailed to members with a verified address
     /// who asked for them. The cursor moves past every notification considered, in the same
     /// transaction as the mail is queued, so nothing is mailed twice or skipped.
+    @inline(never)
     func queueNotices(now: Date) throws {
         let pending = try database.pendingNotices(kinds: Self.noticeKinds)
         guard let through = pending.through else { return }
@@ -58,6 +63,7 @@ extension App {
 
     /// A digest for each member whose period has passed and who has unread notifications
     /// newer than their last digest.
+    @inline(never)
     func queueDigests(now: Date) throws {
         for (user, settings) in try database.membersDueForDigest(now: now) where !user.isSuspended() {
             let language = mailLanguage(user)

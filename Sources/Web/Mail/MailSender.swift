@@ -43,6 +43,7 @@ final class MailSender: Sendable {
     }
 
     /// One pass over the due messages.
+    @inline(never)
     @discardableResult
     func deliverDue(now: Date = Date()) throws -> Delivery {
         var delivery = Delivery()

@@ -20,6 +20,24 @@ public final class Metrics: RequestObserver, Sendable {
 
     public init() {}
 
+    /// The series, with the help text Prometheus shows (made when used: the type is not Sendable).
+    private enum Series {
+        static func named(_ subsystem: String, _ name: String, _ unit: String, _ help: String) -> MetricNameDescriptor {
+            MetricNameDescriptor(namespace: "moim", subsystem: subsystem, metricName: name, unitName: unit, helpText: help)
+        }
+        static var requests: MetricNameDescriptor { named("http", "requests", "total", "Requests answered, by method, route pattern and status.") }
+        static var duration: MetricNameDescriptor { named("http", "request_duration", "seconds", "From the handler queue to the answer, by route pattern.") }
+        static var connections: MetricNameDescriptor { named("http", "open_connections", "", "Connections open now.") }
+        static var maxConnections: MetricNameDescriptor { named("http", "max_connections", "", "The cap on connections (503 past it).") }
+        static var queued: MetricNameDescriptor { named("http", "queued_requests", "", "Requests waiting for a handler thread.") }
+        static var databaseSeconds: MetricNameDescriptor { named("database", "seconds", "total", "Time in SQLite, on readers and on the writer.") }
+        static var databaseOperations: MetricNameDescriptor { named("database", "operations", "total", "Statements and reads run in SQLite.") }
+        static var outbox: MetricNameDescriptor { named("mail", "outbox", "messages", "Mail in the outbox by state (sent and failed: the last 30 days).") }
+        static var backlog: MetricNameDescriptor { named("mail", "notice_backlog", "", "Notifications not yet considered for immediate mail.") }
+        static var resident: MetricNameDescriptor { named("process", "resident_memory", "bytes", "Resident memory (VmRSS).") }
+        static var peak: MetricNameDescriptor { named("process", "peak_resident_memory", "bytes", "Peak resident memory (VmHWM).") }
+    }
+
     public func attach(_ server: HTTPServer) {
         self.server.withLock { $0 = { server.stats() } }
     }
@@ -33,37 +51,37 @@ public final class Metrics: RequestObserver, Sendable {
         case .post: "POST"
         default: "other"
         }
-        registry.makeCounter(name: "moim_http_requests_total", labels: [("method", method), ("route", route), ("status", String(response.status.code))])
+        registry.makeCounter(descriptor: Series.requests, labels: [("method", method), ("route", route), ("status", String(response.status.code))])
             .increment()
         guard seconds.isFinite, seconds >= 0 else { return }
-        registry.makeDurationHistogram(name: "moim_http_request_duration_seconds", labels: [("route", route)], buckets: Self.buckets)
+        registry.makeDurationHistogram(descriptor: Series.duration, labels: [("route", route)], buckets: Self.buckets)
             .recordNanoseconds(Int64(min(seconds, 3_600) * 1e9))
     }
 
     /// The page: what is counted as it happens, plus what is read now.
     func render(database: AppDatabase) throws -> [UInt8] {
         if let stats = server.withLock({ $0 })?() {
-            registry.makeGauge(name: "moim_http_open_connections").set(Double(stats.openConnections))
-            registry.makeGauge(name: "moim_http_max_connections").set(Double(stats.maxConnections))
-            registry.makeGauge(name: "moim_http_queued_requests").set(Double(stats.queuedRequests))
+            registry.makeGauge(descriptor: Series.connections).set(Double(stats.openConnections))
+            registry.makeGauge(descriptor: Series.maxConnections).set(Double(stats.maxConnections))
+            registry.makeGauge(descriptor: Series.queued).set(Double(stats.queuedRequests))
         }
         let reads = database.timings.reads, writes = database.timings.writes
         let added = reported.withLock { last in
             defer { last = (reads.seconds, reads.count, writes.seconds, writes.count) }
             return (reads.seconds - last.readSeconds, reads.count - last.reads, writes.seconds - last.writeSeconds, writes.count - last.writes)
         }
-        registry.makeCounter(name: "moim_database_seconds_total", labels: [("connection", "read")]).increment(by: max(0, added.0))
-        registry.makeCounter(name: "moim_database_operations_total", labels: [("connection", "read")]).increment(by: Int64(clamping: added.1))
-        registry.makeCounter(name: "moim_database_seconds_total", labels: [("connection", "write")]).increment(by: max(0, added.2))
-        registry.makeCounter(name: "moim_database_operations_total", labels: [("connection", "write")]).increment(by: Int64(clamping: added.3))
+        registry.makeCounter(descriptor: Series.databaseSeconds, labels: [("connection", "read")]).increment(by: max(0, added.0))
+        registry.makeCounter(descriptor: Series.databaseOperations, labels: [("connection", "read")]).increment(by: Int64(clamping: added.1))
+        registry.makeCounter(descriptor: Series.databaseSeconds, labels: [("connection", "write")]).increment(by: max(0, added.2))
+        registry.makeCounter(descriptor: Series.databaseOperations, labels: [("connection", "write")]).increment(by: Int64(clamping: added.3))
         let outbox = try database.outboxCounts()
         for (state, count) in [("queued", outbox.queued), ("sent", outbox.sent), ("failed", outbox.failed)] {
-            registry.makeGauge(name: "moim_mail_outbox_messages", labels: [("state", state)]).set(Double(count))
+            registry.makeGauge(descriptor: Series.outbox, labels: [("state", state)]).set(Double(count))
         }
-        registry.makeGauge(name: "moim_mail_notice_backlog").set(Double(try database.noticeBacklog()))
+        registry.makeGauge(descriptor: Series.backlog).set(Double(try database.noticeBacklog()))
         let memory = Self.memory()
-        registry.makeGauge(name: "moim_process_resident_memory_bytes").set(Double(memory.resident))
-        registry.makeGauge(name: "moim_process_peak_resident_memory_bytes").set(Double(memory.peak))
+        registry.makeGauge(descriptor: Series.resident).set(Double(memory.resident))
+        registry.makeGauge(descriptor: Series.peak).set(Double(memory.peak))
         var bytes: [UInt8] = []
         registry.emit(into: &bytes)
         return bytes
