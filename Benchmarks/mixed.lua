@@ -8,6 +8,8 @@ end
 local newest = tonumber(os.getenv("NEWEST"))
 local searches = { "%ED%95%9C%EA%B0%95%EB%9F%AC%EB%8B%9D", "morning", "%EB%A7%88%EB%9D%BC%ED%86%A4", "tempo" }
 local counter = 0
+-- SEARCH_PERCENT (default 5) of the requests search; the rest of that share reads the feed.
+local search = tonumber(os.getenv("SEARCH_PERCENT") or "5")
 
 request = function()
   counter = counter + 1
@@ -15,7 +17,7 @@ request = function()
   local headers = { ["Cookie"] = member.cookie }
   local roll = math.random(100)
   local post = math.random(math.max(1, newest - 5000), newest)
-  if roll <= 60 then
+  if roll <= 60 or (roll > 85 and roll <= 90 - search) then
     return wrk.format("GET", "/", headers)
   elseif roll <= 75 then
     return wrk.format("GET", "/posts/" .. post, headers)
