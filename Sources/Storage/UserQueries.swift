@@ -59,7 +59,8 @@ extension AppDatabase {
         }
     }
 
-    /// Stores a new password hash and ends every session of the user except `keepingSession`.
+    /// Stores a new password hash and ends every session of the user except `keepingSession`,
+    /// and every reset link sent before.
     public func changePassword(userID: Int64, passwordHash: String, keepingSession sessionID: Int64?) throws {
         try writer.write { db in
             guard var user = try User.fetchOne(db, key: userID) else { throw StorageError.notFound }
@@ -68,6 +69,8 @@ extension AppDatabase {
             try Session
                 .filter(Session.Columns.userID == userID && Session.Columns.id != (sessionID ?? -1))
                 .deleteAll(db)
+            // A reset link asked for before the change no longer works.
+            try db.execute(sql: "DELETE FROM emailTokens WHERE userID = ? AND purpose = 'reset'", arguments: [userID])
         }
     }
 

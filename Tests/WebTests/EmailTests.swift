@@ -103,6 +103,19 @@ import TestSupport
         #expect(site.browser(address: "198.51.100.7").post("/password/forgot", [("login", "mina")]).status == .ok)
     }
 
+    @Test func changingThePasswordInSettingsEndsTheResetLinksSentBefore() throws {
+        let sink = try MailSink()
+        let site = try site(sink)
+        let mina = site.members("mina")[0]
+        let link = try #require(try App.resetLink(database: site.database, username: "mina", origin: Self.origin))
+        let path = String(link.dropFirst(Self.origin.count))
+        #expect(site.browser().get(path).status == .ok)
+        let changed = mina.post("/settings/password", [("current_password", "correct horse battery"), ("new_password", "another good password"),
+                                                       ("new_password_confirmation", "another good password")], from: "/settings")
+        #expect(changed.status == .seeOther)
+        #expect(site.browser().get(path).status == .notFound)
+    }
+
     @Test func anAddressIsVerifiedByItsLinkAndAChangeNeedsItAgain() throws {
         let sink = try MailSink()
         let site = try site(sink)
