@@ -285,6 +285,7 @@ import TestSupport
         admin.logIn("staffer")
         let page = admin.get("/admin/users/ghost").bodyText
         #expect(page.contains("Address check") && page.contains("Failed") && page.contains("550 5.1.1 No such user here"))
+        #expect(page.contains(#"<span class="badge role">Member</span>"#))
         #expect(admin.get("/admin").bodyText.contains("mails failed (30 days)"))
     }
 
