@@ -82,7 +82,7 @@ public struct OutboxMail: Sendable, Equatable {
     public var status: Status
 
     static let columns = ["id", "userID", "kind", "sender", "recipient", "message", "createdAt", "expiresAt", "attempts",
-                          "nextAttemptAt", "claimedUntil", "lastError", "status", "finishedAt"]
+                          "nextAttemptAt", "claimedUntil", "claimedBy", "lastError", "status", "finishedAt"]
 
     init(row: some PositionalRow) throws {
         try row.checkColumns(Self.columns)
@@ -96,8 +96,8 @@ public struct OutboxMail: Sendable, Equatable {
         expiresAt = try row.date(atIndex: 7)
         attempts = try row.decode(atIndex: 8)
         nextAttemptAt = try row.date(atIndex: 9)
-        lastError = try row.decode(atIndex: 11)
-        status = try row.decodeRawValue(atIndex: 12)
+        lastError = try row.decode(atIndex: 12)
+        status = try row.decodeRawValue(atIndex: 13)
     }
 }
 
@@ -263,10 +263,10 @@ extension AppDatabase {
             arguments: [mail.userID, mail.kind.rawValue, mail.sender, mail.recipient, Data(mail.message), now, mail.expiresAt, now])
     }
 
-    /// Up to `limit` queued messages that are due, claimed for `claim` seconds so that a
-    /// second sender (two server processes during a hand-over) does not send them too.
-    /// Messages past their use are marked failed on the way.
-    public func claimDueMail(limit: Int = 20, for claim: TimeInterval = 300, now: Date = Date()) throws -> [OutboxMail] {
+    /// Up to `limit` queued messages that are due, claimed by process `owner` for `claim`
+    /// seconds so that a second sender (two server processes during a hand-over) does not send
+    /// them too. Messages past their use are marked failed on the way.
+    public func claimDueMail(limit: Int = 20, for claim: TimeInterval = 300, owner: Int32, now: Date = Date()) throws -> [OutboxMail] {
         try writer.write { db in
             try db.execute(
                 sql: "UPDATE outbox SET status = 'failed', finishedAt = ?, message = x'', lastError = 'expired before it could be sent' WHERE status = 'queued' AND expiresAt <= ?",
@@ -276,16 +276,29 @@ extension AppDatabase {
                 arguments: [now, now, limit])
             let mails = try rows.map(OutboxMail.init(row:))
             for mail in mails {
-                try db.execute(sql: "UPDATE outbox SET claimedUntil = ? WHERE id = ?", arguments: [now.addingTimeInterval(claim), mail.id])
+                try db.execute(sql: "UPDATE outbox SET claimedUntil = ?, claimedBy = ? WHERE id = ?", arguments: [now.addingTimeInterval(claim), owner, mail.id])
             }
             return mails
+        }
+    }
+
+    /// Claims held by processes that are gone (killed while sending) are let go at once, so
+    /// that a restart does not wait for them to run out.
+    public func releaseClaims(ofDeadProcesses isAlive: (Int32) -> Bool, now: Date = Date()) throws {
+        let owners = try reader.read { db in
+            try Int32.fetchAll(db, sql: "SELECT DISTINCT claimedBy FROM outbox WHERE status = 'queued' AND claimedUntil > ? AND claimedBy IS NOT NULL", arguments: [now])
+        }
+        for owner in owners where !isAlive(owner) {
+            try writer.write { db in
+                try db.execute(sql: "UPDATE outbox SET claimedUntil = NULL, claimedBy = NULL WHERE claimedBy = ? AND status = 'queued'", arguments: [owner])
+            }
         }
     }
 
     /// The server took it: the message (which may hold a one-time link) is erased.
     public func markMailSent(id: Int64, now: Date = Date()) throws {
         try writer.write { db in
-            try db.execute(sql: "UPDATE outbox SET status = 'sent', message = x'', finishedAt = ?, claimedUntil = NULL, attempts = attempts + 1 WHERE id = ?",
+            try db.execute(sql: "UPDATE outbox SET status = 'sent', message = x'', finishedAt = ?, claimedUntil = NULL, claimedBy = NULL, attempts = attempts + 1 WHERE id = ?",
                            arguments: [now, id])
         }
     }
@@ -293,7 +306,7 @@ extension AppDatabase {
     /// Not this time: try again at `next`.
     public func markMailDeferred(id: Int64, error: String, next: Date) throws {
         try writer.write { db in
-            try db.execute(sql: "UPDATE outbox SET attempts = attempts + 1, nextAttemptAt = ?, lastError = ?, claimedUntil = NULL WHERE id = ?",
+            try db.execute(sql: "UPDATE outbox SET attempts = attempts + 1, nextAttemptAt = ?, lastError = ?, claimedUntil = NULL, claimedBy = NULL WHERE id = ?",
                            arguments: [next, String(error.prefix(500)), id])
         }
     }
@@ -302,7 +315,7 @@ extension AppDatabase {
     public func markMailFailed(id: Int64, error: String, now: Date = Date()) throws {
         try writer.write { db in
             try db.execute(
-                sql: "UPDATE outbox SET status = 'failed', attempts = attempts + 1, lastError = ?, message = x'', finishedAt = ?, claimedUntil = NULL WHERE id = ?",
+                sql: "UPDATE outbox SET status = 'failed', attempts = attempts + 1, lastError = ?, message = x'', finishedAt = ?, claimedUntil = NULL, claimedBy = NULL WHERE id = ?",
                 arguments: [String(error.prefix(500)), now, id])
         }
     }

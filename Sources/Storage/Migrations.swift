@@ -521,6 +521,7 @@ enum Migrations {
                 attempts INTEGER NOT NULL DEFAULT 0 CHECK (attempts >= 0),
                 nextAttemptAt DATETIME NOT NULL,
                 claimedUntil DATETIME,
+                claimedBy INTEGER,
                 lastError TEXT NOT NULL DEFAULT '',
                 status TEXT NOT NULL DEFAULT 'queued' CHECK (status IN ('queued', 'sent', 'failed')),
                 finishedAt DATETIME

@@ -268,6 +268,21 @@ import TestSupport
         try database.close()
     }
 
+    @Test func aMessageClaimedByAProcessThatDiedIsSentAtOnceNotAfterTheClaimRunsOut() throws {
+        let sink = try MailSink()
+        let site = try site(sink)
+        _ = site.members("mina")
+        // A sender that died holding the claim: its pid no longer exists.
+        let gone = Process()
+        gone.executableURL = URL(fileURLWithPath: "/bin/true")
+        try gone.run()
+        gone.waitUntilExit()
+        #expect(try site.database.claimDueMail(owner: gone.processIdentifier).count == 1)
+        #expect(try site.database.claimDueMail(owner: getpid()).isEmpty)  // still claimed
+        try site.app.runMail()
+        #expect(sink.waitForMessages(1).map(\.recipient) == ["mina@example.com"])
+    }
+
     @Test func aRecipientTheServerRejectsIsNotRetried() throws {
         var options = MailSink.Options()
         options.rejectDomain = "nowhere.test"

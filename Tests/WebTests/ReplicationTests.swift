@@ -8,6 +8,19 @@ import TestSupport
 @Suite(.serialized) struct ReplicationTests {
     static let litestream = TestSite.root + "/.build/litestream-venv/bin/litestream"
 
+    /// SIGKILL to `pid` and every process it started (Litestream's child is the server).
+    private func killTree(_ pid: Int32) {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        for entry in entries {
+            guard let child = Int32(entry), let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { continue }
+            // "pid (comm) state ppid …": the field after the state.
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            if fields.count > 1, Int32(fields[1]) == pid { killTree(child) }
+        }
+        kill(pid, SIGKILL)
+    }
+
     private func send(_ port: Int, _ request: String) -> String {
         guard let client = try? LoopbackClient(port: port, readTimeout: 5) else { return "" }
         client.send(request)
@@ -33,7 +46,7 @@ import TestSupport
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        defer { killTree(process.processIdentifier) }
         for _ in 0..<100 where !send(port, "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n").hasPrefix("HTTP/1.1 200") {
             Thread.sleep(forTimeInterval: 0.1)
         }
@@ -59,10 +72,7 @@ import TestSupport
 
         // The machine dies: both processes at once.
         let killedAt = Date()
-        let child = try String(contentsOfFile: "/proc/\(process.processIdentifier)/task/\(process.processIdentifier)/children", encoding: .utf8)
-            .split(separator: " ").compactMap { Int32($0) }
-        for pid in child { kill(pid, SIGKILL) }
-        kill(process.processIdentifier, SIGKILL)
+        killTree(process.processIdentifier)
         process.waitUntilExit()
         #expect(acknowledged.count > 20)
 

@@ -47,7 +47,8 @@ final class MailSender: Sendable {
     @discardableResult
     func deliverDue(now: Date = Date()) throws -> Delivery {
         var delivery = Delivery()
-        let due = try database.claimDueMail(now: now)
+        try database.releaseClaims(ofDeadProcesses: { kill($0, 0) == 0 || errno != ESRCH }, now: now)
+        let due = try database.claimDueMail(owner: getpid(), now: now)
         guard !due.isEmpty else { return delivery }
         let client = SMTPClient(server: configuration.server, heloName: heloName, trustedCertificates: configuration.trustedCertificates)
         do {
