@@ -7,7 +7,8 @@ import Storage
 /// file's size and SHA-256), then `moim.sqlite` — a copy made with SQLite's online backup
 /// while the site serves and writes, consistent as of one instant — then every uploaded image
 /// as `media/NAME`. The database is copied before the images are listed, so every image the
-/// copy refers to is in the archive (images are never changed, only added or deleted).
+/// copy refers to is in the archive (images are never changed, only added or deleted), unless
+/// its post was deleted between the two.
 public enum Backup {
     struct Manifest: Codable {
         var format = 1
