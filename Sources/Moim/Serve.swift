@@ -34,17 +34,17 @@ struct Serve: ParsableCommand {
     @Option(help: "Time zone for meetup times and dates, e.g. Asia/Seoul (env MOIM_TIME_ZONE; default: the system's).")
     var timeZone: String = Environment.value("MOIM_TIME_ZONE") ?? TimeZone.current.identifier
 
-    @Option(help: "The address people reach the site at, e.g. https://run.example.org, for calendar files and feeds (env MOIM_BASE_URL; default: the request's Host).")
-    var baseURL: String? = Environment.value("MOIM_BASE_URL")
+    @Option(name: .customLong("base-url"), help: "The address people reach the site at, e.g. https://run.example.org, for calendar files and feeds (env MOIM_BASE_URL; default: the request's Host).")
+    var baseURLFlag: String?
 
-    @Option(help: "The mail server, smtp://user:pass@host:587 (STARTTLS when offered) or smtps://…:465 (env MOIM_SMTP_URL; default: no mail). Needs --base-url.")
-    var smtpURL: String? = Environment.value("MOIM_SMTP_URL")
+    @Option(name: .customLong("smtp-url"), help: "The mail server, smtp://user:pass@host:587 (STARTTLS when offered) or smtps://…:465 (env MOIM_SMTP_URL; default: no mail). Needs --base-url.")
+    var smtpURLFlag: String?
 
-    @Option(help: "The sender of the site's mail, e.g. 'Moim <moim@run.example.org>' (env MOIM_MAIL_FROM; default: moim@ the base URL's host).")
-    var mailFrom: String? = Environment.value("MOIM_MAIL_FROM")
+    @Option(name: .customLong("mail-from"), help: "The sender of the site's mail, e.g. 'Moim <moim@run.example.org>' (env MOIM_MAIL_FROM; default: moim@ the base URL's host).")
+    var mailFromFlag: String?
 
-    @Option(help: "PEM certificates to trust for the mail server beside the system's, e.g. a private relay's CA (env MOIM_SMTP_CA_FILE).")
-    var smtpCAFile: String? = Environment.value("MOIM_SMTP_CA_FILE")
+    @Option(name: .customLong("smtp-ca-file"), help: "PEM certificates to trust for the mail server beside the system's, e.g. a private relay's CA (env MOIM_SMTP_CA_FILE).")
+    var smtpCAFileFlag: String?
 
     @Option(help: "Seconds to wait before retrying mail the server did not take; doubles each time, up to an hour (env MOIM_MAIL_RETRY).")
     var mailRetry: Int = Environment.value("MOIM_MAIL_RETRY").flatMap(Int.init) ?? 60
@@ -52,8 +52,8 @@ struct Serve: ParsableCommand {
     @Option(name: .customLong("trusted-proxy"), help: "A proxy in front of Moim, e.g. 127.0.0.1 or 10.0.0.0/8 (repeat for more; env MOIM_TRUSTED_PROXIES, comma-separated): only from these are X-Forwarded-For and X-Forwarded-Proto believed.")
     var trustedProxies: [String] = (Environment.value("MOIM_TRUSTED_PROXIES") ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
 
-    @Option(help: "A secret that lets GET /metrics answer beyond loopback, sent as 'Authorization: Bearer SECRET' (env MOIM_METRICS_TOKEN).")
-    var metricsToken: String? = Environment.value("MOIM_METRICS_TOKEN")
+    @Option(name: .customLong("metrics-token"), help: "A secret that lets GET /metrics answer beyond loopback, sent as 'Authorization: Bearer SECRET' (env MOIM_METRICS_TOKEN).")
+    var metricsTokenFlag: String?
 
     @Option(help: "SQLite copies the WAL back into the database once it holds this many pages; 0 leaves it to Litestream (env MOIM_WAL_AUTOCHECKPOINT; script/replicate sets 0).")
     var walAutocheckpoint: Int = Environment.value("MOIM_WAL_AUTOCHECKPOINT").flatMap(Int.init) ?? 1_000
@@ -63,6 +63,13 @@ struct Serve: ParsableCommand {
 
     @Flag(inversion: .prefixedNo, help: "Run the server in a child process that a supervising parent restarts if it dies (env MOIM_SUPERVISE=0 to turn off).")
     var supervise = Environment.value("MOIM_SUPERVISE") != "0"
+
+    // Optional flags read their environment twin here (ArgumentParser wants no default on an optional).
+    private var baseURL: String? { baseURLFlag ?? Environment.value("MOIM_BASE_URL") }
+    private var smtpURL: String? { smtpURLFlag ?? Environment.value("MOIM_SMTP_URL") }
+    private var mailFrom: String? { mailFromFlag ?? Environment.value("MOIM_MAIL_FROM") }
+    private var smtpCAFile: String? { smtpCAFileFlag ?? Environment.value("MOIM_SMTP_CA_FILE") }
+    private var metricsToken: String? { metricsTokenFlag ?? Environment.value("MOIM_METRICS_TOKEN") }
 
     func run() throws {
         guard let zone = TimeZone(identifier: timeZone) else { throw ValidationError("Unknown time zone \(timeZone).") }
