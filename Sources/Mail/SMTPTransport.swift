@@ -56,7 +56,9 @@ final class SMTPTransport {
         if Glibc.connect(socket, address.ai_addr, address.ai_addrlen) == 0 { return nil }
         guard errno == EINPROGRESS else { return String(cString: strerror(errno)) }
         var waiting = pollfd(fd: socket, events: Int16(POLLOUT), revents: 0)
-        guard poll(&waiting, 1, Int32(clamping: timeout * 1_000)) == 1 else { return "timed out" }
+        // At most a day, so that the milliseconds cannot overflow.
+        let milliseconds = Int32(min(max(timeout, 0), 86_400) * 1_000)
+        guard poll(&waiting, 1, milliseconds) == 1 else { return "timed out" }
         var failure: Int32 = 0
         var length = socklen_t(MemoryLayout<Int32>.size)
         getsockopt(socket, SOL_SOCKET, SO_ERROR, &failure, &length)

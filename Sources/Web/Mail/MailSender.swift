@@ -85,7 +85,7 @@ final class MailSender: Sendable {
         }
         // 1, 2, 4 … minutes, at most an hour; the exponent is bounded so nothing overflows.
         let wait = min(configuration.firstRetry * pow(2, Double(min(mail.attempts, 20))), configuration.longestRetry)
-        log("mail \(mail.id) to \(mail.recipient) deferred \(Int(wait)) s: \(error)")
+        log("mail \(mail.id) to \(mail.recipient) deferred \(Checked.rounded(wait, in: 0...86_400) ?? 0) s: \(error)")
         try database.markMailDeferred(id: mail.id, error: error.description, next: now.addingTimeInterval(wait))
         delivery.deferred += 1
     }

@@ -87,7 +87,7 @@ enum TarArchive {
         put(octal(0, width: 8), at: 108)
         put(octal(0, width: 8), at: 116)
         put(octal(size, width: 12), at: 124)
-        put(octal(max(0, Int(modified.timeIntervalSince1970)), width: 12), at: 136)
+        put(octal(Checked.rounded(modified.timeIntervalSince1970, in: 0...0o77777777777) ?? 0, width: 12), at: 136)
         put(Array(repeating: UInt8(ascii: " "), count: 8), at: 148)
         header[156] = UInt8(ascii: "0")
         put(Array("ustar\u{0}00".utf8), at: 257)
