@@ -19,26 +19,17 @@ struct MailFrame {
     let unsubscribeLabel: String
 }
 
-/// A link to set a new password.
-struct ResetMail: MailView {
-    static let template = "mail-reset"
-    static let textTemplate = "mail-reset.txt"
+/// A one-time link: to set a new password, or to prove the address.
+struct LinkMail: MailView {
+    static let template = "mail-link"
+    static let textTemplate = "mail-link.txt"
     let frame: MailFrame
     let greeting: String
     let body: String
     let link: String
     let action: String
-}
-
-/// A link to prove the address.
-struct VerifyMail: MailView {
-    static let template = "mail-verify"
-    static let textTemplate = "mail-verify.txt"
-    let frame: MailFrame
-    let greeting: String
-    let body: String
-    let link: String
-    let action: String
+    /// What to do if the mail was not asked for.
+    let ignore: String
 }
 
 /// Sent to the old address when a member changes theirs.

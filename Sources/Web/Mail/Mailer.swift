@@ -120,26 +120,27 @@ extension App {
 
     /// Mails a password-reset link to the member's address.
     func sendResetLink(_ user: User) throws {
-        let language = mailLanguage(user)
-        let token = try Self.makeEmailToken(database, user, purpose: .reset, email: user.email)
-        let subject = localizer.text("mail.reset.subject", language, ["site": siteName])
-        let view = ResetMail(
-            frame: frame(user, subject: subject, language: language), greeting: greeting(user, language),
-            body: localizer.text("mail.reset.body", language, ["username": user.username]),
-            link: siteOrigin + Paths.passwordReset(token), action: localizer.text("mail.reset.action", language))
-        try enqueueMail(view, subject: subject, to: user, kind: .reset, language: language, lifetime: MailLinks.resetLifetime)
+        try sendLink(user, purpose: .reset, path: Paths.passwordReset, lifetime: MailLinks.resetLifetime)
     }
 
     /// Mails a link that proves the member's current address.
     func sendVerificationLink(_ user: User) throws {
+        try sendLink(user, purpose: .verify, path: Paths.verifyEmail, lifetime: MailLinks.verifyLifetime)
+    }
+
+    /// A new token of `purpose` in a link to `path(token)`; the texts are the catalog's
+    /// `mail.reset.*` or `mail.verify.*`.
+    private func sendLink(_ user: User, purpose: EmailTokenPurpose, path: (String) -> String, lifetime: TimeInterval) throws {
         let language = mailLanguage(user)
-        let token = try Self.makeEmailToken(database, user, purpose: .verify, email: user.email)
-        let subject = localizer.text("mail.verify.subject", language, ["site": siteName])
-        let view = VerifyMail(
+        let token = try Self.makeEmailToken(database, user, purpose: purpose, email: user.email)
+        let texts = "mail.\(purpose.rawValue)."
+        let subject = localizer.text(texts + "subject", language, ["site": siteName])
+        let view = LinkMail(
             frame: frame(user, subject: subject, language: language), greeting: greeting(user, language),
-            body: localizer.text("mail.verify.body", language, ["username": user.username]),
-            link: siteOrigin + Paths.verifyEmail(token), action: localizer.text("mail.verify.action", language))
-        try enqueueMail(view, subject: subject, to: user, kind: .verify, language: language, lifetime: MailLinks.verifyLifetime)
+            body: localizer.text(texts + "body", language, ["username": user.username]),
+            link: siteOrigin + path(token), action: localizer.text(texts + "action", language),
+            ignore: localizer.text(texts + "ignore", language))
+        try enqueueMail(view, subject: subject, to: user, kind: purpose == .reset ? .reset : .verify, language: language, lifetime: lifetime)
     }
 
     /// Tells the old address that the account's address changed, should that not be the owner.
