@@ -1,6 +1,14 @@
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
+#include <sys/prctl.h>
+#include <signal.h>
 
 // glibc declares accept4 only under _GNU_SOURCE, which Swift's Glibc module is built without.
 extern int accept4(int fd, struct sockaddr *address, socklen_t *length, int flags);
+
+// prctl is variadic, which Swift cannot call: the one use, a signal sent to this process when the
+// process that started it dies (PR_SET_PDEATHSIG).
+static inline int moim_set_parent_death_signal(int signal) {
+    return prctl(PR_SET_PDEATHSIG, (unsigned long)signal, 0UL, 0UL, 0UL);
+}

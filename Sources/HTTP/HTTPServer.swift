@@ -6,11 +6,14 @@ import Synchronization
 public enum HTTPServerError: Error, CustomStringConvertible {
     case system(String, Int32)
     case address(String)
+    /// A supervised child whose supervisor died before it started.
+    case supervisorGone
 
     public var description: String {
         switch self {
         case .system(let call, let code): "\(call) failed: \(String(cString: strerror(code)))"
         case .address(let host): "cannot listen on \(host)"
+        case .supervisorGone: "the supervising process is gone"
         }
     }
 }

@@ -1,3 +1,4 @@
+import CEpoll
 import Foundation
 import Glibc
 
@@ -14,6 +15,7 @@ public final class Supervisor {
     static let listenerVariable = "SUPERVISED_LISTENER_FD"
     static let tableVariable = "SUPERVISED_TABLE_FD"
     static let readyVariable = "SUPERVISED_READY_FD"
+    static let supervisorVariable = "SUPERVISOR_PID"
 
     private struct Child {
         let pid: pid_t
@@ -113,6 +115,7 @@ public final class Supervisor {
         environment[Self.listenerVariable] = "3"
         environment[Self.tableVariable] = "4"
         environment[Self.readyVariable] = "5"
+        environment[Self.supervisorVariable] = String(getpid())
         // A crash report that names functions without stopping to symbolicate everything:
         // the child is replaced as soon as it has exited.
         if environment["SWIFT_BACKTRACE"] == nil { environment["SWIFT_BACKTRACE"] = "interactive=no,symbolicate=fast,threads=crashed" }
@@ -206,8 +209,18 @@ public final class Supervisor {
 
     /// The listening socket and request table a supervisor handed down, if this process is
     /// a supervised child.
+    ///
+    /// A child must not outlive its supervisor: alone, it would hold the port and the
+    /// database while nothing restarts it, and a new `moim serve` could not start. So, as
+    /// PostgreSQL's backends watch the postmaster, it asks the kernel for `SIGTERM` when the
+    /// supervisor dies (its graceful stop finishes the requests in flight); a supervisor that
+    /// died before the request was made is seen by the parent pid having changed already.
     public static func inheritance() throws -> (listener: Int32, table: RequestTable)? {
         guard let listener = descriptor(listenerVariable), let table = descriptor(tableVariable) else { return nil }
+        if let supervisor = descriptor(supervisorVariable) {
+            guard moim_set_parent_death_signal(SIGTERM) == 0 else { throw HTTPServerError.system("prctl", errno) }
+            guard getppid() == supervisor else { throw HTTPServerError.supervisorGone }
+        }
         return (listener, try RequestTable(adopting: table))
     }
 
