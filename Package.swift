@@ -12,13 +12,16 @@ var targets: [Target] = [
     .systemLibrary(name: "CCmark", pkgConfig: "libcmark", providers: [.apt(["libcmark-dev"])]),
     .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
     .systemLibrary(name: "CEpoll"),
+    // PostgreSQL's C client: built in seconds, and a one-row prepared query answers in
+    // 40–53 µs here where postgres-nio bridged to our threads took 194–302 µs (and 613 s to build).
+    .systemLibrary(name: "CLibpq", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
     .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
     .target(name: "HTTP", dependencies: ["CEpoll"], swiftSettings: sanitized),
     .target(name: "Markdown", dependencies: ["CCmark"], swiftSettings: sanitized),
     .target(name: "Mail", dependencies: ["COpenSSL"], swiftSettings: sanitized),
     .target(
         name: "Storage",
-        dependencies: [.product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift")],
+        dependencies: ["CLibpq", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift")],
         swiftSettings: sanitized
     ),
     // Templates/ compiled into Swift at build time, against the views Web declares; the

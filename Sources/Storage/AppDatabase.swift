@@ -18,13 +18,13 @@ public struct AppDatabase: Sendable {
     /// Reads stepped directly on SQLite (`ReadConnections`): the session, feeds, lists and
     /// counts every page makes. Each statement reads its own snapshot, so a read whose
     /// statements must agree goes through `reader.read` instead.
-    func readRows<T>(_ body: (ReadConnection) throws -> T) throws -> T {
+    func readRows<T>(_ body: (SQLConnection) throws -> T) throws -> T {
         if let connections {
             let start = DispatchTime.now().uptimeNanoseconds
             defer { timings.record(read: true, nanoseconds: DispatchTime.now().uptimeNanoseconds - start) }
             return try connections.read(body)
         }
-        return try reader.unsafeRead { db in try body(ReadConnection(borrowing: db)) }
+        return try reader.unsafeRead { db in try body(SQLConnection(SQLiteConnection(borrowing: db))) }
     }
 
     /// Wraps `writer` and applies every migration; `path` is the file's, to read it also

@@ -14,7 +14,7 @@ extension AppDatabase {
     public func searchCrews(_ query: String, sport: Crew.Sport?, region: String?, order: CrewOrder, limit: Int = 30) throws -> [Crew] {
         let search = SearchText(query)
         var conditions: [String] = ["crews.hiddenAt IS NULL"]
-        var arguments: [any DatabaseValueConvertible] = []
+        var arguments: [any SQLBindable] = []
         if search.usesIndex {
             conditions.append("crews.id IN (SELECT rowid FROM crewSearch WHERE crewSearch MATCH ?)")
             arguments.append(search.phrase)

@@ -48,7 +48,7 @@ extension AppDatabase {
 
     /// One page: `limit` posts, and the cursor of the last if more follow.
     private func feedPage(
-        _ connection: ReadConnection, _ statement: FeedStatement, viewerID: Int64?, before cursor: Int64?, limit: Int, _ arguments: [any DatabaseValueConvertible] = []
+        _ connection: SQLConnection, _ statement: FeedStatement, viewerID: Int64?, before cursor: Int64?, limit: Int, _ arguments: [any SQLBindable] = []
     ) throws -> FeedPage {
         let rows = try feedRows(connection, statement, [viewerID, cursor ?? Int64.max, limit + 1] + arguments)
         let shown = rows.prefix(limit)
@@ -56,7 +56,7 @@ extension AppDatabase {
     }
 
     /// The posts with these ids that `viewerID` may see, in the order of `postIDs`.
-    func feedItems(_ connection: ReadConnection, postIDs: [Int64], viewerID: Int64?) throws -> [FeedItem] {
+    func feedItems(_ connection: SQLConnection, postIDs: [Int64], viewerID: Int64?) throws -> [FeedItem] {
         guard !postIDs.isEmpty else { return [] }
         let rows = try feedRows(connection, .chosen, [viewerID, Int64.max, postIDs.count, Self.jsonArray(postIDs)])
         let byID = Dictionary(rows.map { ($0.cursor, $0) }, uniquingKeysWith: { first, _ in first })
@@ -65,7 +65,7 @@ extension AppDatabase {
 
     /// A feed statement's rows, photos not yet read.
     private func feedRows(
-        _ connection: ReadConnection, _ statement: FeedStatement, _ arguments: [(any DatabaseValueConvertible)?]
+        _ connection: SQLConnection, _ statement: FeedStatement, _ arguments: [(any SQLBindable)?]
     ) throws -> [FeedRow] {
         let author = Post.columns.count
         let flags = author + 4
@@ -77,7 +77,7 @@ extension AppDatabase {
     }
 
     /// The items with their photos, in one statement for the posts that have any.
-    private func withPhotos(_ connection: ReadConnection, _ rows: some Collection<FeedRow>) throws -> [FeedItem] {
+    private func withPhotos(_ connection: SQLConnection, _ rows: some Collection<FeedRow>) throws -> [FeedItem] {
         let illustrated = rows.filter(\.hasPhotos).compactMap(\.item.post.id)
         guard !illustrated.isEmpty else { return rows.map(\.item) }
         let photos = try connection.fetchAll("""

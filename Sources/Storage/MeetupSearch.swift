@@ -41,8 +41,8 @@ extension AppDatabase {
         throws -> (meetups: [Meetup], next: MeetupCursor?)
     {
         var conditions = ["startsAt >= ?", "hiddenAt IS NULL"]
-        var arguments: [any DatabaseValueConvertible] = [filter.from.map { max($0, now) } ?? now]
-        func add(_ condition: String, _ values: any DatabaseValueConvertible...) {
+        var arguments: [any SQLBindable] = [filter.from.map { max($0, now) } ?? now]
+        func add(_ condition: String, _ values: any SQLBindable...) {
             conditions.append(condition)
             arguments += values
         }

@@ -58,7 +58,7 @@ struct Viewer {
     /// People this viewer blocked, and people who blocked this viewer.
     var blocked: Set<Int64>
 
-    static func load(_ connection: ReadConnection, id: Int64?) throws -> Viewer {
+    static func load(_ connection: SQLConnection, id: Int64?) throws -> Viewer {
         guard let id else { return Viewer(id: nil, isStaff: false, blocked: []) }
         let role = try connection.fetchOne("SELECT role FROM users WHERE id = ?", [id]) { try $0.decode(atIndex: 0) as String }
         let blocked = try connection.fetchAll("""

@@ -50,7 +50,7 @@ import Testing
             Date(timeIntervalSince1970: Double(Int64.random(in: -6_000_000_000_000...7_000_000_000_000, using: &generator)) / 1_000)
         }
         try queue.read { db in
-            let connection = try ReadConnection(borrowing: db)
+            let connection = SQLConnection(try SQLiteConnection(borrowing: db))
             for date in days + nearReference + instants {
                 let stored = try #require(try String.fetchOne(db, sql: "SELECT ?", arguments: [date]))
                 let expected = try #require(try Date.fetchOne(db, sql: "SELECT ?", arguments: [stored]))
@@ -63,7 +63,7 @@ import Testing
     @Test func malformedStoredValuesAreErrorsNotTraps() throws {
         let queue = try DatabaseQueue()
         try queue.read { db in
-            let connection = try ReadConnection(borrowing: db)
+            let connection = SQLConnection(try SQLiteConnection(borrowing: db))
             // Not exactly the storage format: read as GRDB reads it (leniently), or an error.
             for text in ["2026-11-24 09:30", "2026-02-30 10:00:00.000", "2026-13-01 10:00:00.000", "2026-11-24 24:00:00.000"] {
                 let expected = try #require(Date.fromDatabaseValue(text.databaseValue))

@@ -1,0 +1,172 @@
+import CLibpq
+import Foundation
+
+/// One connection to PostgreSQL through libpq, used by one thread at a time: statements are
+/// prepared once per connection (named by the order they were first used) and answer in
+/// binary, decoded by position (`PostgresRow`).
+///
+/// Parameters go as text and the server reads each as the type the statement gives it, as
+/// `psql` would; only `bytea` goes as binary. Statements are written with SQLite's `?` and
+/// `?N` placeholders, turned into `$N` here (`PostgresSQL.numbered`).
+final class PostgresConnection: @unchecked Sendable {
+    private let handle: OpaquePointer
+    private var statements: [String: PreparedStatement] = [:]
+
+    private struct PreparedStatement {
+        let name: String
+        let parameterCount: Int
+    }
+
+    /// Connects with `url` (`postgres://…`, `postgresql://…` or libpq's `key=value` form),
+    /// handed to libpq as it is. Unless the URL says otherwise, giving up after 5 seconds.
+    init(url: String) throws(PostgresError) {
+        func cStrings(_ strings: [String]) -> [UnsafePointer<CChar>?] { strings.map { UnsafePointer(strdup($0)) } + [nil] }
+        let keywords = cStrings(["connect_timeout", "dbname"]), values = cStrings(["5", url])
+        defer { (keywords + values).forEach { free(UnsafeMutablePointer(mutating: $0)) } }
+        // A dbname that is a URL or key=value pairs is expanded, and what it sets wins.
+        guard let handle = PQconnectdbParams(keywords, values, 1) else { throw .connection("out of memory") }
+        guard PQstatus(handle) == CONNECTION_OK else {
+            let message = Self.message(PQerrorMessage(handle))
+            PQfinish(handle)
+            throw .connection(message)
+        }
+        self.handle = handle
+        // Text in and out is UTF-8 whatever the server's default; times are read in binary
+        // (UTC), and `now()` or a date printed by the server is UTC too.
+        try execute("SET client_encoding = 'UTF8'")
+        try execute("SET TimeZone = 'UTC'")
+    }
+
+    deinit {
+        PQfinish(handle)
+    }
+
+    /// False once the server has gone away or the connection broke: the pool drops it.
+    var isUsable: Bool { PQstatus(handle) == CONNECTION_OK }
+
+    /// Runs `sql` (no placeholders, several statements allowed), e.g. `BEGIN` or a schema.
+    func execute(_ sql: String) throws(PostgresError) {
+        let result = PQexec(handle, sql)
+        defer { PQclear(result) }
+        try check(result, sql)
+    }
+
+    /// Runs `sql` with `arguments` for its placeholders, calling `body` with each row; returns
+    /// how many rows it changed (for `INSERT`, `UPDATE`, `DELETE`) or returned.
+    @discardableResult
+    func run(_ sql: String, _ arguments: [SQLValue], _ body: (PostgresRow) throws -> Void = { _ in }) throws -> Int {
+        let statement = try prepared(sql)
+        guard statement.parameterCount == arguments.count else {
+            throw PostgresError.query(state: "07001", message: "\(arguments.count) arguments for \(statement.parameterCount) parameters", sql: sql)
+        }
+        let parameters = arguments.map(PostgresParameter.init)
+        let result = parameters.withParameterPointers { values, lengths, formats in
+            PQexecPrepared(handle, statement.name, CInt(parameters.count), values, lengths, formats, 1)
+        }
+        defer { PQclear(result) }
+        try check(result, sql)
+        guard let result else { return 0 }
+        let rows = Int(PQntuples(result))
+        if PQresultStatus(result) == PGRES_TUPLES_OK {
+            for index in 0..<rows { try body(PostgresRow(result: result, row: CInt(index))) }
+            return rows
+        }
+        return Int(String(cString: PQcmdTuples(result))) ?? 0
+    }
+
+    private func prepared(_ sql: String) throws(PostgresError) -> PreparedStatement {
+        if let statement = statements[sql] { return statement }
+        let (text, parameterCount) = PostgresSQL.numbered(sql)
+        let statement = PreparedStatement(name: "s\(statements.count + 1)", parameterCount: parameterCount)
+        let result = PQprepare(handle, statement.name, text, 0, nil)
+        defer { PQclear(result) }
+        try check(result, text)
+        statements[sql] = statement
+        return statement
+    }
+
+    private func check(_ result: OpaquePointer?, _ sql: String) throws(PostgresError) {
+        guard let result else { throw .connection(Self.message(PQerrorMessage(handle))) }
+        switch PQresultStatus(result) {
+        case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY: return
+        default:
+            let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) } ?? ""
+            let message = Self.message(PQresultErrorMessage(result))
+            if state.isEmpty || state.hasPrefix("08") || !isUsable { throw .connection(message) }
+            throw .query(state: state, message: message, sql: sql)
+        }
+    }
+
+    private static func message(_ text: UnsafePointer<CChar>?) -> String {
+        text.map { String(cString: $0) }?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "unknown error"
+    }
+}
+
+/// What went wrong talking to PostgreSQL.
+public enum PostgresError: Error, CustomStringConvertible, Sendable {
+    /// No connection (refused, wrong password, the server restarting): a 503 for the page.
+    case connection(String)
+    /// The server refused a statement; `state` is its SQLSTATE (`23505` a unique violation…).
+    case query(state: String, message: String, sql: String)
+
+    public var description: String {
+        switch self {
+        case .connection(let message): "PostgreSQL: \(message)"
+        case .query(let state, let message, let sql): "PostgreSQL \(state): \(message) in \(sql.prefix(200))"
+        }
+    }
+
+    /// A transaction that lost a race to another and may simply run again.
+    var isRetryable: Bool {
+        if case .query(let state, _, _) = self { return state == "40001" || state == "40P01" }
+        return false
+    }
+}
+
+/// One parameter as libpq takes it: text, or bytes for `bytea`.
+private struct PostgresParameter {
+    let bytes: [CChar]?
+    let isBinary: Bool
+
+    init(_ value: SQLValue) {
+        switch value {
+        case .null: (bytes, isBinary) = (nil, false)
+        case .integer(let number): (bytes, isBinary) = (Array(String(number).utf8CString), false)
+        case .real(let number): (bytes, isBinary) = (Array(PostgresText.double(number).utf8CString), false)
+        case .text(let text): (bytes, isBinary) = (Array(text.utf8CString), false)
+        case .bool(let flag): (bytes, isBinary) = (Array((flag ? "t" : "f").utf8CString), false)
+        case .date(let date): (bytes, isBinary) = (Array(PostgresText.timestamp(date).utf8CString), false)
+        case .blob(let data): (bytes, isBinary) = (data.map { CChar(bitPattern: $0) }, true)
+        }
+    }
+
+    var length: CInt { isBinary ? CInt(bytes?.count ?? 0) : 0 }
+}
+
+extension Array where Element == PostgresParameter {
+    fileprivate func withParameterPointers<T>(
+        _ body: (UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<CInt>?, UnsafePointer<CInt>?) -> T
+    ) -> T {
+        let lengths = map(\.length), formats = map { CInt($0.isBinary ? 1 : 0) }
+        // Each buffer lives for the call: the parameters are copied into one allocation.
+        let total = reduce(0) { $0 + ($1.bytes?.count ?? 0) }
+        let storage = UnsafeMutablePointer<CChar>.allocate(capacity: Swift.max(total, 1))
+        defer { storage.deallocate() }
+        var pointers: [UnsafePointer<CChar>?] = []
+        pointers.reserveCapacity(count)
+        var offset = 0
+        for parameter in self {
+            guard let bytes = parameter.bytes else { pointers.append(nil); continue }
+            bytes.withUnsafeBufferPointer { buffer in
+                if let base = buffer.baseAddress { (storage + offset).initialize(from: base, count: buffer.count) }
+            }
+            pointers.append(UnsafePointer(storage + offset))
+            offset += bytes.count
+        }
+        return pointers.withUnsafeBufferPointer { values in
+            lengths.withUnsafeBufferPointer { lengths in
+                formats.withUnsafeBufferPointer { formats in body(values.baseAddress, lengths.baseAddress, formats.baseAddress) }
+            }
+        }
+    }
+}

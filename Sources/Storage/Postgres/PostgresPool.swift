@@ -1,0 +1,63 @@
+import Dispatch
+import Glibc
+import Synchronization
+
+/// At most `size` connections to one PostgreSQL database, opened when first needed and kept
+/// while they work; one that broke (the server restarted) is dropped, and the next request
+/// opens a new one, so the site recovers by itself once the server is back.
+final class PostgresPool: Sendable {
+    let url: String
+    let size: Int
+    private let idle = Mutex<[PostgresConnection]>([])
+    private let free: DispatchSemaphore
+    /// How long a request waits for a connection before the page says "busy" (503).
+    private let wait: DispatchTimeInterval
+
+    init(url: String, size: Int, wait: DispatchTimeInterval = .seconds(5)) {
+        self.url = url
+        self.size = max(1, size)
+        self.wait = wait
+        free = DispatchSemaphore(value: self.size)
+    }
+
+    /// Runs `body` on a connection of its own.
+    func withConnection<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
+        guard free.wait(timeout: .now() + wait) == .success else {
+            throw PostgresError.connection("all \(size) connections are busy")
+        }
+        defer { free.signal() }
+        let connection = try idle.withLock { $0.popLast() } ?? PostgresConnection(url: url)
+        defer { if connection.isUsable { idle.withLock { $0.append(connection) } } }
+        return try body(connection)
+    }
+
+    /// Runs `body` in one transaction that behaves as if it ran alone (`SERIALIZABLE`), as
+    /// SQLite's single writer does: a transaction that lost a race to another is run again
+    /// after a short random pause (up to 20 times), so every rule a write checks holds under a
+    /// rush and racers do not collide again in step.
+    func transaction<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
+        try withConnection { connection in
+            var attempt = 1
+            while true {
+                try connection.execute("BEGIN ISOLATION LEVEL SERIALIZABLE")
+                do {
+                    let value = try body(connection)
+                    try connection.execute("COMMIT")
+                    return value
+                } catch let error as PostgresError where error.isRetryable && attempt < 20 {
+                    try? connection.execute("ROLLBACK")
+                    usleep(UInt32.random(in: 100...(1_000 << min(attempt, 5))))
+                    attempt += 1
+                } catch {
+                    try? connection.execute("ROLLBACK")
+                    throw error
+                }
+            }
+        }
+    }
+
+    /// Closes the idle connections (those in use close when their work ends).
+    func close() {
+        idle.withLock { $0.removeAll() }
+    }
+}

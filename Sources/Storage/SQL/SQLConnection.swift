@@ -1,0 +1,139 @@
+import Foundation
+
+/// The database as the queries see it, whichever engine holds it: a connection inside a
+/// read or a write transaction. Statements are written once, with SQLite's placeholders
+/// (`?`, `?N`), in the SQL both engines agree on; where they differ, `engine` says which
+/// text to run (DDL, search, a few functions). Used by one thread at a time.
+final class SQLConnection: @unchecked Sendable {
+    enum Engine: Sendable { case sqlite, postgres }
+
+    private enum Backend {
+        case sqlite(SQLiteConnection)
+        case postgres(PostgresConnection)
+    }
+
+    private let backend: Backend
+
+    init(_ connection: SQLiteConnection) {
+        backend = .sqlite(connection)
+    }
+
+    init(_ connection: PostgresConnection) {
+        backend = .postgres(connection)
+    }
+
+    var engine: Engine {
+        switch backend {
+        case .sqlite: .sqlite
+        case .postgres: .postgres
+        }
+    }
+
+    /// Runs `sql` with `arguments`, calling `body` with each row; returns how many rows it
+    /// changed (`INSERT`, `UPDATE`, `DELETE`) or returned.
+    @discardableResult
+    func run(_ sql: String, _ arguments: [(any SQLBindable)?] = [], _ body: (SQLRow) throws -> Void = { _ in }) throws -> Int {
+        let values = SQLValue.list(arguments)
+        switch backend {
+        case .sqlite(let connection): return try connection.run(sql, values) { try body(.sqlite($0)) }
+        case .postgres(let connection): return try connection.run(sql, values) { try body(.postgres($0)) }
+        }
+    }
+
+    /// Runs `sql` and returns how many rows it changed.
+    @discardableResult
+    func execute(_ sql: String, _ arguments: [(any SQLBindable)?] = []) throws -> Int {
+        try run(sql, arguments)
+    }
+
+    /// The rows of `sql`, each decoded by `decode`.
+    func fetchAll<T>(_ sql: String, _ arguments: [(any SQLBindable)?] = [], _ decode: (SQLRow) throws -> T) throws -> [T] {
+        var values: [T] = []
+        try run(sql, arguments) { values.append(try decode($0)) }
+        return values
+    }
+
+    /// The first row of `sql` decoded, or nil when there is none.
+    func fetchOne<T>(_ sql: String, _ arguments: [(any SQLBindable)?] = [], _ decode: (SQLRow) throws -> T) throws -> T? {
+        var value: T?
+        try run(sql, arguments) { row in
+            if value == nil { value = try decode(row) }
+        }
+        return value
+    }
+
+    /// The first column of the first row, or nil when there is no row (or it is NULL).
+    func value<T: SQLDecodable>(_ sql: String, _ arguments: [(any SQLBindable)?] = [], as type: T.Type = T.self) throws -> T? {
+        try fetchOne(sql, arguments) { try $0.decode(T?.self, atIndex: 0) } ?? nil
+    }
+
+    /// The first column of every row.
+    func values<T: SQLDecodable>(_ sql: String, _ arguments: [(any SQLBindable)?] = [], as type: T.Type = T.self) throws -> [T] {
+        try fetchAll(sql, arguments) { try $0.decode(T.self, atIndex: 0) }
+    }
+}
+
+/// A row of either engine, read by position.
+enum SQLRow: PositionalRow {
+    case sqlite(SteppedRow)
+    case postgres(PostgresRow)
+
+    private var row: any PositionalRow {
+        switch self {
+        case .sqlite(let row): row
+        case .postgres(let row): row
+        }
+    }
+
+    var count: Int { row.count }
+    func columnName(atIndex index: Int) -> String { row.columnName(atIndex: index) }
+
+    func isNull(atIndex index: Int) -> Bool {
+        switch self {
+        case .sqlite(let row): row.isNull(atIndex: index)
+        case .postgres(let row): row.isNull(atIndex: index)
+        }
+    }
+
+    func int64(atIndex index: Int) throws -> Int64 {
+        switch self {
+        case .sqlite(let row): try row.int64(atIndex: index)
+        case .postgres(let row): try row.int64(atIndex: index)
+        }
+    }
+
+    func double(atIndex index: Int) throws -> Double {
+        switch self {
+        case .sqlite(let row): try row.double(atIndex: index)
+        case .postgres(let row): try row.double(atIndex: index)
+        }
+    }
+
+    func string(atIndex index: Int) throws -> String {
+        switch self {
+        case .sqlite(let row): try row.string(atIndex: index)
+        case .postgres(let row): try row.string(atIndex: index)
+        }
+    }
+
+    func data(atIndex index: Int) throws -> Data {
+        switch self {
+        case .sqlite(let row): try row.data(atIndex: index)
+        case .postgres(let row): try row.data(atIndex: index)
+        }
+    }
+
+    func bool(atIndex index: Int) throws -> Bool {
+        switch self {
+        case .sqlite(let row): try row.bool(atIndex: index)
+        case .postgres(let row): try row.bool(atIndex: index)
+        }
+    }
+
+    func date(atIndex index: Int) throws -> Date {
+        switch self {
+        case .sqlite(let row): try row.date(atIndex: index)
+        case .postgres(let row): try row.date(atIndex: index)
+        }
+    }
+}
