@@ -42,12 +42,12 @@ var targets: [Target] = [
         name: "Moim",
         dependencies: ["Web", "Storage", "Markdown", "Mail", .product(name: "ArgumentParser", package: "swift-argument-parser")]
     ),
-    .target(name: "TestSupport", path: "Tests/Support"),
+    .target(name: "TestSupport", dependencies: ["Storage"], path: "Tests/Support"),
     .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"]),
     .testTarget(name: "MarkdownTests", dependencies: ["Markdown"]),
     .testTarget(name: "MailTests", dependencies: ["Mail", "TestSupport"]),
     .testTarget(name: "TemplateCompilerTests", dependencies: ["TemplateCompiler"]),
-    .testTarget(name: "StorageTests", dependencies: ["Storage"]),
+    .testTarget(name: "StorageTests", dependencies: ["Storage", "TestSupport"]),
     .testTarget(name: "WebTests", dependencies: ["Web", "HTTP", "Storage", "Mail", "CompiledHTML", "TestSupport"], exclude: ["Fixtures"]),
 ]
 

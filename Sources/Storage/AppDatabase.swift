@@ -2,38 +2,100 @@ import Foundation
 import GRDB
 import Synchronization
 
-/// The application database: one writer, concurrent readers, and every write as a single
-/// transaction that keeps its own invariants.
+/// The application database: every write as a single transaction that keeps its own
+/// invariants, reads beside it. On SQLite (the default) one writer and concurrent readers on
+/// a file; on PostgreSQL a pool of connections, and several servers may share the database.
 public struct AppDatabase: Sendable {
-    /// Writes go through the writer; in a pool it serialises them.
-    let writer: any DatabaseWriter
-
-    /// Reads run on a reader (concurrent with writes in WAL mode).
-    var reader: any DatabaseReader { writer }
-    /// Connections of our own for the reads every page makes; none for an in-memory database.
-    private let connections: ReadConnections?
-    /// Time spent in SQLite, for metrics.
+    private let store: Store
+    /// Time spent in the database, for metrics.
     public let timings: DatabaseTimings
 
-    /// Reads stepped directly on SQLite (`ReadConnections`): the session, feeds, lists and
-    /// counts every page makes. Each statement reads its own snapshot, so a read whose
-    /// statements must agree goes through `reader.read` instead.
+    private enum Store: Sendable {
+        case sqlite(SQLiteStore)
+        case postgres(PostgresPool)
+    }
+
+    /// GRDB's writer, for the queries not yet written for both engines: on PostgreSQL they
+    /// throw `StorageError.unsupported`.
+    var writer: any DatabaseWriter {
+        get throws(StorageError) {
+            guard case .sqlite(let sqlite) = store else { throw .unsupported }
+            return sqlite.writer
+        }
+    }
+
+    /// Reads through GRDB (concurrent with writes in WAL mode); see `writer`.
+    var reader: any DatabaseReader {
+        get throws(StorageError) { try writer }
+    }
+
+    var engine: SQLConnection.Engine {
+        switch store {
+        case .sqlite: .sqlite
+        case .postgres: .postgres
+        }
+    }
+
+    /// Reads that need no transaction: the session, feeds, lists and counts every page
+    /// makes. Each statement reads its own snapshot, so a read whose statements must agree
+    /// goes through `read` instead.
     func readRows<T>(_ body: (SQLConnection) throws -> T) throws -> T {
-        if let connections {
+        switch store {
+        case .sqlite(let sqlite):
+            return try sqlite.readRows(timings, body)
+        case .postgres(let pool):
             let start = DispatchTime.now().uptimeNanoseconds
             defer { timings.record(read: true, nanoseconds: DispatchTime.now().uptimeNanoseconds - start) }
-            return try connections.read(body)
+            return try pool.withConnection { try body(SQLConnection($0)) }
         }
-        return try reader.unsafeRead { db in try body(SQLConnection(SQLiteConnection(borrowing: db))) }
+    }
+
+    /// Reads whose statements see one snapshot of the database.
+    func read<T>(_ body: (SQLConnection) throws -> T) throws -> T {
+        switch store {
+        case .sqlite(let sqlite):
+            return try sqlite.writer.read { db in try body(SQLConnection(SQLiteConnection(borrowing: db))) }
+        case .postgres(let pool):
+            return try pool.withConnection { connection in
+                try connection.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+                defer { try? connection.execute("COMMIT") }
+                return try body(SQLConnection(connection))
+            }
+        }
+    }
+
+    /// One transaction that behaves as if it ran alone: SQLite's single writer, or
+    /// PostgreSQL's `SERIALIZABLE` run again when it loses a race.
+    func write<T>(_ body: (SQLConnection) throws -> T) throws -> T {
+        switch store {
+        case .sqlite(let sqlite):
+            return try sqlite.write(body)
+        case .postgres(let pool):
+            let start = DispatchTime.now().uptimeNanoseconds
+            defer { timings.record(read: false, nanoseconds: DispatchTime.now().uptimeNanoseconds - start) }
+            return try pool.transaction { try body(SQLConnection($0)) }
+        }
     }
 
     /// Wraps `writer` and applies every migration; `path` is the file's, to read it also
     /// through connections of our own.
-    public init(_ writer: any DatabaseWriter, path: String? = nil, timings: DatabaseTimings = DatabaseTimings()) throws {
-        self.writer = writer
+    init(_ writer: any DatabaseWriter, path: String? = nil, timings: DatabaseTimings = DatabaseTimings()) throws {
         self.timings = timings
         try Migrations.migrator.migrate(writer)
-        connections = path.map(ReadConnections.init(path:))
+        store = .sqlite(SQLiteStore(writer: writer, path: path))
+    }
+
+    /// Connects to the PostgreSQL database at `url` with at most `connections` at once, and
+    /// brings its schema up to date.
+    public static func open(postgres url: String, connections: Int = 8) throws -> AppDatabase {
+        let pool = PostgresPool(url: url, size: connections)
+        try pool.withConnection { try PostgresMigrations.migrate($0) }
+        return AppDatabase(store: .postgres(pool), timings: DatabaseTimings())
+    }
+
+    private init(store: Store, timings: DatabaseTimings) {
+        self.store = store
+        self.timings = timings
     }
 
     /// Opens (creating if needed) the SQLite file in `directory` in WAL mode with
@@ -60,13 +122,17 @@ public struct AppDatabase: Sendable {
 
     /// Names of the migrations already applied, oldest first.
     public func appliedMigrations() throws -> [String] {
-        try reader.read { db in try Migrations.migrator.appliedMigrations(db) }
+        switch store {
+        case .sqlite(let sqlite): try sqlite.writer.read { db in try Migrations.migrator.appliedMigrations(db) }
+        case .postgres(let pool): try pool.withConnection { try PostgresMigrations.applied($0) }
+        }
     }
 
     public func close() throws {
-        connections?.close()
-        if let pool = writer as? DatabasePool { try pool.close() }
-        if let queue = writer as? DatabaseQueue { try queue.close() }
+        switch store {
+        case .sqlite(let sqlite): try sqlite.close()
+        case .postgres(let pool): pool.close()
+        }
     }
 
     private static func configuration(_ timings: DatabaseTimings) -> Configuration {
@@ -115,5 +181,22 @@ public final class DatabaseTimings: Sendable {
 
     public var writes: (seconds: Double, count: UInt64) {
         (Double(writeNanoseconds.load(ordering: .relaxed)) / 1e9, writeCount.load(ordering: .relaxed))
+    }
+}
+
+extension AppDatabase {
+    /// Creates an empty UTF-8 database `name` (letters, digits and `_`) on the PostgreSQL
+    /// server at `server` (a URL naming any database there), copied from `template`, and
+    /// returns its URL: for tests and tools.
+    public static func createPostgresDatabase(named name: String, server: String, template: String = "template0") throws -> String {
+        let allowed = Set("abcdefghijklmnopqrstuvwxyz0123456789_")
+        guard !name.isEmpty, name.allSatisfy(allowed.contains), template.allSatisfy(allowed.contains),
+              let range = server.range(of: #"/[^/?]*(\?|$)"#, options: [.regularExpression, .backwards]) else {
+            throw PostgresError.connection("cannot name a database \(name) on \(server)")
+        }
+        try PostgresConnection(url: server).execute(
+            "CREATE DATABASE \(name) TEMPLATE \(template) ENCODING 'UTF8' LC_CTYPE 'C.UTF-8' LC_COLLATE 'C.UTF-8'")
+        let query = server[range].hasSuffix("?") ? "?" : ""
+        return server.replacingCharacters(in: range, with: "/" + name + query)
     }
 }

@@ -41,6 +41,24 @@ public struct LogEntry: Codable, Sendable, Equatable, FetchableRecord, MutablePe
     }
 }
 
+extension LogEntry: SQLRecord {
+    static let columns = ["id", "moderatorID", "action", "targetType", "targetID", "targetLabel", "reason", "createdAt"]
+
+    init(row: some PositionalRow, startingAt offset: Int) throws {
+        try row.checkColumns(Self.columns, from: offset)
+        id = try row.decode(atIndex: offset)
+        moderatorID = try row.decode(atIndex: offset + 1)
+        action = try row.decode(atIndex: offset + 2)
+        targetType = try row.decode(atIndex: offset + 3)
+        targetID = try row.decode(atIndex: offset + 4)
+        targetLabel = try row.decode(atIndex: offset + 5)
+        reason = try row.decode(atIndex: offset + 6)
+        createdAt = try row.date(atIndex: offset + 7)
+    }
+
+    var columnValues: [(any SQLBindable)?] { [moderatorID, action, targetType, targetID, targetLabel, reason, createdAt] }
+}
+
 /// Open reports about one target, grouped.
 public struct ReportGroup: Sendable, Equatable {
     public var targetType: ModerationTarget

@@ -26,7 +26,7 @@ public struct Session: Codable, Sendable, Equatable, FetchableRecord, MutablePer
     }
 }
 
-extension Session {
+extension Session: SQLRecord {
     /// The table's columns in its own order, which `init(row:)` reads by position.
     static let columns = ["id", "tokenHash", "userID", "csrfToken", "createdAt", "lastSeenAt"]
 
@@ -43,6 +43,8 @@ extension Session {
         createdAt = try row.date(atIndex: offset + 4)
         lastSeenAt = try row.date(atIndex: offset + 5)
     }
+
+    var columnValues: [(any SQLBindable)?] { [tokenHash, userID, csrfToken, createdAt, lastSeenAt] }
 }
 
 /// A signed-in member's live session, read once per request.
@@ -90,9 +92,9 @@ public struct SessionLifetime: Sendable {
 
 extension AppDatabase {
     public func createSession(userID: Int64, tokenHash: Data, csrfToken: String, now: Date = Date()) throws -> Session {
-        try writer.write { db in
+        try write { db in
             var session = Session(id: nil, tokenHash: tokenHash, userID: userID, csrfToken: csrfToken, createdAt: now, lastSeenAt: now)
-            try session.insert(db)
+            session.id = try db.insert(session)
             return session
         }
     }
@@ -105,8 +107,12 @@ extension AppDatabase {
         let sql = """
             SELECT sessions.*, users.*,
                    (SELECT count(*) FROM notifications WHERE notifications.userID = users.id AND readAt IS NULL),
-                   (SELECT group_concat(reason, char(31)) FROM
-                        (SELECT reason FROM warnings WHERE warnings.userID = users.id AND readAt IS NULL ORDER BY id))
+                   \(engine == .postgres
+                        ? "(SELECT string_agg(reason, chr(31) ORDER BY id) FROM warnings WHERE warnings.userID = users.id AND readAt IS NULL)"
+                        : """
+                          (SELECT group_concat(reason, char(31)) FROM
+                               (SELECT reason FROM warnings WHERE warnings.userID = users.id AND readAt IS NULL ORDER BY id))
+                          """)
             FROM sessions JOIN users ON users.id = sessions.userID
             WHERE sessions.tokenHash = ?
             """
@@ -119,26 +125,22 @@ extension AppDatabase {
 
     /// Records use of a session; callers throttle this so reads do not each cost a write.
     public func touchSession(id: Int64, now: Date = Date()) throws {
-        _ = try writer.write { db in
-            try Session.filter(Session.Columns.id == id).updateAll(db, Session.Columns.lastSeenAt.set(to: now))
-        }
+        try write { db in try db.execute("UPDATE sessions SET lastSeenAt = ? WHERE id = ?", [now, id]) }
     }
 
     public func deleteSession(id: Int64) throws {
-        _ = try writer.write { db in try Session.deleteOne(db, key: id) }
+        try write { db in try db.execute("DELETE FROM sessions WHERE id = ?", [id]) }
     }
 
     /// Removes sessions past their idle or absolute lifetime.
     public func deleteExpiredSessions(lifetime: SessionLifetime, now: Date = Date()) throws -> Int {
-        try writer.write { db in
-            try Session
-                .filter(Session.Columns.lastSeenAt < now.addingTimeInterval(-lifetime.idle)
-                    || Session.Columns.createdAt < now.addingTimeInterval(-lifetime.absolute))
-                .deleteAll(db)
+        try write { db in
+            try db.execute("DELETE FROM sessions WHERE lastSeenAt < ? OR createdAt < ?",
+                           [now.addingTimeInterval(-lifetime.idle), now.addingTimeInterval(-lifetime.absolute)])
         }
     }
 
     public func sessionCount(userID: Int64) throws -> Int {
-        try reader.read { db in try Session.filter(Session.Columns.userID == userID).fetchCount(db) }
+        try readRows { db in try db.value("SELECT count(*) FROM sessions WHERE userID = ?", [userID]) ?? 0 }
     }
 }

@@ -17,4 +17,6 @@ public enum StorageError: Error, Hashable, Sendable {
     case slugTaken
     /// It cannot change any more: people have applied to the meetup.
     case locked
+    /// The database is PostgreSQL and this was written for SQLite alone.
+    case unsupported
 }

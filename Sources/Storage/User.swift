@@ -96,13 +96,18 @@ public struct ProfileChanges: Sendable {
     }
 }
 
-extension User {
+extension User: SQLRecord {
     /// Decoded by hand, as `Post` is.
     /// The table's columns in its own order, which `init(row:)` reads by position.
     static let columns = ["id", "username", "email", "passwordHash", "displayName", "bio", "gender", "birthYear", "job", "region", "language", "role", "createdAt", "calendarToken", "suspendedUntil", "silencedUntil", "sanctionReason", "units", "onLeaderboard"]
 
     public init(row: Row) throws {
         try self.init(row: row, startingAt: 0)
+    }
+
+    var columnValues: [(any SQLBindable)?] {
+        [username, email, passwordHash, displayName, bio, gender, birthYear, job, region, language, role.rawValue, createdAt,
+         calendarToken, suspendedUntil, silencedUntil, sanctionReason, units, onLeaderboard]
     }
 
     /// Reads the columns from `offset` on, where a joined row holds them after another table's.

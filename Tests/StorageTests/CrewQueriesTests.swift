@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Testing
+import TestSupport
 @testable import Storage
 
 private func fields(_ name: String, slug: String, policy: Crew.JoinPolicy = .open, cap: Int? = nil, description: String = "") -> CrewFields {
@@ -14,7 +15,7 @@ private struct Crews {
     var ids: [String: Int64] = [:]
 
     init(database: AppDatabase? = nil) throws {
-        self.database = try database ?? AppDatabase.inMemory()
+        self.database = try database ?? TestDatabase.fresh()
         for name in ["owner", "staff", "mina", "jun", "hana"] {
             ids[name] = try self.database.createUser(User(username: name, email: "\(name)@example.com", passwordHash: "x", displayName: name)).storedID
         }

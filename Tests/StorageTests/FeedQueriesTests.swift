@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Testing
+import TestSupport
 @testable import Storage
 
 /// A database with a few members, for feed tests.
@@ -9,7 +10,7 @@ private struct Fixture {
     var ids: [String: Int64] = [:]
 
     init(_ names: [String] = ["mina", "jun", "hana"], database: AppDatabase? = nil) throws {
-        self.database = try database ?? AppDatabase.inMemory()
+        self.database = try database ?? TestDatabase.fresh()
         for name in names {
             let user = try self.database.createUser(User(username: name, email: "\(name)@example.com", passwordHash: "x", displayName: name))
             ids[name] = try user.storedID

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Synchronization
 import Testing
+import TestSupport
 @testable import Storage
 
 private let now = Date(timeIntervalSince1970: 1_800_000_000)
@@ -27,7 +28,7 @@ private func makeUsers(_ database: AppDatabase, _ count: Int, gender: String? = 
 
 @Suite struct MeetupQueriesTests {
     @Test func eligibilityFollowsGenderAgeAndJob() throws {
-        let database = try AppDatabase.inMemory()
+        let database = try TestDatabase.fresh()
         let users = try makeUsers(database, 2)
         var man = User(username: "man", email: "man@example.com", passwordHash: "x", displayName: "Man")
         man.gender = "male"; man.birthYear = 1960; man.job = "sales"
@@ -40,7 +41,7 @@ private func makeUsers(_ database: AppDatabase, _ count: Int, gender: String? = 
     }
 
     @Test func cancellingPromotesTheFirstOnTheWaitlist() throws {
-        let database = try AppDatabase.inMemory()
+        let database = try TestDatabase.fresh()
         let users = try makeUsers(database, 5)
         let id = try database.createMeetup(meetup(host: users[0], capacity: 2)).storedID
         #expect(try database.apply(meetupID: id, userID: users[1], now: now) == .accepted)
@@ -56,7 +57,7 @@ private func makeUsers(_ database: AppDatabase, _ count: Int, gender: String? = 
     }
 
     @Test func approvalModeWaitsForTheHostWhoCannotExceedCapacity() throws {
-        let database = try AppDatabase.inMemory()
+        let database = try TestDatabase.fresh()
         let users = try makeUsers(database, 4)
         let id = try database.createMeetup(meetup(host: users[0], capacity: 1, mode: .approval)).storedID
         #expect(try database.apply(meetupID: id, userID: users[1], now: now) == .pending)
@@ -87,7 +88,7 @@ private func makeUsers(_ database: AppDatabase, _ count: Int, gender: String? = 
     }
 
     @Test func signupsCloseAtTheDeadlineOrWhenTheHostSays() throws {
-        let database = try AppDatabase.inMemory()
+        let database = try TestDatabase.fresh()
         let users = try makeUsers(database, 3)
         let id = try database.createMeetup(meetup(host: users[0])).storedID
         #expect(try database.apply(meetupID: id, userID: users[1], now: now.addingTimeInterval(80_001)) == .closed)
@@ -96,7 +97,7 @@ private func makeUsers(_ database: AppDatabase, _ count: Int, gender: String? = 
     }
 
     @Test func attendanceRatesCountOnlyRecordedMeetups() throws {
-        let database = try AppDatabase.inMemory()
+        let database = try TestDatabase.fresh()
         let users = try makeUsers(database, 2)
         let runner = users[1]
         for index in 0..<4 {
@@ -113,7 +114,7 @@ private func makeUsers(_ database: AppDatabase, _ count: Int, gender: String? = 
     }
 
     @Test func onlyGoersMayTalk() throws {
-        let database = try AppDatabase.inMemory()
+        let database = try TestDatabase.fresh()
         let users = try makeUsers(database, 3)
         let id = try database.createMeetup(meetup(host: users[0])).storedID
         _ = try database.apply(meetupID: id, userID: users[1], now: now)
@@ -124,7 +125,7 @@ private func makeUsers(_ database: AppDatabase, _ count: Int, gender: String? = 
     }
 
     @Test func filtersMatchTheRules() throws {
-        let database = try AppDatabase.inMemory()
+        let database = try TestDatabase.fresh()
         let users = try makeUsers(database, 1)
         _ = try database.createMeetup(meetup(host: users[0], gender: .female, ages: (20, 30), jobs: "developer"))
         _ = try database.createMeetup(meetup(host: users[0]))

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Testing
+import TestSupport
 @testable import Storage
 
 @Suite struct UserQueriesTests {
@@ -9,7 +10,7 @@ import Testing
     }
 
     @Test func usernamesAndEmailsAreUniqueIgnoringCase() throws {
-        let database = try AppDatabase.inMemory()
+        let database = try TestDatabase.fresh()
         _ = try database.createUser(user("mina"))
         #expect(throws: StorageError.usernameTaken) { try database.createUser(user("MINA", email: "x@example.com")) }
         #expect(throws: StorageError.emailTaken) { try database.createUser(user("other", email: "MINA@EXAMPLE.COM")) }
@@ -18,7 +19,7 @@ import Testing
     }
 
     @Test func theSchemaRefusesWhatTheFormsWouldNeverSend() throws {
-        let database = try AppDatabase.inMemory()
+        let database = try TestDatabase.fresh()
         #expect(throws: DatabaseError.self) { try database.createUser(user("Upper")) }
         #expect(throws: DatabaseError.self) { try database.createUser(user("no spaces")) }
         var badRole = user("roley")
@@ -28,7 +29,7 @@ import Testing
     }
 
     @Test func changingThePasswordEndsOtherSessions() throws {
-        let database = try AppDatabase.inMemory()
+        let database = try TestDatabase.fresh()
         let mina = try database.createUser(user("mina"))
         let kept = try database.createSession(userID: mina.id!, tokenHash: Data(repeating: 1, count: 32), csrfToken: "a")
         _ = try database.createSession(userID: mina.id!, tokenHash: Data(repeating: 2, count: 32), csrfToken: "b")
@@ -38,7 +39,7 @@ import Testing
     }
 
     @Test func grantingARoleEndsTheUsersSessions() throws {
-        let database = try AppDatabase.inMemory()
+        let database = try TestDatabase.fresh()
         let mina = try database.createUser(user("mina"))
         _ = try database.createSession(userID: mina.id!, tokenHash: Data(repeating: 1, count: 32), csrfToken: "a")
         let admin = try database.setRole(.admin, username: "MINA")
@@ -48,7 +49,7 @@ import Testing
     }
 
     @Test func sessionsExpireWhenIdleOrTooOld() throws {
-        let database = try AppDatabase.inMemory()
+        let database = try TestDatabase.fresh()
         let mina = try database.createUser(user("mina"))
         let hash = Data(repeating: 7, count: 32)
         let start = Date(timeIntervalSince1970: 1_800_000_000)

@@ -23,7 +23,17 @@ import TestSupport
             let output = Pipe()
             process.standardOutput = output
             process.standardError = errors
-            errors.fileHandleForReading.readabilityHandler = { [lines] handle in lines.append(String(decoding: handle.availableData, as: UTF8.self)) }
+            errors.fileHandleForReading.readabilityHandler = { [lines] handle in
+                // read(2) fails where `availableData` would trap (the pipe closed under it); at
+                // the end of the output the handler stops instead of spinning.
+                var buffer = [UInt8](repeating: 0, count: 65_536)
+                let count = read(handle.fileDescriptor, &buffer, buffer.count)
+                guard count > 0 else {
+                    handle.readabilityHandler = nil
+                    return
+                }
+                lines.append(String(decoding: buffer[..<count], as: UTF8.self))
+            }
             try process.run()
             let firstLine = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
             port = Int(firstLine.firstMatch(of: /127\.0\.0\.1:(\d+)/)?.1 ?? "") ?? 0
@@ -31,6 +41,7 @@ import TestSupport
         }
 
         deinit {
+            errors.fileHandleForReading.readabilityHandler = nil
             if process.isRunning { process.terminate() }
             process.waitUntilExit()
         }

@@ -1,6 +1,7 @@
 import Foundation
 import HTTP
 import Storage
+import TestSupport
 @testable import Web
 
 /// The whole site over an in-memory database, with cheap password hashes.
@@ -11,7 +12,7 @@ struct TestSite {
     let database: AppDatabase
 
     init(configuration: WebConfiguration = TestSite.configuration(), database: AppDatabase? = nil) throws {
-        self.database = try database ?? AppDatabase.inMemory()
+        self.database = try database ?? TestDatabase.fresh()
         app = try App(database: self.database, configuration: configuration)
     }
 

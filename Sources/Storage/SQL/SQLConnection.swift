@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 
 /// The database as the queries see it, whichever engine holds it: a connection inside a
 /// read or a write transaction. Statements are written once, with SQLite's placeholders
@@ -20,6 +21,12 @@ final class SQLConnection: @unchecked Sendable {
 
     init(_ connection: PostgresConnection) {
         backend = .postgres(connection)
+    }
+
+    /// True when this is GRDB's connection `database` (on SQLite).
+    func borrows(_ database: Database) -> Bool {
+        guard case .sqlite(let connection) = backend else { return false }
+        return connection.borrows(database)
     }
 
     var engine: Engine {

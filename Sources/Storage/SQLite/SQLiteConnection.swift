@@ -34,6 +34,11 @@ final class SQLiteConnection: @unchecked Sendable {
         owned = false
     }
 
+    /// True when this wraps `database`'s own connection.
+    func borrows(_ database: Database) -> Bool {
+        !owned && database.sqliteConnection == handle
+    }
+
     deinit {
         for statement in statements.values { sqlite3_finalize(statement) }
         if owned { sqlite3_close_v2(handle) }

@@ -1,0 +1,45 @@
+/// A model stored as one row of its table, read by position (`init(row:startingAt:)`) and
+/// written column by column, on either engine.
+protocol SQLRecord: StoredRecord {
+    static var databaseTableName: String { get }
+    /// The table's columns in its own order, `id` first.
+    static var columns: [String] { get }
+    init(row: some PositionalRow, startingAt offset: Int) throws
+    /// The values of `columns` after `id`, in their order.
+    var columnValues: [(any SQLBindable)?] { get }
+}
+
+extension SQLConnection {
+    /// Inserts `record` with an id the database chooses; returns the id.
+    func insert<Record: SQLRecord>(_ record: Record) throws -> Int64 {
+        let columns = Record.columns.dropFirst()
+        let sql = "INSERT INTO \(Record.databaseTableName) (\(columns.joined(separator: ", "))) VALUES ("
+            + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ") RETURNING id"
+        guard let id = try value(sql, record.columnValues, as: Int64.self) else { throw StorageError.notFound }
+        return id
+    }
+
+    /// Writes every column of `record` to its row; throws `notFound` when there is none.
+    func update<Record: SQLRecord>(_ record: Record) throws {
+        let id = try record.storedID
+        let sql = "UPDATE \(Record.databaseTableName) SET " + Record.columns.dropFirst().map { "\($0) = ?" }.joined(separator: ", ")
+            + " WHERE id = ?"
+        guard try execute(sql, record.columnValues + [id]) == 1 else { throw StorageError.notFound }
+    }
+
+    /// The record with this id, or nil.
+    func record<Record: SQLRecord>(_ type: Record.Type, id: Int64?) throws -> Record? {
+        guard let id else { return nil }
+        return try fetchOne("SELECT * FROM \(Record.databaseTableName) WHERE id = ?", [id]) { try Record(row: $0, startingAt: 0) }
+    }
+
+    /// The records `sql` selects (`SELECT * FROM …`).
+    func records<Record: SQLRecord>(_ type: Record.Type, _ sql: String, _ arguments: [(any SQLBindable)?] = []) throws -> [Record] {
+        try fetchAll(sql, arguments) { try Record(row: $0, startingAt: 0) }
+    }
+
+    /// The first record `sql` selects, or nil.
+    func record<Record: SQLRecord>(_ type: Record.Type, _ sql: String, _ arguments: [(any SQLBindable)?] = []) throws -> Record? {
+        try fetchOne(sql, arguments) { try Record(row: $0, startingAt: 0) }
+    }
+}
