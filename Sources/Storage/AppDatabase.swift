@@ -65,15 +65,20 @@ public struct AppDatabase: Sendable {
     }
 
     /// One transaction that behaves as if it ran alone: SQLite's single writer, or
-    /// PostgreSQL's `SERIALIZABLE` run again when it loses a race.
+    /// PostgreSQL's `SERIALIZABLE` run again when it loses a race. A rule of the schema that
+    /// refuses the write is `StorageError.rejected` on both engines.
     func write<T>(_ body: (SQLConnection) throws -> T) throws -> T {
-        switch store {
-        case .sqlite(let sqlite):
-            return try sqlite.write(body)
-        case .postgres(let pool):
-            let start = DispatchTime.now().uptimeNanoseconds
-            defer { timings.record(read: false, nanoseconds: DispatchTime.now().uptimeNanoseconds - start) }
-            return try pool.transaction { try body(SQLConnection($0)) }
+        do {
+            switch store {
+            case .sqlite(let sqlite):
+                return try sqlite.write(body)
+            case .postgres(let pool):
+                let start = DispatchTime.now().uptimeNanoseconds
+                defer { timings.record(read: false, nanoseconds: DispatchTime.now().uptimeNanoseconds - start) }
+                return try pool.transaction { try body(SQLConnection($0)) }
+            }
+        } catch where SQLConnection.isConstraintViolation(error) {
+            throw StorageError.rejected
         }
     }
 

@@ -26,7 +26,7 @@ public struct Comment: Codable, Sendable, Equatable, FetchableRecord, MutablePer
 }
 
 /// A comment with its author, in thread order.
-extension Comment {
+extension Comment: SQLRecord {
     /// The table's columns in its own order, which `init(row:)` reads by position.
     static let columns = ["id", "postID", "authorID", "parentID", "depth", "body", "bodyHTML", "createdAt", "updatedAt", "deletedAt", "hiddenAt"]
 
@@ -48,6 +48,10 @@ extension Comment {
         deletedAt = try row.optionalDate(atIndex: offset + 9)
         hiddenAt = try row.optionalDate(atIndex: offset + 10)
     }
+
+    var columnValues: [(any SQLBindable)?] {
+        [postID, authorID, parentID, depth, body, bodyHTML, createdAt, updatedAt, deletedAt, hiddenAt]
+    }
 }
 
 public struct ThreadComment: Sendable, Equatable {
@@ -59,13 +63,13 @@ extension AppDatabase {
     /// Adds a comment (or a reply to `parentID`) and notifies the post's author, the author of
     /// the comment replied to, and mentioned users — each once.
     public func addComment(postID: Int64, authorID: Int64, parentID: Int64?, content: PostContent, now: Date = Date()) throws -> Comment {
-        try writer.write { db in
-            guard let post = try Post.fetchOne(db, key: postID), post.hiddenAt == nil || post.authorID == authorID else { throw StorageError.notFound }
+        try write { db in
+            guard let post = try db.record(Post.self, id: postID), post.hiddenAt == nil || post.authorID == authorID else { throw StorageError.notFound }
             if try post.commentsLocked || isBlocked(db, authorID, post.authorID) { throw StorageError.forbidden }
             var depth = 0
             var parentAuthor: Int64? = nil
             if let parentID {
-                guard let parent = try Comment.fetchOne(db, key: parentID), parent.postID == postID, parent.deletedAt == nil else {
+                guard let parent = try db.record(Comment.self, id: parentID), parent.postID == postID, parent.deletedAt == nil else {
                     throw StorageError.notFound
                 }
                 depth = min(parent.depth + 1, Comment.maximumDepth)
@@ -73,9 +77,9 @@ extension AppDatabase {
             }
             var comment = Comment(id: nil, postID: postID, authorID: authorID, parentID: parentID, depth: depth,
                                   body: content.body, bodyHTML: content.bodyHTML, createdAt: now, updatedAt: nil, deletedAt: nil, hiddenAt: nil)
-            try comment.insert(db)
+            comment.id = try db.insert(comment)
             let commentID = try comment.storedID
-            try db.execute(sql: "UPDATE posts SET commentCount = commentCount + 1 WHERE id = ?", arguments: [postID])
+            try db.execute("UPDATE posts SET commentCount = commentCount + 1 WHERE id = ?", [postID])
 
             var notified: Set<Int64> = [authorID]
             if let parentAuthor, !notified.contains(parentAuthor) {
@@ -93,14 +97,14 @@ extension AppDatabase {
     }
 
     public func editComment(id: Int64, authorID: Int64, content: PostContent, now: Date = Date()) throws -> Comment {
-        try writer.write { db in
-            guard var comment = try Comment.fetchOne(db, key: id), comment.authorID == authorID, comment.deletedAt == nil else {
+        try write { db in
+            guard var comment = try db.record(Comment.self, id: id), comment.authorID == authorID, comment.deletedAt == nil else {
                 throw StorageError.notFound
             }
             comment.body = content.body
             comment.bodyHTML = content.bodyHTML
             comment.updatedAt = now
-            try comment.update(db)
+            try db.update(comment)
             return comment
         }
     }
@@ -109,26 +113,26 @@ extension AppDatabase {
     /// "[deleted]" under its replies. Returns the post id.
     @discardableResult
     public func deleteComment(id: Int64, authorID: Int64, now: Date = Date()) throws -> Int64 {
-        try writer.write { db in
-            guard var comment = try Comment.fetchOne(db, key: id), comment.authorID == authorID, comment.deletedAt == nil else {
+        try write { db in
+            guard var comment = try db.record(Comment.self, id: id), comment.authorID == authorID, comment.deletedAt == nil else {
                 throw StorageError.notFound
             }
-            let hasReplies = try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM comments WHERE parentID = ?)"), arguments: [id]) ?? false
+            let hasReplies = try db.value("SELECT EXISTS (SELECT 1 FROM comments WHERE parentID = ?)", [id], as: Bool.self) ?? false
             if hasReplies {
                 comment.body = ""
                 comment.bodyHTML = ""
                 comment.deletedAt = now
-                try comment.update(db)
+                try db.update(comment)
             } else {
-                try comment.delete(db)
+                try db.delete(comment)
             }
-            try db.execute(sql: "UPDATE posts SET commentCount = commentCount - 1 WHERE id = ?", arguments: [comment.postID])
+            try db.execute("UPDATE posts SET commentCount = commentCount - 1 WHERE id = ?", [comment.postID])
             return comment.postID
         }
     }
 
     public func comment(id: Int64) throws -> Comment? {
-        try reader.read { db in try Comment.fetchOne(db, key: id) }
+        try read { db in try db.record(Comment.self, id: id) }
     }
 
     /// A post's comments in thread order: each comment followed by its replies, oldest first.

@@ -54,7 +54,7 @@ public struct Crew: Codable, Sendable, Equatable, FetchableRecord, MutablePersis
 
 // Decoded by hand, by position (see `Row.checkColumns`): `Codable` rows cost a dictionary of
 // column names per row, most of a list page's time.
-extension Crew {
+extension Crew: SQLRecord {
     /// The table's columns in its own order, which `init(row:)` reads by position.
     static let columns = ["id", "slug", "name", "sport", "region", "description", "descriptionHTML", "coverFileName", "coverWidth", "coverHeight", "meetingTime", "meetingPlace", "feeAmount", "feeCurrency", "feePeriod", "joinPolicy", "inviteCode", "memberCap", "memberCount", "createdAt", "lastActivityAt", "hiddenAt"]
 
@@ -86,6 +86,10 @@ extension Crew {
         createdAt = try row.date(atIndex: offset + 19)
         lastActivityAt = try row.date(atIndex: offset + 20)
         hiddenAt = try row.optionalDate(atIndex: offset + 21)
+    }
+
+    var columnValues: [(any SQLBindable)?] {
+        [slug, name, sport.rawValue, region, description, descriptionHTML, coverFileName, coverWidth, coverHeight, meetingTime, meetingPlace, feeAmount, feeCurrency, feePeriod.rawValue, joinPolicy.rawValue, inviteCode, memberCap, memberCount, createdAt, lastActivityAt, hiddenAt]
     }
 }
 

@@ -19,42 +19,60 @@ public struct CrewComment: Codable, Sendable, Equatable, FetchableRecord, Mutabl
 
 extension AppDatabase {
     public func addCrewComment(crewID: Int64, authorID: Int64, body: String, bodyHTML: String, now: Date = Date()) throws -> CrewComment {
-        try writer.write { db in
-            guard try Crew.exists(db, key: crewID) else { throw StorageError.notFound }
+        try write { db in
+            guard try db.exists(Crew.self, id: crewID) else { throw StorageError.notFound }
             var comment = CrewComment(id: nil, crewID: crewID, authorID: authorID, body: body, bodyHTML: bodyHTML, createdAt: now)
-            try comment.insert(db)
-            try db.execute(sql: "UPDATE crews SET lastActivityAt = ? WHERE id = ?", arguments: [now, crewID])
+            comment.id = try db.insert(comment)
+            try db.execute("UPDATE crews SET lastActivityAt = ? WHERE id = ?", [now, crewID])
             return comment
         }
     }
 
     /// Deletes a crew comment; its author or the crew's staff may.
     public func deleteCrewComment(id: Int64, by userID: Int64) throws {
-        try writer.write { db in
-            guard let comment = try CrewComment.fetchOne(db, key: id) else { throw StorageError.notFound }
+        try write { db in
+            guard let comment = try db.record(CrewComment.self, id: id) else { throw StorageError.notFound }
             if comment.authorID != userID { try requireStaff(db, crewID: comment.crewID, userID: userID) }
-            try comment.delete(db)
+            try db.delete(comment)
         }
     }
 
     /// The newest comments first, with their authors.
     public func crewComments(crewID: Int64, limit: Int = 100) throws -> [(comment: CrewComment, author: User)] {
-        try reader.read { db in
-            let comments = try CrewComment.fetchAll(db.cachedStatement(sql: "SELECT * FROM crewComments WHERE crewID = ? ORDER BY id DESC LIMIT ?"),
-                                                    arguments: [crewID, limit])
-            let authors = try User.fetchAll(db, keys: Array(Set(comments.map(\.authorID)))).reduce(into: [Int64: User]()) { $0[$1.id ?? 0] = $1 }
+        try read { db in
+            let comments = try db.records(CrewComment.self, "SELECT * FROM crewComments WHERE crewID = ? ORDER BY id DESC LIMIT ?", [crewID, limit])
+            let authors = try db.records(User.self, ids: Set(comments.map(\.authorID))).reduce(into: [Int64: User]()) { $0[$1.id ?? 0] = $1 }
             return comments.compactMap { comment in authors[comment.authorID].map { (comment, $0) } }
         }
     }
 
     /// Deletes a crew post as the crew's staff (moderation); returns its photo files.
     public func deleteCrewPost(id: Int64, by userID: Int64) throws -> [String] {
-        try writer.write { db in
-            guard let post = try Post.fetchOne(db, key: id), let crewID = post.crewID else { throw StorageError.notFound }
+        try write { db in
+            guard let post = try db.record(Post.self, id: id), let crewID = post.crewID else { throw StorageError.notFound }
             try requireStaff(db, crewID: crewID, userID: userID)
-            let files = try String.fetchAll(db.cachedStatement(sql: "SELECT fileName FROM photos WHERE postID = ?"), arguments: [id])
-            try post.delete(db)
+            let files = try db.values("SELECT fileName FROM photos WHERE postID = ?", [id], as: String.self)
+            try db.delete(post)
             return files
         }
+    }
+}
+
+extension CrewComment: SQLRecord {
+    /// The table's columns in its own order, which `init(row:)` reads by position.
+    static let columns = ["id", "crewID", "authorID", "body", "bodyHTML", "createdAt"]
+
+    init(row: some PositionalRow, startingAt offset: Int) throws {
+        try row.checkColumns(Self.columns, from: offset)
+        id = try row.decode(atIndex: offset)
+        crewID = try row.decode(atIndex: offset + 1)
+        authorID = try row.decode(atIndex: offset + 2)
+        body = try row.decode(atIndex: offset + 3)
+        bodyHTML = try row.decode(atIndex: offset + 4)
+        createdAt = try row.date(atIndex: offset + 5)
+    }
+
+    var columnValues: [(any SQLBindable)?] {
+        [crewID, authorID, body, bodyHTML, createdAt]
     }
 }

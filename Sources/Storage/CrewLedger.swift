@@ -58,21 +58,20 @@ public enum DuesStatus: String, Sendable {
 extension AppDatabase {
     /// Adds an entry; owner and staff only. A dues or waiver entry must name a member of the crew.
     public func recordLedgerEntry(_ entry: LedgerEntry) throws -> LedgerEntry {
-        try writer.write { db in
+        try write { db in
             try requireStaff(db, crewID: entry.crewID, userID: entry.recordedBy)
             if let member = entry.memberID {
                 guard let role = try crewRole(db, crewID: entry.crewID, userID: member), role.isMember else { throw StorageError.notFound }
             }
             var entry = entry
-            try entry.insert(db)
+            entry.id = try db.insert(entry)
             return entry
         }
     }
 
     public func ledger(crewID: Int64) throws -> Ledger {
-        try reader.read { db in
-            let entries = try LedgerEntry.fetchAll(db.cachedStatement(sql: "SELECT * FROM crewLedger WHERE crewID = ? ORDER BY occurredOn DESC, id DESC"),
-                                                   arguments: [crewID])
+        try read { db in
+            let entries = try db.records(LedgerEntry.self, "SELECT * FROM crewLedger WHERE crewID = ? ORDER BY occurredOn DESC, id DESC", [crewID])
             let income = entries.filter { $0.kind == .dues || $0.kind == .income }.reduce(0) { $0 + $1.amount }
             let expenses = entries.filter { $0.kind == .expense }.reduce(0) { $0 + $1.amount }
             return Ledger(entries: entries, income: income, expenses: expenses)
@@ -82,20 +81,42 @@ extension AppDatabase {
     /// Each member's dues status for the period starting `periodStart` (`YYYY-MM-DD`; use the
     /// crew's first day of month or year, or the distant past for one-time fees).
     public func duesStatus(crewID: Int64, periodStart: String) throws -> [Int64: DuesStatus] {
-        try reader.read { db in
+        try read { db in
             var status: [Int64: DuesStatus] = [:]
-            for member in try Int64.fetchAll(db.cachedStatement(sql: "SELECT userID FROM crewMembers WHERE crewID = ? AND role != 'pending'"), arguments: [crewID]) {
+            for member in try db.values("SELECT userID FROM crewMembers WHERE crewID = ? AND role != 'pending'", [crewID], as: Int64.self) {
                 status[member] = .unpaid
             }
-            let rows = try Row.fetchAll(db.cachedStatement(sql: """
+            let rows = try db.fetchAll("""
                 SELECT memberID, kind FROM crewLedger WHERE crewID = ? AND kind IN ('dues', 'waiver') AND occurredOn >= ? AND memberID IS NOT NULL
-                """), arguments: [crewID, periodStart])
-            for row in rows {
-                let member: Int64 = row["memberID"]
+                """, [crewID, periodStart]) { (member: try $0.decode(Int64.self, atIndex: 0), kind: try $0.decode(String.self, atIndex: 1)) }
+            for (member, kind) in rows {
                 guard status[member] != nil else { continue }
-                if row["kind"] == "dues" { status[member] = .paid } else if status[member] != .paid { status[member] = .waived }
+                if kind == "dues" { status[member] = .paid } else if status[member] != .paid { status[member] = .waived }
             }
             return status
         }
+    }
+}
+
+extension LedgerEntry: SQLRecord {
+    /// The table's columns in its own order, which `init(row:)` reads by position.
+    static let columns = ["id", "crewID", "kind", "memberID", "amount", "occurredOn", "note", "provider", "recordedBy", "createdAt"]
+
+    init(row: some PositionalRow, startingAt offset: Int) throws {
+        try row.checkColumns(Self.columns, from: offset)
+        id = try row.decode(atIndex: offset)
+        crewID = try row.decode(atIndex: offset + 1)
+        kind = try row.decodeRawValue(atIndex: offset + 2)
+        memberID = try row.decode(atIndex: offset + 3)
+        amount = try row.decode(atIndex: offset + 4)
+        occurredOn = try row.decode(atIndex: offset + 5)
+        note = try row.decode(atIndex: offset + 6)
+        provider = try row.decode(atIndex: offset + 7)
+        recordedBy = try row.decode(atIndex: offset + 8)
+        createdAt = try row.date(atIndex: offset + 9)
+    }
+
+    var columnValues: [(any SQLBindable)?] {
+        [crewID, kind.rawValue, memberID, amount, occurredOn, note, provider, recordedBy, createdAt]
     }
 }

@@ -6,10 +6,10 @@ extension AppDatabase {
 
     /// Creates a crew owned by `ownerID`. A slug already taken gets `-2`, `-3`… appended.
     public func createCrew(ownerID: Int64, fields: CrewFields, inviteCode: String?, now: Date = Date()) throws -> Crew {
-        try writer.write { db in
+        try write { db in
             var slug = fields.slug
             var suffix = 1
-            while try Crew.filter(Column("slug") == slug).fetchCount(db) > 0 {
+            while try db.value("SELECT EXISTS (SELECT 1 FROM crews WHERE slug = ?)", [slug]) == true {
                 suffix += 1
                 slug = String(fields.slug.prefix(36)) + "-\(suffix)"
             }
@@ -20,19 +20,18 @@ extension AppDatabase {
                             feeAmount: fields.feeAmount, feeCurrency: fields.feeCurrency, feePeriod: fields.feePeriod,
                             joinPolicy: fields.joinPolicy, inviteCode: inviteCode, memberCap: fields.memberCap,
                             memberCount: 1, createdAt: now, lastActivityAt: now, hiddenAt: nil)
-            try crew.insert(db)
-            try db.execute(sql: "INSERT INTO crewMembers (crewID, userID, role, joinedAt) VALUES (?, ?, 'owner', ?)",
-                           arguments: [crew.id, ownerID, now])
+            crew.id = try db.insert(crew)
+            try db.execute("INSERT INTO crewMembers (crewID, userID, role, joinedAt) VALUES (?, ?, 'owner', ?)", [crew.id, ownerID, now])
             return crew
         }
     }
 
     /// Saves a crew's fields; owner and staff only. A slug taken by another crew is refused.
     public func updateCrew(id: Int64, by userID: Int64, fields: CrewFields) throws -> Crew {
-        try writer.write { db in
+        try write { db in
             try requireStaff(db, crewID: id, userID: userID)
-            guard var crew = try Crew.fetchOne(db, key: id) else { throw StorageError.notFound }
-            if try Crew.filter(Column("slug") == fields.slug && Column("id") != id).fetchCount(db) > 0 { throw StorageError.slugTaken }
+            guard var crew = try db.record(Crew.self, id: id) else { throw StorageError.notFound }
+            if try db.value("SELECT EXISTS (SELECT 1 FROM crews WHERE slug = ? AND id != ?)", [fields.slug, id]) == true { throw StorageError.slugTaken }
             if let cap = fields.memberCap, cap < crew.memberCount { throw StorageError.full }
             crew.slug = fields.slug
             crew.name = fields.name
@@ -47,48 +46,47 @@ extension AppDatabase {
             crew.feePeriod = fields.feePeriod
             crew.joinPolicy = fields.joinPolicy
             crew.memberCap = fields.memberCap
-            try crew.update(db)
+            try db.update(crew)
             return crew
         }
     }
 
     /// Sets the cover photo; returns the previous file name, for the caller to delete.
     public func setCrewCover(id: Int64, by userID: Int64, photo: NewPhoto) throws -> String? {
-        try writer.write { db in
+        try write { db in
             try requireStaff(db, crewID: id, userID: userID)
-            let previous = try String.fetchOne(db.cachedStatement(sql: "SELECT coverFileName FROM crews WHERE id = ?"), arguments: [id])
-            try db.execute(sql: "UPDATE crews SET coverFileName = ?, coverWidth = ?, coverHeight = ? WHERE id = ?",
-                           arguments: [photo.fileName, photo.width, photo.height, id])
+            let previous = try db.value("SELECT coverFileName FROM crews WHERE id = ?", [id], as: String.self)
+            try db.execute("UPDATE crews SET coverFileName = ?, coverWidth = ?, coverHeight = ? WHERE id = ?", [photo.fileName, photo.width, photo.height, id])
             return previous
         }
     }
 
     public func setInviteCode(crewID: Int64, by userID: Int64, code: String) throws {
-        try writer.write { db in
+        try write { db in
             try requireStaff(db, crewID: crewID, userID: userID)
-            try db.execute(sql: "UPDATE crews SET inviteCode = ? WHERE id = ?", arguments: [code, crewID])
+            try db.execute("UPDATE crews SET inviteCode = ? WHERE id = ?", [code, crewID])
         }
     }
 
     public func crew(id: Int64) throws -> Crew? {
-        try reader.read { db in try Crew.fetchOne(db, key: id) }
+        try read { db in try db.record(Crew.self, id: id) }
     }
 
     public func crew(slug: String) throws -> Crew? {
-        try reader.read { db in try Crew.filter(Column("slug") == slug.lowercased()).fetchOne(db) }
+        try readRows { db in try db.record(Crew.self, "SELECT * FROM crews WHERE slug = ?", [slug.lowercased()]) }
     }
 
     public func crewRole(crewID: Int64, userID: Int64) throws -> CrewRole? {
-        try reader.read { db in try crewRole(db, crewID: crewID, userID: userID) }
+        try read { db in try crewRole(db, crewID: crewID, userID: userID) }
     }
 
-    func crewRole(_ db: Database, crewID: Int64, userID: Int64) throws -> CrewRole? {
-        try String.fetchOne(db.cachedStatement(sql: "SELECT role FROM crewMembers WHERE crewID = ? AND userID = ?"), arguments: [crewID, userID])
+    func crewRole(_ db: SQLConnection, crewID: Int64, userID: Int64) throws -> CrewRole? {
+        try db.value("SELECT role FROM crewMembers WHERE crewID = ? AND userID = ?", [crewID, userID], as: String.self)
             .flatMap(CrewRole.init(rawValue:))
     }
 
     @discardableResult
-    func requireStaff(_ db: Database, crewID: Int64, userID: Int64) throws -> CrewRole {
+    func requireStaff(_ db: SQLConnection, crewID: Int64, userID: Int64) throws -> CrewRole {
         guard let role = try crewRole(db, crewID: crewID, userID: userID), role.isStaff else { throw StorageError.forbidden }
         return role
     }
@@ -98,14 +96,13 @@ extension AppDatabase {
     /// Joins by the crew's policy: a member at once (open, or invite with the right code) or a
     /// pending request that notifies the staff (approval). Returns the new role.
     public func joinCrew(id: Int64, userID: Int64, inviteCode: String?, now: Date = Date()) throws -> CrewRole {
-        try writer.write { db in
-            guard let crew = try Crew.fetchOne(db, key: id) else { throw StorageError.notFound }
+        try write { db in
+            guard let crew = try db.record(Crew.self, id: id) else { throw StorageError.notFound }
             if try crewRole(db, crewID: id, userID: userID) != nil { throw StorageError.duplicate }
             switch crew.joinPolicy {
             case .approval:
-                try db.execute(sql: "INSERT INTO crewMembers (crewID, userID, role, joinedAt) VALUES (?, ?, 'pending', ?)",
-                               arguments: [id, userID, now])
-                for staff in try Int64.fetchAll(db.cachedStatement(sql: "SELECT userID FROM crewMembers WHERE crewID = ? AND role IN ('owner', 'staff')"), arguments: [id]) {
+                try db.execute("INSERT INTO crewMembers (crewID, userID, role, joinedAt) VALUES (?, ?, 'pending', ?)", [id, userID, now])
+                for staff in try db.values("SELECT userID FROM crewMembers WHERE crewID = ? AND role IN ('owner', 'staff')", [id], as: Int64.self) {
                     try insertNotification(db, userID: staff, kind: .crewRequest, actorID: userID, postID: nil, commentID: nil, crewID: id, now: now)
                 }
                 return .pending
@@ -122,27 +119,27 @@ extension AppDatabase {
     }
 
     /// Counts a new member in; the crew's CHECK refuses a count above the cap.
-    private func addMember(_ db: Database, crewID: Int64, userID: Int64, now: Date) throws {
+    private func addMember(_ db: SQLConnection, crewID: Int64, userID: Int64, now: Date) throws {
         do {
-            try db.execute(sql: "UPDATE crews SET memberCount = memberCount + 1, lastActivityAt = ? WHERE id = ?", arguments: [now, crewID])
+            try db.execute("UPDATE crews SET memberCount = memberCount + 1, lastActivityAt = ? WHERE id = ?", [now, crewID])
         } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
             throw StorageError.full
         }
-        try db.execute(sql: """
+        try db.execute("""
             INSERT INTO crewMembers (crewID, userID, role, joinedAt) VALUES (?, ?, 'member', ?)
             ON CONFLICT (crewID, userID) DO UPDATE SET role = 'member', joinedAt = excluded.joinedAt
-            """, arguments: [crewID, userID, now])
+            """, [crewID, userID, now])
     }
 
     /// Staff accept or reject a pending request; the applicant is notified either way.
     public func decideJoinRequest(crewID: Int64, applicantID: Int64, by staffID: Int64, accept: Bool, now: Date = Date()) throws {
-        try writer.write { db in
+        try write { db in
             try requireStaff(db, crewID: crewID, userID: staffID)
             guard try crewRole(db, crewID: crewID, userID: applicantID) == .pending else { throw StorageError.notFound }
             if accept {
                 try addMember(db, crewID: crewID, userID: applicantID, now: now)
             } else {
-                try db.execute(sql: "DELETE FROM crewMembers WHERE crewID = ? AND userID = ?", arguments: [crewID, applicantID])
+                try db.execute("DELETE FROM crewMembers WHERE crewID = ? AND userID = ?", [crewID, applicantID])
             }
             try insertNotification(db, userID: applicantID, kind: accept ? .crewAccepted : .crewRejected, actorID: staffID,
                                    postID: nil, commentID: nil, crewID: crewID, now: now)
@@ -151,7 +148,7 @@ extension AppDatabase {
 
     /// Leaves a crew (or withdraws a request). The owner must hand the crew over first.
     public func leaveCrew(id: Int64, userID: Int64) throws {
-        try writer.write { db in
+        try write { db in
             guard let role = try crewRole(db, crewID: id, userID: userID) else { throw StorageError.notFound }
             guard role != .owner else { throw StorageError.ownerCannotLeave }
             try removeMembership(db, crewID: id, userID: userID, role: role)
@@ -160,7 +157,7 @@ extension AppDatabase {
 
     /// Staff remove a member; only the owner removes staff, and nobody removes the owner.
     public func removeCrewMember(crewID: Int64, userID: Int64, by staffID: Int64) throws {
-        try writer.write { db in
+        try write { db in
             let actor = try requireStaff(db, crewID: crewID, userID: staffID)
             guard let role = try crewRole(db, crewID: crewID, userID: userID), role != .pending else { throw StorageError.notFound }
             guard role != .owner, role == .member || actor == .owner else { throw StorageError.forbidden }
@@ -168,10 +165,10 @@ extension AppDatabase {
         }
     }
 
-    private func removeMembership(_ db: Database, crewID: Int64, userID: Int64, role: CrewRole) throws {
-        try db.execute(sql: "DELETE FROM crewMembers WHERE crewID = ? AND userID = ?", arguments: [crewID, userID])
+    private func removeMembership(_ db: SQLConnection, crewID: Int64, userID: Int64, role: CrewRole) throws {
+        try db.execute("DELETE FROM crewMembers WHERE crewID = ? AND userID = ?", [crewID, userID])
         if role.isMember {
-            try db.execute(sql: "UPDATE crews SET memberCount = memberCount - 1 WHERE id = ?", arguments: [crewID])
+            try db.execute("UPDATE crews SET memberCount = memberCount - 1 WHERE id = ?", [crewID])
         }
     }
 
@@ -180,25 +177,25 @@ extension AppDatabase {
     /// The owner makes a member staff, or staff a member again.
     public func setCrewRole(crewID: Int64, userID: Int64, role: CrewRole, by ownerID: Int64) throws {
         guard role == .staff || role == .member else { throw StorageError.forbidden }
-        try writer.write { db in
+        try write { db in
             guard try crewRole(db, crewID: crewID, userID: ownerID) == .owner else { throw StorageError.forbidden }
             guard let current = try crewRole(db, crewID: crewID, userID: userID), current == .member || current == .staff else {
                 throw StorageError.notFound
             }
-            try db.execute(sql: "UPDATE crewMembers SET role = ? WHERE crewID = ? AND userID = ?", arguments: [role.rawValue, crewID, userID])
+            try db.execute("UPDATE crewMembers SET role = ? WHERE crewID = ? AND userID = ?", [role.rawValue, crewID, userID])
         }
     }
 
     /// The owner hands the crew to a member or staff, and stays on as staff.
     public func transferCrew(crewID: Int64, to userID: Int64, by ownerID: Int64) throws {
-        try writer.write { db in
+        try write { db in
             guard try crewRole(db, crewID: crewID, userID: ownerID) == .owner else { throw StorageError.forbidden }
             guard let current = try crewRole(db, crewID: crewID, userID: userID), current == .member || current == .staff else {
                 throw StorageError.notFound
             }
             // Demote first: the unique index allows one owner at a time.
-            try db.execute(sql: "UPDATE crewMembers SET role = 'staff' WHERE crewID = ? AND userID = ?", arguments: [crewID, ownerID])
-            try db.execute(sql: "UPDATE crewMembers SET role = 'owner' WHERE crewID = ? AND userID = ?", arguments: [crewID, userID])
+            try db.execute("UPDATE crewMembers SET role = 'staff' WHERE crewID = ? AND userID = ?", [crewID, ownerID])
+            try db.execute("UPDATE crewMembers SET role = 'owner' WHERE crewID = ? AND userID = ?", [crewID, userID])
         }
     }
 
@@ -206,15 +203,16 @@ extension AppDatabase {
 
     /// Members (owner, staff, then members, by join date), or only pending requests.
     public func crewMembers(crewID: Int64, pending: Bool = false) throws -> [CrewMember] {
-        try reader.read { db in
-            let rows = try Row.fetchAll(db.cachedStatement(sql: """
+        try read { db in
+            try db.fetchAll("""
                 SELECT users.*, crewMembers.role AS crewRole, crewMembers.joinedAt AS crewJoinedAt
                 FROM crewMembers JOIN users ON users.id = crewMembers.userID
                 WHERE crewMembers.crewID = ? AND (crewMembers.role = 'pending') = ?
                 ORDER BY CASE crewMembers.role WHEN 'owner' THEN 0 WHEN 'staff' THEN 1 ELSE 2 END, crewMembers.joinedAt
-                """), arguments: [crewID, pending])
-            return try rows.map { row in
-                CrewMember(user: try User(row: row), role: CrewRole(rawValue: row["crewRole"]) ?? .member, joinedAt: row["crewJoinedAt"])
+                """, [crewID, pending]) { row in
+                let extra = User.columns.count
+                return CrewMember(user: try User(row: row, startingAt: 0), role: CrewRole(rawValue: try row.string(atIndex: extra)) ?? .member,
+                                  joinedAt: try row.date(atIndex: extra + 1))
             }
         }
     }

@@ -23,32 +23,33 @@ extension AppDatabase {
 
     /// Inserts members `prefix1`…`prefixN` sharing one password hash; returns their ids.
     public func insertDemoUsers(count: Int, prefix: String, passwordHash: String, now: Date = Date()) throws -> [Int64] {
-        try writer.write { db in
-            let statement = try db.makeStatement(sql: """
-                INSERT INTO users (username, email, passwordHash, displayName, region, createdAt) VALUES (?, ?, ?, ?, ?, ?)
-                """)
+        try write { db in
+            let insert = """
+                INSERT INTO users (username, email, passwordHash, displayName, region, createdAt) VALUES (?, ?, ?, ?, ?, ?) RETURNING id
+                """
             let regions = ["seoul", "busan", "gyeonggi", "incheon", "daegu"]
             var ids: [Int64] = []
             ids.reserveCapacity(count)
             for number in 1...max(1, count) {
                 let name = "\(prefix)\(number)"
-                try statement.execute(arguments: [name, "\(name)@example.com", passwordHash, "Runner \(number)", regions[number % regions.count], now])
-                ids.append(db.lastInsertedRowID)
+                guard let id = try db.value(insert, [name, "\(name)@example.com", passwordHash, "Runner \(number)", regions[number % regions.count], now],
+                                            as: Int64.self)
+                else { throw StorageError.notFound }
+                ids.append(id)
             }
             return ids
         }
     }
 
     public func insertDemoPosts(_ posts: [DemoPost]) throws -> [Int64] {
-        try writer.write { db in
-            let insert = try db.makeStatement(sql: "INSERT INTO posts (authorID, body, bodyHTML, createdAt) VALUES (?, ?, ?, ?)")
-            let tag = try db.makeStatement(sql: "INSERT OR IGNORE INTO postTags (tag, postID) VALUES (?, ?)")
+        try write { db in
             var ids: [Int64] = []
             ids.reserveCapacity(posts.count)
             for post in posts {
-                try insert.execute(arguments: [post.authorID, post.body, post.bodyHTML, post.createdAt])
-                let id = db.lastInsertedRowID
-                for name in post.tags { try tag.execute(arguments: [name, id]) }
+                guard let id = try db.value("INSERT INTO posts (authorID, body, bodyHTML, createdAt) VALUES (?, ?, ?, ?) RETURNING id",
+                                            [post.authorID, post.body, post.bodyHTML, post.createdAt], as: Int64.self)
+                else { throw StorageError.notFound }
+                for name in post.tags { try db.execute("INSERT INTO postTags (tag, postID) VALUES (?, ?) ON CONFLICT DO NOTHING", [name, id]) }
                 ids.append(id)
             }
             return ids
@@ -56,28 +57,26 @@ extension AppDatabase {
     }
 
     public func insertDemoFollows(_ pairs: [(follower: Int64, followee: Int64)], now: Date = Date()) throws {
-        try writer.write { db in
-            let statement = try db.makeStatement(sql: "INSERT OR IGNORE INTO follows (followerID, followeeID, createdAt) VALUES (?, ?, ?)")
+        try write { db in
             for pair in pairs where pair.follower != pair.followee {
-                try statement.execute(arguments: [pair.follower, pair.followee, now])
+                try db.execute("INSERT INTO follows (followerID, followeeID, createdAt) VALUES (?, ?, ?) ON CONFLICT DO NOTHING", [pair.follower, pair.followee, now])
             }
         }
     }
 
     /// Adds `count` comments by `authors` (in turn) to a post, every third a reply.
     public func insertDemoComments(postID: Int64, authors: [Int64], count: Int, now: Date = Date()) throws {
-        try writer.write { db in
-            let statement = try db.makeStatement(sql: """
-                INSERT INTO comments (postID, authorID, parentID, depth, body, bodyHTML, createdAt) VALUES (?, ?, ?, ?, ?, ?, ?)
-                """)
+        try write { db in
+            let insert = """
+                INSERT INTO comments (postID, authorID, parentID, depth, body, bodyHTML, createdAt) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id
+                """
             var last: Int64? = nil
             for number in 0..<count {
                 let reply = number % 3 == 2 ? last : nil
                 let body = "Comment \(number + 1): see you at the next run!"
-                try statement.execute(arguments: [postID, authors[number % authors.count], reply, reply == nil ? 0 : 1, body, "<p>\(body)</p>\n", now])
-                last = db.lastInsertedRowID
+                last = try db.value(insert, [postID, authors[number % authors.count], reply, reply == nil ? 0 : 1, body, "<p>\(body)</p>\n", now])
             }
-            try db.execute(sql: "UPDATE posts SET commentCount = commentCount + ? WHERE id = ?", arguments: [count, postID])
+            try db.execute("UPDATE posts SET commentCount = commentCount + ? WHERE id = ?", [count, postID])
         }
     }
 }

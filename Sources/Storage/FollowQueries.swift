@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// Who follows whom, and counts for profiles.
 public struct FollowCounts: Sendable, Equatable {
@@ -12,19 +11,17 @@ extension AppDatabase {
     /// Follows `followeeID`; a second follow changes nothing and notifies no one.
     public func follow(followerID: Int64, followeeID: Int64, now: Date = Date()) throws {
         guard followerID != followeeID else { return }
-        try writer.write { db in
+        try write { db in
             if try isBlocked(db, followerID, followeeID) { throw StorageError.forbidden }
-            try db.execute(sql: "INSERT OR IGNORE INTO follows (followerID, followeeID, createdAt) VALUES (?, ?, ?)",
-                           arguments: [followerID, followeeID, now])
-            if db.changesCount > 0 {
+            if try db.execute("INSERT INTO follows (followerID, followeeID, createdAt) VALUES (?, ?, ?) ON CONFLICT DO NOTHING", [followerID, followeeID, now]) > 0 {
                 try insertNotification(db, userID: followeeID, kind: .follow, actorID: followerID, postID: nil, commentID: nil, now: now)
             }
         }
     }
 
     public func unfollow(followerID: Int64, followeeID: Int64) throws {
-        try writer.write { db in
-            try db.execute(sql: "DELETE FROM follows WHERE followerID = ? AND followeeID = ?", arguments: [followerID, followeeID])
+        try write { db in
+            try db.execute("DELETE FROM follows WHERE followerID = ? AND followeeID = ?", [followerID, followeeID])
         }
     }
 
@@ -51,11 +48,11 @@ extension AppDatabase {
     /// People following `userID` (`followers: true`) or followed by them, newest first, from a
     /// cursor that is a user id.
     public func follows(of userID: Int64, followers: Bool, after cursor: Int64?, limit: Int = 50) throws -> (users: [User], next: Int64?) {
-        try reader.read { db in
+        try readRows { db in
             let sql = followers
                 ? "SELECT users.* FROM follows JOIN users ON users.id = follows.followerID WHERE follows.followeeID = ? AND users.id < ? ORDER BY users.id DESC LIMIT ?"
                 : "SELECT users.* FROM follows JOIN users ON users.id = follows.followeeID WHERE follows.followerID = ? AND users.id < ? ORDER BY users.id DESC LIMIT ?"
-            let users = try User.fetchAll(db.cachedStatement(sql: sql), arguments: [userID, cursor ?? Int64.max, limit + 1])
+            let users = try db.records(User.self, sql, [userID, cursor ?? Int64.max, limit + 1])
             return (Array(users.prefix(limit)), users.count > limit ? users[limit - 1].id : nil)
         }
     }

@@ -166,7 +166,7 @@ public struct Meetup: Codable, Sendable, Equatable, FetchableRecord, MutablePers
 
 // Decoded by hand, by position (see `Row.checkColumns`): `Codable` rows cost a dictionary of
 // column names per row, most of a list page's time.
-extension Meetup {
+extension Meetup: SQLRecord {
     /// The table's columns in its own order, which `init(row:)` reads by position.
     static let columns = ["id", "hostID", "crewID", "crewOnly", "title", "description", "descriptionHTML", "startsAt", "durationMinutes", "placeName", "address", "latitude", "longitude", "placeNote", "region", "timeSlot", "distanceKm", "pace", "style", "capacity", "signupMode", "deadline", "afterParty", "genderRule", "minAge", "maxAge", "jobs", "acceptedCount", "closedAt", "sequence", "createdAt", "updatedAt", "hiddenAt", "lotterySeed", "lotteryCommitment", "drawnAt", "lotteryResult", "checkinCode"]
 
@@ -215,6 +215,10 @@ extension Meetup {
         lotteryResult = try row.decode(atIndex: offset + 36)
         checkinCode = try row.decode(atIndex: offset + 37)
     }
+
+    var columnValues: [(any SQLBindable)?] {
+        [hostID, crewID, crewOnly, title, description, descriptionHTML, startsAt, durationMinutes, placeName, address, latitude, longitude, placeNote, region, timeSlot.rawValue, distanceKm, pace.rawValue, style.rawValue, capacity, signupMode.rawValue, deadline, afterParty, genderRule.rawValue, minAge, maxAge, jobs, acceptedCount, closedAt, sequence, createdAt, updatedAt, hiddenAt, lotterySeed, lotteryCommitment, drawnAt, lotteryResult, checkinCode]
+    }
 }
 
 /// A rule a member does not meet, or profile data the rule needs.
@@ -260,5 +264,25 @@ public struct PaceGroup: Codable, Sendable, Equatable, FetchableRecord, MutableP
 
     public mutating func didInsert(_ inserted: InsertionSuccess) {
         id = inserted.rowID
+    }
+}
+
+extension PaceGroup: SQLRecord {
+    /// The table's columns in its own order, which `init(row:)` reads by position.
+    static let columns = ["id", "meetupID", "position", "label", "capacity", "leaderID", "acceptedCount"]
+
+    init(row: some PositionalRow, startingAt offset: Int) throws {
+        try row.checkColumns(Self.columns, from: offset)
+        id = try row.decode(atIndex: offset)
+        meetupID = try row.decode(atIndex: offset + 1)
+        position = try row.decode(atIndex: offset + 2)
+        label = try row.decode(atIndex: offset + 3)
+        capacity = try row.decode(atIndex: offset + 4)
+        leaderID = try row.decode(atIndex: offset + 5)
+        acceptedCount = try row.decode(atIndex: offset + 6)
+    }
+
+    var columnValues: [(any SQLBindable)?] {
+        [meetupID, position, label, capacity, leaderID, acceptedCount]
     }
 }

@@ -16,31 +16,31 @@ extension AppDatabase {
 
     /// Creates the meetup with its pace groups, if any (its capacity is then theirs summed).
     public func createMeetup(_ meetup: Meetup, groups: [PaceGroup] = []) throws -> Meetup {
-        try writer.write { db in
+        try write { db in
             var meetup = meetup
             if let crewID = meetup.crewID {
                 guard try crewRole(db, crewID: crewID, userID: meetup.hostID)?.isMember == true else { throw StorageError.forbidden }
             }
             if !groups.isEmpty { meetup.capacity = groups.reduce(0) { $0 + $1.capacity } }
-            try meetup.insert(db)
+            meetup.id = try db.insert(meetup)
             try insertGroups(db, groups, meetupID: meetup.storedID)
             return meetup
         }
     }
 
-    private func insertGroups(_ db: Database, _ groups: [PaceGroup], meetupID: Int64) throws {
+    private func insertGroups(_ db: SQLConnection, _ groups: [PaceGroup], meetupID: Int64) throws {
         for (position, group) in groups.enumerated() {
             var group = group
             group.meetupID = meetupID
             group.position = position
             group.acceptedCount = 0
-            try group.insert(db)
+            group.id = try db.insert(group)
         }
     }
 
     public func paceGroups(meetupID: Int64) throws -> [PaceGroup] {
-        try reader.read { db in
-            try PaceGroup.fetchAll(db, sql: "SELECT * FROM meetupGroups WHERE meetupID = ? ORDER BY position", arguments: [meetupID])
+        try read { db in
+            try db.records(PaceGroup.self, "SELECT * FROM meetupGroups WHERE meetupID = ? ORDER BY position", [meetupID])
         }
     }
 
@@ -52,15 +52,14 @@ extension AppDatabase {
     /// leaves them as they are).
     public func updateMeetup(_ meetup: Meetup, by hostID: Int64, change: String?, reconfirm: Bool = false, groups: [PaceGroup]? = nil,
                              now: Date = Date()) throws -> Meetup {
-        try writer.write { db in
-            guard let old = try Meetup.fetchOne(db, key: meetup.id), old.hostID == hostID else { throw StorageError.notFound }
+        try write { db in
+            guard let old = try db.record(Meetup.self, id: meetup.id), old.hostID == hostID else { throw StorageError.notFound }
             var meetup = meetup
-            let oldGroups = try PaceGroup.fetchAll(db, sql: "SELECT * FROM meetupGroups WHERE meetupID = ?", arguments: [old.id])
+            let oldGroups = try db.records(PaceGroup.self, "SELECT * FROM meetupGroups WHERE meetupID = ?", [old.id])
             if let groups, groups != oldGroups.map({ PaceGroup(label: $0.label, capacity: $0.capacity, leaderID: $0.leaderID) }) {
-                let applied = try Int.fetchOne(db, sql: "SELECT count(*) FROM meetupApplications WHERE meetupID = ? AND status != 'cancelled'",
-                                               arguments: [old.id]) ?? 0
+                let applied = try db.value("SELECT count(*) FROM meetupApplications WHERE meetupID = ? AND status != 'cancelled'", [old.id], as: Int.self) ?? 0
                 guard applied == 0 else { throw StorageError.locked }
-                try db.execute(sql: "DELETE FROM meetupGroups WHERE meetupID = ?", arguments: [old.id])
+                try db.execute("DELETE FROM meetupGroups WHERE meetupID = ?", [old.id])
                 try insertGroups(db, groups, meetupID: old.storedID)
                 if !groups.isEmpty { meetup.capacity = groups.reduce(0) { $0 + $1.capacity } }
             } else if !oldGroups.isEmpty {
@@ -75,13 +74,12 @@ extension AppDatabase {
             meetup.sequence = old.sequence + 1
             meetup.createdAt = old.createdAt
             meetup.updatedAt = now
-            try meetup.update(db)
+            try db.update(meetup)
             if let change {
                 let deadline = min(now.addingTimeInterval(Self.confirmationWindow), meetup.startsAt)
-                for user in try Int64.fetchAll(db.cachedStatement(sql: "SELECT userID FROM meetupApplications WHERE meetupID = ? AND status = 'accepted'"), arguments: [meetup.id]) {
+                for user in try db.values("SELECT userID FROM meetupApplications WHERE meetupID = ? AND status = 'accepted'", [meetup.id], as: Int64.self) {
                     if reconfirm {
-                        try db.execute(sql: "UPDATE meetupApplications SET confirmBy = ? WHERE meetupID = ? AND userID = ?",
-                                       arguments: [deadline, meetup.id, user])
+                        try db.execute("UPDATE meetupApplications SET confirmBy = ? WHERE meetupID = ? AND userID = ?", [deadline, meetup.id, user])
                     }
                     try insertNotification(db, userID: user, kind: reconfirm ? .meetupConfirm : .meetupChanged, actorID: hostID, postID: nil,
                                            commentID: nil, meetupID: meetup.id, detail: change, now: now)
@@ -92,9 +90,9 @@ extension AppDatabase {
     }
 
     public func closeMeetup(id: Int64, by hostID: Int64, now: Date = Date()) throws {
-        try writer.write { db in
-            guard let meetup = try Meetup.fetchOne(db, key: id), meetup.hostID == hostID else { throw StorageError.notFound }
-            try db.execute(sql: "UPDATE meetups SET closedAt = coalesce(closedAt, ?) WHERE id = ?", arguments: [now, id])
+        try write { db in
+            guard let meetup = try db.record(Meetup.self, id: id), meetup.hostID == hostID else { throw StorageError.notFound }
+            try db.execute("UPDATE meetups SET closedAt = coalesce(closedAt, ?) WHERE id = ?", [now, id])
         }
     }
 
@@ -104,8 +102,8 @@ extension AppDatabase {
     /// pending for the host (approval). Eligibility and the deadline are checked here, in the
     /// same transaction that takes the place.
     public func apply(meetupID: Int64, userID: Int64, groupID: Int64? = nil, now: Date = Date()) throws -> ApplyResult {
-        try writer.write { db in
-            guard let meetup = try Meetup.fetchOne(db, key: meetupID), let user = try User.fetchOne(db, key: userID) else {
+        try write { db in
+            guard let meetup = try db.record(Meetup.self, id: meetupID), let user = try db.record(User.self, id: userID) else {
                 throw StorageError.notFound
             }
             if meetup.crewOnly, let crewID = meetup.crewID, try crewRole(db, crewID: crewID, userID: userID)?.isMember != true {
@@ -113,15 +111,14 @@ extension AppDatabase {
             }
             guard meetup.hostID != userID else { return .alreadyApplied(.accepted) }
             if try meetup.hiddenAt != nil || isBlocked(db, meetup.hostID, userID) { throw StorageError.forbidden }
-            let existing = try String.fetchOne(db.cachedStatement(sql: "SELECT status FROM meetupApplications WHERE meetupID = ? AND userID = ?"),
-                                               arguments: [meetupID, userID]).flatMap(ApplicationStatus.init(rawValue:))
+            let existing = try db.value("SELECT status FROM meetupApplications WHERE meetupID = ? AND userID = ?", [meetupID, userID], as: String.self).flatMap(ApplicationStatus.init(rawValue:))
             if let existing, existing != .cancelled { return .alreadyApplied(existing) }
             if meetup.isClosed(at: now) { return .closed }
             let reasons = meetup.ineligibility(of: user, at: now)
             guard reasons.isEmpty else { return .notEligible(reasons) }
 
             // With pace groups, one of them must be chosen, and places are counted per group.
-            let groups = try PaceGroup.fetchAll(db, sql: "SELECT * FROM meetupGroups WHERE meetupID = ?", arguments: [meetupID])
+            let groups = try db.records(PaceGroup.self, "SELECT * FROM meetupGroups WHERE meetupID = ?", [meetupID])
             let group = groups.first { $0.id == groupID }
             if !groups.isEmpty && group == nil { return .chooseGroup }
             let status: ApplicationStatus
@@ -134,11 +131,11 @@ extension AppDatabase {
             } else {
                 status = .waitlisted
             }
-            try db.execute(sql: """
+            try db.execute("""
                 INSERT INTO meetupApplications (meetupID, userID, status, queuedAt, groupID) VALUES (?, ?, ?, ?, ?)
                 ON CONFLICT (meetupID, userID) DO UPDATE SET status = excluded.status, queuedAt = excluded.queuedAt,
                     groupID = excluded.groupID, attended = NULL
-                """, arguments: [meetupID, userID, status.rawValue, now, group?.id])
+                """, [meetupID, userID, status.rawValue, now, group?.id])
             if status == .pending && meetup.signupMode == .approval {
                 try insertNotification(db, userID: meetup.hostID, kind: .meetupApplied, actorID: userID, postID: nil, commentID: nil,
                                        meetupID: meetupID, now: now)
@@ -149,39 +146,44 @@ extension AppDatabase {
 
     /// Withdraws an application. A place given up goes to the first on the waitlist, who is told.
     public func cancelApplication(meetupID: Int64, userID: Int64, now: Date = Date()) throws {
-        try writer.write { db in
-            guard let meetup = try Meetup.fetchOne(db, key: meetupID) else { throw StorageError.notFound }
-            guard let row = try Row.fetchOne(db, sql: "SELECT status, groupID FROM meetupApplications WHERE meetupID = ? AND userID = ?",
-                                             arguments: [meetupID, userID]),
-                  let status = ApplicationStatus(rawValue: row["status"]), [.accepted, .pending, .waitlisted].contains(status)
+        try write { db in
+            guard let meetup = try db.record(Meetup.self, id: meetupID) else { throw StorageError.notFound }
+            guard let (status, groupID) = try applicationStatus(db, meetupID: meetupID, userID: userID),
+                  [.accepted, .pending, .waitlisted].contains(status)
             else { throw StorageError.notFound }
             guard now < meetup.startsAt else { throw StorageError.forbidden }
-            try db.execute(sql: "UPDATE meetupApplications SET status = 'cancelled', confirmBy = NULL WHERE meetupID = ? AND userID = ?",
-                           arguments: [meetupID, userID])
+            try db.execute("UPDATE meetupApplications SET status = 'cancelled', confirmBy = NULL WHERE meetupID = ? AND userID = ?", [meetupID, userID])
             guard status == .accepted else { return }
-            try releasePlace(db, meetup, groupID: row["groupID"], now: now)
+            try releasePlace(db, meetup, groupID: groupID, now: now)
+        }
+    }
+
+    /// An application's status and pace group, nil when there is none.
+    private func applicationStatus(_ db: SQLConnection, meetupID: Int64, userID: Int64) throws -> (ApplicationStatus, groupID: Int64?)? {
+        try db.fetchOne("SELECT status, groupID FROM meetupApplications WHERE meetupID = ? AND userID = ?", [meetupID, userID]) { row in
+            (try row.decodeRawValue(atIndex: 0) as ApplicationStatus, try row.decode(Int64?.self, atIndex: 1))
         }
     }
 
     /// One place taken, in the meetup and in its pace group: the CHECKs refuse one too many.
-    private func takePlace(_ db: Database, meetupID: Int64, groupID: Int64?) throws {
+    private func takePlace(_ db: SQLConnection, meetupID: Int64, groupID: Int64?) throws {
         do {
-            try db.execute(sql: "UPDATE meetups SET acceptedCount = acceptedCount + 1 WHERE id = ?", arguments: [meetupID])
-            if let groupID { try db.execute(sql: "UPDATE meetupGroups SET acceptedCount = acceptedCount + 1 WHERE id = ?", arguments: [groupID]) }
+            try db.execute("UPDATE meetups SET acceptedCount = acceptedCount + 1 WHERE id = ?", [meetupID])
+            if let groupID { try db.execute("UPDATE meetupGroups SET acceptedCount = acceptedCount + 1 WHERE id = ?", [groupID]) }
         } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
             throw StorageError.full
         }
     }
 
     /// A place given up (in `groupID`'s group, if any): the first waiting for it takes it and is told.
-    private func releasePlace(_ db: Database, _ meetup: Meetup, groupID: Int64?, now: Date) throws {
+    private func releasePlace(_ db: SQLConnection, _ meetup: Meetup, groupID: Int64?, now: Date) throws {
         let meetupID = try meetup.storedID
-        try db.execute(sql: "UPDATE meetups SET acceptedCount = acceptedCount - 1 WHERE id = ?", arguments: [meetupID])
-        if let groupID { try db.execute(sql: "UPDATE meetupGroups SET acceptedCount = acceptedCount - 1 WHERE id = ?", arguments: [groupID]) }
-        if let next = try Int64.fetchOne(db.cachedStatement(sql: """
+        try db.execute("UPDATE meetups SET acceptedCount = acceptedCount - 1 WHERE id = ?", [meetupID])
+        if let groupID { try db.execute("UPDATE meetupGroups SET acceptedCount = acceptedCount - 1 WHERE id = ?", [groupID]) }
+        if let next = try db.value("""
             SELECT userID FROM meetupApplications WHERE meetupID = ? AND status = 'waitlisted' AND groupID IS ? ORDER BY queuedAt, id LIMIT 1
-            """), arguments: [meetupID, groupID]) {
-            try db.execute(sql: "UPDATE meetupApplications SET status = 'accepted' WHERE meetupID = ? AND userID = ?", arguments: [meetupID, next])
+            """, [meetupID, groupID], as: Int64.self) {
+            try db.execute("UPDATE meetupApplications SET status = 'accepted' WHERE meetupID = ? AND userID = ?", [meetupID, next])
             try takePlace(db, meetupID: meetupID, groupID: groupID)
             try insertNotification(db, userID: next, kind: .meetupPromoted, actorID: meetup.hostID, postID: nil, commentID: nil,
                                    meetupID: meetupID, now: now)
@@ -196,31 +198,30 @@ extension AppDatabase {
     @discardableResult
     public func drawLotteries(now: Date = Date(), rank: (String) -> String) throws -> [Int64] {
         // Most calls find nothing due: a read, not a write transaction, tells.
-        let anyDue = try reader.read { db in
-            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM meetups WHERE signupMode = 'lottery' AND drawnAt IS NULL AND deadline <= ?)",
-                              arguments: [now]) ?? false
+        let anyDue = try read { db in
+            try db.value("SELECT EXISTS (SELECT 1 FROM meetups WHERE signupMode = 'lottery' AND drawnAt IS NULL AND deadline <= ?)", [now], as: Bool.self) ?? false
         }
         guard anyDue else { return [] }
-        return try writer.write { db in
-            let due = try Int64.fetchAll(db, sql: """
+        return try write { db in
+            let due = try db.values("""
                 SELECT id FROM meetups WHERE signupMode = 'lottery' AND drawnAt IS NULL AND deadline <= ?
-                """, arguments: [now])
+                """, [now], as: Int64.self)
             var drawn: [Int64] = []
             for id in due {
-                try db.execute(sql: "UPDATE meetups SET drawnAt = ? WHERE id = ? AND drawnAt IS NULL", arguments: [now, id])
-                guard db.changesCount == 1, let meetup = try Meetup.fetchOne(db, key: id), let seed = meetup.lotterySeed else { continue }
-                let entrants = try Row.fetchAll(db, sql: """
+                guard try db.execute("UPDATE meetups SET drawnAt = ? WHERE id = ? AND drawnAt IS NULL", [now, id]) == 1,
+                      let meetup = try db.record(Meetup.self, id: id), let seed = meetup.lotterySeed
+                else { continue }
+                let entrants = try db.fetchAll("""
                     SELECT a.userID, users.username, a.groupID FROM meetupApplications a JOIN users ON users.id = a.userID
                     WHERE a.meetupID = ? AND a.status = 'pending'
-                    """, arguments: [id])
-                    .map { (id: $0["userID"] as Int64, username: $0["username"] as String, group: $0["groupID"] as Int64?) }
+                    """, [id]) { (id: try $0.decode(Int64.self, atIndex: 0), username: try $0.decode(String.self, atIndex: 1),
+                                  group: try $0.decode(Int64?.self, atIndex: 2)) }
                     .map { (id: $0.id, username: $0.username, group: $0.group, key: rank(seed + ":" + $0.username)) }
                     .sorted { $0.key < $1.key }
-                try db.execute(sql: "UPDATE meetups SET lotteryResult = ? WHERE id = ?",
-                               arguments: [entrants.map(\.username).joined(separator: ","), id])
+                try db.execute("UPDATE meetups SET lotteryResult = ? WHERE id = ?", [entrants.map(\.username).joined(separator: ","), id])
                 // Places left in each pace group (or in the meetup, without groups), filled in drawn order.
                 var free: [Int64?: Int] = [nil: max(0, meetup.capacity - meetup.acceptedCount)]
-                for group in try PaceGroup.fetchAll(db, sql: "SELECT * FROM meetupGroups WHERE meetupID = ?", arguments: [id]) {
+                for group in try db.records(PaceGroup.self, "SELECT * FROM meetupGroups WHERE meetupID = ?", [id]) {
                     free[group.id] = max(0, group.capacity - group.acceptedCount)
                 }
                 var waiting: [Int64?: Int] = [:]
@@ -233,8 +234,7 @@ extension AppDatabase {
                         waiting[entrant.group, default: 0] += 1
                     }
                     // The waitlist keeps the drawn order: a millisecond apart.
-                    try db.execute(sql: "UPDATE meetupApplications SET status = ?, queuedAt = ? WHERE meetupID = ? AND userID = ?",
-                                   arguments: [won ? "accepted" : "waitlisted", now.addingTimeInterval(Double(index) / 1000), id, entrant.id])
+                    try db.execute("UPDATE meetupApplications SET status = ?, queuedAt = ? WHERE meetupID = ? AND userID = ?", [won ? "accepted" : "waitlisted", now.addingTimeInterval(Double(index) / 1000), id, entrant.id])
                     try insertNotification(db, userID: entrant.id, kind: won ? .meetupLotteryWon : .meetupLotteryLost, actorID: meetup.hostID,
                                            postID: nil, commentID: nil, meetupID: id, detail: won ? "" : String(waiting[entrant.group] ?? 0), now: now)
                 }
@@ -246,14 +246,14 @@ extension AppDatabase {
 
     /// The meetup's check-in code, made by `make` the first time it is asked for.
     public func checkinCode(meetupID: Int64, make: () -> String) throws -> String {
-        if let code = try reader.read({ db in try String.fetchOne(db, sql: "SELECT checkinCode FROM meetups WHERE id = ?", arguments: [meetupID]) }) {
+        if let code = try readRows({ db in try db.value("SELECT checkinCode FROM meetups WHERE id = ?", [meetupID], as: String.self) }) {
             return code
         }
-        return try writer.write { db in
-            if let code = try String.fetchOne(db, sql: "SELECT checkinCode FROM meetups WHERE id = ?", arguments: [meetupID]) { return code }
+        return try write { db in
+            if let code = try db.value("SELECT checkinCode FROM meetups WHERE id = ?", [meetupID], as: String.self) { return code }
             let code = make()
-            try db.execute(sql: "UPDATE meetups SET checkinCode = ? WHERE id = ? AND checkinCode IS NULL", arguments: [code, meetupID])
-            return try String.fetchOne(db, sql: "SELECT checkinCode FROM meetups WHERE id = ?", arguments: [meetupID]) ?? code
+            try db.execute("UPDATE meetups SET checkinCode = ? WHERE id = ? AND checkinCode IS NULL", [code, meetupID])
+            return try db.value("SELECT checkinCode FROM meetups WHERE id = ?", [meetupID], as: String.self) ?? code
         }
     }
 
@@ -270,26 +270,24 @@ extension AppDatabase {
     /// raised in the same transaction that compares, so guesses sent in parallel still stop
     /// at five.
     public func checkIn(meetupID: Int64, userID: Int64, code: String, now: Date = Date()) throws -> CheckIn {
-        try writer.write { db in
-            guard let meetup = try Meetup.fetchOne(db, key: meetupID) else { throw StorageError.notFound }
+        try write { db in
+            guard let meetup = try db.record(Meetup.self, id: meetupID) else { throw StorageError.notFound }
             guard meetup.isCheckInOpen(at: now), let expected = meetup.checkinCode else { return .notOpen }
-            guard try String.fetchOne(db, sql: "SELECT status FROM meetupApplications WHERE meetupID = ? AND userID = ?",
-                                      arguments: [meetupID, userID]) == ApplicationStatus.accepted.rawValue
+            guard try db.value("SELECT status FROM meetupApplications WHERE meetupID = ? AND userID = ?", [meetupID, userID], as: String.self) == ApplicationStatus.accepted.rawValue
             else { return .notGoing }
-            let failures = try Int.fetchOne(db, sql: "SELECT failures FROM checkinAttempts WHERE meetupID = ? AND userID = ?",
-                                            arguments: [meetupID, userID]) ?? 0
+            let failures = try db.value("SELECT failures FROM checkinAttempts WHERE meetupID = ? AND userID = ?", [meetupID, userID], as: Int.self) ?? 0
             guard failures < 5 else { return .locked }
             // The same time whichever digit differs.
             let typed = Array(code.utf8), wanted = Array(expected.utf8)
             let matches = typed.count == wanted.count && zip(typed, wanted).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
             guard matches else {
-                try db.execute(sql: """
+                try db.execute("""
                     INSERT INTO checkinAttempts (meetupID, userID, failures) VALUES (?, ?, 1)
                     ON CONFLICT (meetupID, userID) DO UPDATE SET failures = failures + 1
-                    """, arguments: [meetupID, userID])
+                    """, [meetupID, userID])
                 return failures + 1 >= 5 ? .locked : .wrongCode(triesLeft: 5 - failures - 1)
             }
-            try db.execute(sql: "UPDATE meetupApplications SET attended = 1 WHERE meetupID = ? AND userID = ?", arguments: [meetupID, userID])
+            try db.execute("UPDATE meetupApplications SET attended = 1 WHERE meetupID = ? AND userID = ?", [meetupID, userID])
             return .checkedIn
         }
     }
@@ -299,12 +297,12 @@ extension AppDatabase {
 
     /// Keeps the place of someone asked to confirm it; refused once the deadline has passed.
     public func confirmPlace(meetupID: Int64, userID: Int64, now: Date = Date()) throws {
-        try writer.write { db in
-            try db.execute(sql: """
+        try write { db in
+            let confirmed = try db.execute("""
                 UPDATE meetupApplications SET confirmBy = NULL
                 WHERE meetupID = ? AND userID = ? AND status = 'accepted' AND confirmBy > ?
-                """, arguments: [meetupID, userID, now])
-            guard db.changesCount == 1 else { throw StorageError.forbidden }
+                """, [meetupID, userID, now])
+            guard confirmed == 1 else { throw StorageError.forbidden }
         }
     }
 
@@ -318,17 +316,20 @@ extension AppDatabase {
             WHERE confirmBy IS NOT NULL AND confirmBy <= ? AND status = 'accepted'
             """
         // Most calls find nothing due: a read, not a write transaction, tells.
-        guard try reader.read({ db in try Row.fetchOne(db, sql: expired, arguments: [now]) }) != nil else { return 0 }
-        return try writer.write { db in
-            let rows = try Row.fetchAll(db, sql: expired, arguments: [now])
-            for row in rows {
-                let meetupID: Int64 = row["meetupID"], userID: Int64 = row["userID"]
-                guard let meetup = try Meetup.fetchOne(db, key: meetupID) else { continue }
-                try db.execute(sql: "UPDATE meetupApplications SET status = 'cancelled', confirmBy = NULL WHERE meetupID = ? AND userID = ?",
-                               arguments: [meetupID, userID])
+        func expiredPlaces(_ db: SQLConnection) throws -> [(meetupID: Int64, userID: Int64, groupID: Int64?)] {
+            try db.fetchAll(expired, [now]) {
+                (try $0.decode(Int64.self, atIndex: 0), try $0.decode(Int64.self, atIndex: 1), try $0.decode(Int64?.self, atIndex: 2))
+            }
+        }
+        guard try !readRows(expiredPlaces).isEmpty else { return 0 }
+        return try write { db in
+            let rows = try expiredPlaces(db)
+            for (meetupID, userID, groupID) in rows {
+                guard let meetup = try db.record(Meetup.self, id: meetupID) else { continue }
+                try db.execute("UPDATE meetupApplications SET status = 'cancelled', confirmBy = NULL WHERE meetupID = ? AND userID = ?", [meetupID, userID])
                 try insertNotification(db, userID: userID, kind: .meetupUnconfirmed, actorID: meetup.hostID, postID: nil, commentID: nil,
                                        meetupID: meetupID, now: now)
-                try releasePlace(db, meetup, groupID: row["groupID"], now: now)
+                try releasePlace(db, meetup, groupID: groupID, now: now)
             }
             return rows.count
         }
@@ -336,15 +337,12 @@ extension AppDatabase {
 
     /// The host accepts or rejects a pending application; accepting past capacity is refused.
     public func decideApplication(meetupID: Int64, userID: Int64, by hostID: Int64, accept: Bool, now: Date = Date()) throws {
-        try writer.write { db in
-            guard let meetup = try Meetup.fetchOne(db, key: meetupID), meetup.hostID == hostID else { throw StorageError.forbidden }
-            guard let row = try Row.fetchOne(db, sql: "SELECT status, groupID FROM meetupApplications WHERE meetupID = ? AND userID = ?",
-                                             arguments: [meetupID, userID]),
-                  row["status"] == ApplicationStatus.pending.rawValue
+        try write { db in
+            guard let meetup = try db.record(Meetup.self, id: meetupID), meetup.hostID == hostID else { throw StorageError.forbidden }
+            guard let (status, groupID) = try applicationStatus(db, meetupID: meetupID, userID: userID), status == .pending
             else { throw StorageError.notFound }
-            if accept { try takePlace(db, meetupID: meetupID, groupID: row["groupID"]) }
-            try db.execute(sql: "UPDATE meetupApplications SET status = ? WHERE meetupID = ? AND userID = ?",
-                           arguments: [accept ? "accepted" : "rejected", meetupID, userID])
+            if accept { try takePlace(db, meetupID: meetupID, groupID: groupID) }
+            try db.execute("UPDATE meetupApplications SET status = ? WHERE meetupID = ? AND userID = ?", [accept ? "accepted" : "rejected", meetupID, userID])
             try insertNotification(db, userID: userID, kind: accept ? .meetupAccepted : .meetupRejected, actorID: hostID,
                                    postID: nil, commentID: nil, meetupID: meetupID, now: now)
         }
@@ -352,12 +350,11 @@ extension AppDatabase {
 
     /// After the start, the host records who came; `present` holds the accepted users who did.
     public func recordAttendance(meetupID: Int64, by hostID: Int64, present: Set<Int64>, now: Date = Date()) throws {
-        try writer.write { db in
-            guard let meetup = try Meetup.fetchOne(db, key: meetupID), meetup.hostID == hostID else { throw StorageError.forbidden }
+        try write { db in
+            guard let meetup = try db.record(Meetup.self, id: meetupID), meetup.hostID == hostID else { throw StorageError.forbidden }
             guard now >= meetup.startsAt else { throw StorageError.forbidden }
-            for user in try Int64.fetchAll(db.cachedStatement(sql: "SELECT userID FROM meetupApplications WHERE meetupID = ? AND status = 'accepted'"), arguments: [meetupID]) {
-                try db.execute(sql: "UPDATE meetupApplications SET attended = ? WHERE meetupID = ? AND userID = ?",
-                               arguments: [present.contains(user), meetupID, user])
+            for user in try db.values("SELECT userID FROM meetupApplications WHERE meetupID = ? AND status = 'accepted'", [meetupID], as: Int64.self) {
+                try db.execute("UPDATE meetupApplications SET attended = ? WHERE meetupID = ? AND userID = ?", [present.contains(user), meetupID, user])
             }
         }
     }
@@ -365,45 +362,47 @@ extension AppDatabase {
     // MARK: - Reads
 
     public func meetup(id: Int64) throws -> Meetup? {
-        try reader.read { db in try Meetup.fetchOne(db, key: id) }
+        try read { db in try db.record(Meetup.self, id: id) }
     }
 
     /// Applicants of a meetup in queue order, with their status.
     public func participants(meetupID: Int64) throws -> [Participant] {
-        try reader.read { db in
-            try Row.fetchAll(db.cachedStatement(sql: """
+        try read { db in
+            try db.fetchAll("""
                 SELECT users.*, a.status AS applicationStatus, a.attended AS applicationAttended, a.groupID AS applicationGroup
                 FROM meetupApplications a JOIN users ON users.id = a.userID
                 WHERE a.meetupID = ? AND a.status IN ('accepted', 'pending', 'waitlisted') ORDER BY a.queuedAt, a.id
-                """), arguments: [meetupID])
-            .map { Participant(user: try User(row: $0), status: ApplicationStatus(rawValue: $0["applicationStatus"]) ?? .pending,
-                               attended: $0["applicationAttended"], groupID: $0["applicationGroup"]) }
+                """, [meetupID]) { row in
+                let extra = User.columns.count
+                return Participant(user: try User(row: row, startingAt: 0), status: ApplicationStatus(rawValue: try row.string(atIndex: extra)) ?? .pending,
+                                   attended: try row.decode(Bool?.self, atIndex: extra + 1), groupID: try row.decode(Int64?.self, atIndex: extra + 2))
+            }
         }
     }
 
     /// The viewer's application status, their place on the waitlist (1-based) when waiting,
     /// and the deadline to confirm their place when the host moved the meetup.
     public func application(meetupID: Int64, userID: Int64) throws -> (status: ApplicationStatus, waitlistPlace: Int?, confirmBy: Date?)? {
-        try reader.read { db in
-            guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT id, status, queuedAt, confirmBy, groupID FROM meetupApplications WHERE meetupID = ? AND userID = ?"),
-                                             arguments: [meetupID, userID]),
-                  let status = ApplicationStatus(rawValue: row["status"])
+        try read { db in
+            guard let row = try db.fetchOne("SELECT id, status, queuedAt, confirmBy, groupID FROM meetupApplications WHERE meetupID = ? AND userID = ?",
+                                            [meetupID, userID], { row in
+                (id: try row.decode(Int64.self, atIndex: 0), status: ApplicationStatus(rawValue: try row.string(atIndex: 1)),
+                 queuedAt: try row.date(atIndex: 2), confirmBy: try row.optionalDate(atIndex: 3), groupID: try row.decode(Int64?.self, atIndex: 4))
+            }), let status = row.status
             else { return nil }
-            guard status == .waitlisted else { return (status, nil, row["confirmBy"]) }
-            let queuedAt: Date = row["queuedAt"]
-            let id: Int64 = row["id"]
+            guard status == .waitlisted else { return (status, nil, row.confirmBy) }
             // Waiting is per pace group: only those ahead in the same one count.
-            let ahead = try Int.fetchOne(db.cachedStatement(sql: """
-                SELECT count(*) FROM meetupApplications WHERE meetupID = ? AND status = 'waitlisted' AND groupID IS ?
+            let ahead = try db.value("""
+                SELECT count(*) FROM meetupApplications WHERE meetupID = ? AND status = 'waitlisted' AND groupID IS NOT DISTINCT FROM ?
                     AND (queuedAt < ? OR (queuedAt = ? AND id < ?))
-                """), arguments: [meetupID, row["groupID"] as Int64?, queuedAt, queuedAt, id]) ?? 0
+                """, [meetupID, row.groupID, row.queuedAt, row.queuedAt, row.id], as: Int.self) ?? 0
             return (status, ahead + 1, nil)
         }
     }
 
     public func waitlistLength(meetupID: Int64) throws -> Int {
-        try reader.read { db in
-            try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM meetupApplications WHERE meetupID = ? AND status = 'waitlisted'"), arguments: [meetupID]) ?? 0
+        try read { db in
+            try db.value("SELECT count(*) FROM meetupApplications WHERE meetupID = ? AND status = 'waitlisted'", [meetupID], as: Int.self) ?? 0
         }
     }
 
@@ -411,7 +410,7 @@ extension AppDatabase {
     public func attendance(userID: Int64) throws -> (attended: Int, recorded: Int) {
         try readRows { connection in
             try connection.fetchOne("""
-                SELECT count(*) FILTER (WHERE attended = 1), count(*)
+                SELECT count(*) FILTER (WHERE attended = TRUE), count(*)
                 FROM meetupApplications WHERE userID = ? AND status = 'accepted' AND attended IS NOT NULL
                 """, [userID]) { row in (attended: try row.decode(atIndex: 0) as Int, recorded: try row.decode(atIndex: 1) as Int) }
         } ?? (0, 0)

@@ -76,89 +76,89 @@ extension AppDatabase {
 
     /// The upcoming and recent meetups `userID` is going to (accepted) or hosts.
     public func meetupsGoing(userID: Int64, since: Date) throws -> [Meetup] {
-        try reader.read { db in
-            try Meetup.fetchAll(db.cachedStatement(sql: """
+        try read { db in
+            try db.records(Meetup.self, """
                 SELECT * FROM meetups WHERE startsAt >= ?1 AND (hostID = ?2 OR id IN
                     (SELECT meetupID FROM meetupApplications WHERE userID = ?2 AND status = 'accepted'))
                 ORDER BY startsAt
-                """), arguments: [since, userID])
+                """, [since, userID])
         }
     }
 
     /// The member's calendar token, made on first use.
     public func calendarToken(userID: Int64, make: () -> String) throws -> String {
-        try writer.write { db in
-            if let token = try String.fetchOne(db.cachedStatement(sql: "SELECT calendarToken FROM users WHERE id = ?"), arguments: [userID]) { return token }
+        try write { db in
+            if let token = try db.value("SELECT calendarToken FROM users WHERE id = ?", [userID], as: String.self) { return token }
             let token = make()
-            try db.execute(sql: "UPDATE users SET calendarToken = ? WHERE id = ?", arguments: [token, userID])
+            try db.execute("UPDATE users SET calendarToken = ? WHERE id = ?", [token, userID])
             return token
         }
     }
 
     public func user(calendarToken: String) throws -> User? {
-        try reader.read { db in try User.fetchOne(db.cachedStatement(sql: "SELECT * FROM users WHERE calendarToken = ?"), arguments: [calendarToken]) }
+        try read { db in try db.record(User.self, "SELECT * FROM users WHERE calendarToken = ?", [calendarToken]) }
     }
 
     // MARK: - Talk and bookmarks
 
     /// Adds to a meetup's talk thread: the host and accepted participants only.
     public func addTalk(meetupID: Int64, authorID: Int64, body: String, bodyHTML: String, now: Date = Date()) throws {
-        try writer.write { db in
+        try write { db in
             guard try canTalk(db, meetupID: meetupID, userID: authorID) else { throw StorageError.forbidden }
-            try db.execute(sql: "INSERT INTO meetupTalk (meetupID, authorID, body, bodyHTML, createdAt) VALUES (?, ?, ?, ?, ?)",
-                           arguments: [meetupID, authorID, body, bodyHTML, now])
+            try db.execute("INSERT INTO meetupTalk (meetupID, authorID, body, bodyHTML, createdAt) VALUES (?, ?, ?, ?, ?)", [meetupID, authorID, body, bodyHTML, now])
         }
     }
 
     /// The talk thread, oldest first, for the host and accepted participants; 403 for others.
     public func talk(meetupID: Int64, viewerID: Int64) throws -> [(author: User, bodyHTML: String, createdAt: Date)] {
-        try reader.read { db in
+        try read { db in
             guard try canTalk(db, meetupID: meetupID, userID: viewerID) else { throw StorageError.forbidden }
-            return try Row.fetchAll(db.cachedStatement(sql: """
+            return try db.fetchAll("""
                 SELECT users.*, t.bodyHTML AS talkHTML, t.createdAt AS talkAt FROM meetupTalk t JOIN users ON users.id = t.authorID
                 WHERE t.meetupID = ? ORDER BY t.id
-                """), arguments: [meetupID])
-            .map { (try User(row: $0), $0["talkHTML"], $0["talkAt"]) }
+                """, [meetupID]) { row in
+                (try User(row: row, startingAt: 0), try row.decode(String.self, atIndex: User.columns.count), try row.date(atIndex: User.columns.count + 1))
+            }
         }
     }
 
     public func talkCount(meetupID: Int64) throws -> Int {
-        try reader.read { db in try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM meetupTalk WHERE meetupID = ?"), arguments: [meetupID]) ?? 0 }
+        try read { db in try db.value("SELECT count(*) FROM meetupTalk WHERE meetupID = ?", [meetupID], as: Int.self) ?? 0 }
     }
 
     public func canTalk(meetupID: Int64, userID: Int64) throws -> Bool {
-        try reader.read { db in try canTalk(db, meetupID: meetupID, userID: userID) }
+        try read { db in try canTalk(db, meetupID: meetupID, userID: userID) }
     }
 
-    private func canTalk(_ db: Database, meetupID: Int64, userID: Int64) throws -> Bool {
-        try Bool.fetchOne(db.cachedStatement(sql: """
+    private func canTalk(_ db: SQLConnection, meetupID: Int64, userID: Int64) throws -> Bool {
+        try db.value("""
             SELECT EXISTS (SELECT 1 FROM meetups WHERE id = ?1 AND hostID = ?2)
                 OR EXISTS (SELECT 1 FROM meetupApplications WHERE meetupID = ?1 AND userID = ?2 AND status = 'accepted')
-            """), arguments: [meetupID, userID]) ?? false
+            """, [meetupID, userID], as: Bool.self) ?? false
     }
 
     public func setMeetupBookmark(meetupID: Int64, userID: Int64, on: Bool, now: Date = Date()) throws {
-        try writer.write { db in
+        try write { db in
             if on {
-                guard try Meetup.exists(db, key: meetupID) else { throw StorageError.notFound }
-                try db.execute(sql: "INSERT OR IGNORE INTO meetupBookmarks (userID, meetupID, createdAt) VALUES (?, ?, ?)", arguments: [userID, meetupID, now])
+                guard try db.exists(Meetup.self, id: meetupID) else { throw StorageError.notFound }
+                try db.execute("INSERT INTO meetupBookmarks (userID, meetupID, createdAt) VALUES (?, ?, ?) ON CONFLICT DO NOTHING", [userID, meetupID, now])
             } else {
-                try db.execute(sql: "DELETE FROM meetupBookmarks WHERE userID = ? AND meetupID = ?", arguments: [userID, meetupID])
+                try db.execute("DELETE FROM meetupBookmarks WHERE userID = ? AND meetupID = ?", [userID, meetupID])
             }
         }
     }
 
     public func bookmarkedMeetups(userID: Int64) throws -> [Meetup] {
-        try reader.read { db in
-            try Meetup.fetchAll(db.cachedStatement(sql: """
+        try read { db in
+            try db.records(Meetup.self, """
                 SELECT meetups.* FROM meetupBookmarks b JOIN meetups ON meetups.id = b.meetupID WHERE b.userID = ? ORDER BY b.id DESC LIMIT 100
-                """), arguments: [userID])
+                """, [userID])
         }
     }
 
     public func isMeetupBookmarked(meetupID: Int64, userID: Int64) throws -> Bool {
-        try reader.read { db in
-            try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM meetupBookmarks WHERE userID = ? AND meetupID = ?)"), arguments: [userID, meetupID]) ?? false
+        try read { db in
+            try db.value("SELECT EXISTS (SELECT 1 FROM meetupBookmarks WHERE userID = ? AND meetupID = ?)", [userID, meetupID], as: Bool.self) ?? false
         }
     }
 }

@@ -8,21 +8,21 @@ extension AppDatabase {
     /// distinct people have reported the same content, it is hidden until staff review it.
     public func report(reporterID: Int64, target: ModerationTarget, targetID: Int64, reason: ReportReason, note: String,
                        autoHideThreshold: Int, now: Date = Date()) throws {
-        try writer.write { db in
+        try write { db in
             guard try label(db, target, targetID) != nil else { throw StorageError.notFound }
             do {
-                try db.execute(sql: """
+                try db.execute("""
                     INSERT INTO reports (reporterID, targetType, targetID, reason, note, createdAt) VALUES (?, ?, ?, ?, ?, ?)
-                    """, arguments: [reporterID, target.rawValue, targetID, reason.rawValue, note, now])
+                    """, [reporterID, target.rawValue, targetID, reason.rawValue, note, now])
             } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
                 throw StorageError.duplicate
             }
-            let reporters = try Int.fetchOne(db.cachedStatement(sql: """
+            let reporters = try db.value("""
                 SELECT count(DISTINCT reporterID) FROM reports WHERE targetType = ? AND targetID = ? AND resolvedAt IS NULL
-                """), arguments: [target.rawValue, targetID]) ?? 0
+                """, [target.rawValue, targetID], as: Int.self) ?? 0
             if reporters >= autoHideThreshold, let table = target.table,
-               try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM \(table) WHERE id = ? AND hiddenAt IS NULL"), arguments: [targetID]) == 1 {
-                try db.execute(sql: "UPDATE \(table) SET hiddenAt = ? WHERE id = ?", arguments: [now, targetID])
+               try db.value("SELECT count(*) FROM \(table) WHERE id = ? AND hiddenAt IS NULL", [targetID], as: Int.self) == 1 {
+                try db.execute("UPDATE \(table) SET hiddenAt = ? WHERE id = ?", [now, targetID])
                 try log(db, moderatorID: nil, action: "autoHide", target: target, targetID: targetID,
                         reason: "\(reporters) reports", now: now)
             }
@@ -31,23 +31,25 @@ extension AppDatabase {
 
     /// Open reports grouped by target, most reported first.
     public func openReports() throws -> [ReportGroup] {
-        try reader.read { db in
-            let rows = try Row.fetchAll(db.cachedStatement(sql: """
-                SELECT targetType, targetID, count(*) AS count, group_concat(reason) AS reasons,
-                       group_concat(note, char(30)) AS notes, max(createdAt) AS latest
-                FROM reports WHERE resolvedAt IS NULL GROUP BY targetType, targetID ORDER BY count DESC, latest DESC
-                """))
-            return rows.compactMap { row in
-                guard let type = ModerationTarget(rawValue: row["targetType"]) else { return nil }
-                let reasons = (row["reasons"] as String? ?? "").split(separator: ",").compactMap { ReportReason(rawValue: String($0)) }
-                let notes = (row["notes"] as String? ?? "").split(separator: "\u{1E}").map(String.init).filter { !$0.isEmpty }
-                return ReportGroup(targetType: type, targetID: row["targetID"], count: row["count"], reasons: reasons, notes: notes, latest: row["latest"])
+        try read { db in
+            let lists = db.engine == .postgres
+                ? "string_agg(reason, ',' ORDER BY id), string_agg(note, chr(30) ORDER BY id)" : "group_concat(reason), group_concat(note, char(30))"
+            let rows = try db.fetchAll("""
+                SELECT targetType, targetID, count(*) AS count, \(lists), max(createdAt) AS latest
+                FROM reports WHERE resolvedAt IS NULL GROUP BY targetType, targetID ORDER BY count DESC, latest DESC, targetType, targetID
+                """) { row -> ReportGroup? in
+                guard let type = ModerationTarget(rawValue: try row.string(atIndex: 0)) else { return nil }
+                let reasons = (try row.decode(String?.self, atIndex: 3) ?? "").split(separator: ",").compactMap { ReportReason(rawValue: String($0)) }
+                let notes = (try row.decode(String?.self, atIndex: 4) ?? "").split(separator: "\u{1E}").map(String.init).filter { !$0.isEmpty }
+                return ReportGroup(targetType: type, targetID: try row.decode(atIndex: 1), count: try row.decode(atIndex: 2), reasons: reasons,
+                                   notes: notes, latest: try row.date(atIndex: 5))
             }
+            return rows.compactMap { $0 }
         }
     }
 
     public func openReportCount() throws -> Int {
-        try reader.read { db in try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM reports WHERE resolvedAt IS NULL")) ?? 0 }
+        try read { db in try db.value("SELECT count(*) FROM reports WHERE resolvedAt IS NULL", as: Int.self) ?? 0 }
     }
 
     // MARK: - Acting on content
@@ -60,23 +62,22 @@ extension AppDatabase {
 
     public func moderate(_ action: ContentAction, target: ModerationTarget, targetID: Int64, by moderatorID: Int64,
                          reason: String, now: Date = Date()) throws {
-        try writer.write { db in
+        try write { db in
             guard let label = try label(db, target, targetID) else { throw StorageError.notFound }
             switch action {
             case .dismiss:
                 break
             case .hide, .restore:
                 guard let table = target.table else { throw StorageError.forbidden }
-                try db.execute(sql: "UPDATE \(table) SET hiddenAt = ? WHERE id = ?", arguments: [action == .hide ? now : nil, targetID])
+                try db.execute("UPDATE \(table) SET hiddenAt = ? WHERE id = ?", [action == .hide ? now : nil, targetID])
             case .delete:
                 guard let table = target.table else { throw StorageError.forbidden }
-                try db.execute(sql: "DELETE FROM \(table) WHERE id = ?", arguments: [targetID])
+                try db.execute("DELETE FROM \(table) WHERE id = ?", [targetID])
             case .lock, .unlock:
                 guard target == .post else { throw StorageError.forbidden }
-                try db.execute(sql: "UPDATE posts SET commentsLocked = ? WHERE id = ?", arguments: [action == .lock, targetID])
+                try db.execute("UPDATE posts SET commentsLocked = ? WHERE id = ?", [action == .lock, targetID])
             }
-            try db.execute(sql: "UPDATE reports SET resolvedAt = ?, resolution = ? WHERE targetType = ? AND targetID = ? AND resolvedAt IS NULL",
-                           arguments: [now, action.rawValue, target.rawValue, targetID])
+            try db.execute("UPDATE reports SET resolvedAt = ?, resolution = ? WHERE targetType = ? AND targetID = ? AND resolvedAt IS NULL", [now, action.rawValue, target.rawValue, targetID])
             try log(db, moderatorID: moderatorID, action: action.rawValue, target: target, targetID: targetID, label: label, reason: reason, now: now)
         }
     }
@@ -90,8 +91,8 @@ extension AppDatabase {
     /// Warns, silences or suspends a member (until `until`, nil for ever), or lifts a
     /// sanction. A suspension ends their sessions at once. Moderators cannot act on admins.
     public func sanction(_ action: MemberAction, userID: Int64, by moderatorID: Int64, until: Date?, reason: String, now: Date = Date()) throws {
-        try writer.write { db in
-            guard let target = try User.fetchOne(db, key: userID), let moderator = try User.fetchOne(db, key: moderatorID), moderator.isStaff else {
+        try write { db in
+            guard let target = try db.record(User.self, id: userID), let moderator = try db.record(User.self, id: moderatorID), moderator.isStaff else {
                 throw StorageError.notFound
             }
             if target.role == .admin, moderator.role != .admin { throw StorageError.forbidden }
@@ -99,15 +100,14 @@ extension AppDatabase {
             let end = until ?? Date.distantFuture
             switch action {
             case .warn:
-                try db.execute(sql: "INSERT INTO warnings (userID, moderatorID, reason, createdAt) VALUES (?, ?, ?, ?)",
-                               arguments: [userID, moderatorID, reason, now])
+                try db.execute("INSERT INTO warnings (userID, moderatorID, reason, createdAt) VALUES (?, ?, ?, ?)", [userID, moderatorID, reason, now])
             case .silence:
-                try db.execute(sql: "UPDATE users SET silencedUntil = ?, sanctionReason = ? WHERE id = ?", arguments: [end, reason, userID])
+                try db.execute("UPDATE users SET silencedUntil = ?, sanctionReason = ? WHERE id = ?", [end, reason, userID])
             case .suspend:
-                try db.execute(sql: "UPDATE users SET suspendedUntil = ?, sanctionReason = ? WHERE id = ?", arguments: [end, reason, userID])
-                try db.execute(sql: "DELETE FROM sessions WHERE userID = ?", arguments: [userID])
+                try db.execute("UPDATE users SET suspendedUntil = ?, sanctionReason = ? WHERE id = ?", [end, reason, userID])
+                try db.execute("DELETE FROM sessions WHERE userID = ?", [userID])
             case .unsuspend:
-                try db.execute(sql: "UPDATE users SET suspendedUntil = NULL, silencedUntil = NULL, sanctionReason = '' WHERE id = ?", arguments: [userID])
+                try db.execute("UPDATE users SET suspendedUntil = NULL, silencedUntil = NULL, sanctionReason = '' WHERE id = ?", [userID])
             }
             try log(db, moderatorID: moderatorID, action: action.rawValue, target: .user, targetID: userID,
                     label: "@" + target.username, reason: reason, now: now)
@@ -116,8 +116,8 @@ extension AppDatabase {
 
     /// The member has read their warnings: the banner goes.
     public func acknowledgeWarnings(userID: Int64, now: Date = Date()) throws {
-        try writer.write { db in
-            try db.execute(sql: "UPDATE warnings SET readAt = ? WHERE userID = ? AND readAt IS NULL", arguments: [now, userID])
+        try write { db in
+            try db.execute("UPDATE warnings SET readAt = ? WHERE userID = ? AND readAt IS NULL", [now, userID])
         }
     }
 
@@ -125,24 +125,25 @@ extension AppDatabase {
 
     /// The newest log entries with their moderators' usernames (nil for automatic actions).
     public func moderationLog(limit: Int = 100) throws -> [(entry: LogEntry, moderator: String?)] {
-        try reader.read { db in
-            try Row.fetchAll(db.cachedStatement(sql: """
+        try read { db in
+            try db.fetchAll("""
                 SELECT moderationLog.*, users.username AS moderatorName FROM moderationLog
                 LEFT JOIN users ON users.id = moderationLog.moderatorID ORDER BY moderationLog.id DESC LIMIT ?
-                """), arguments: [limit])
-            .map { (try LogEntry(row: $0), $0["moderatorName"]) }
+                """, [limit]) { row in
+                (try LogEntry(row: row, startingAt: 0), try row.decode(String?.self, atIndex: LogEntry.columns.count))
+            }
         }
     }
 
-    private func log(_ db: Database, moderatorID: Int64?, action: String, target: ModerationTarget, targetID: Int64,
+    private func log(_ db: SQLConnection, moderatorID: Int64?, action: String, target: ModerationTarget, targetID: Int64,
                      label: String? = nil, reason: String, now: Date) throws {
         var entry = LogEntry(id: nil, moderatorID: moderatorID, action: action, targetType: target.rawValue, targetID: targetID,
                              targetLabel: try label ?? self.label(db, target, targetID) ?? "", reason: reason, createdAt: now)
-        try entry.insert(db)
+        entry.id = try db.insert(entry)
     }
 
     /// A short description of a target, or nil if it does not exist.
-    func label(_ db: Database, _ target: ModerationTarget, _ id: Int64) throws -> String? {
+    func label(_ db: SQLConnection, _ target: ModerationTarget, _ id: Int64) throws -> String? {
         let sql = switch target {
         case .post: "SELECT substr(body, 1, 80) FROM posts WHERE id = ?"
         case .comment: "SELECT substr(body, 1, 80) FROM comments WHERE id = ?"
@@ -150,7 +151,7 @@ extension AppDatabase {
         case .meetup: "SELECT title FROM meetups WHERE id = ?"
         case .user: "SELECT '@' || username FROM users WHERE id = ?"
         }
-        return try String.fetchOne(db.cachedStatement(sql: sql), arguments: [id])
+        return try db.value(sql, [id], as: String.self)
     }
 
     /// Who wrote or owns a target, for the review queue's "author's history" link.
@@ -162,7 +163,7 @@ extension AppDatabase {
         case .meetup: "SELECT users.* FROM meetups JOIN users ON users.id = meetups.hostID WHERE meetups.id = ?"
         case .user: "SELECT * FROM users WHERE id = ?"
         }
-        return try reader.read { db in try User.fetchOne(db.cachedStatement(sql: sql), arguments: [id]) }
+        return try read { db in try db.record(User.self, sql, [id]) }
     }
 
     /// Whether staff hid the target (members and users cannot be hidden).
@@ -175,34 +176,33 @@ extension AppDatabase {
 
     /// The label of a target, for the review queue.
     public func targetLabel(_ target: ModerationTarget, id: Int64) throws -> String? {
-        try reader.read { db in try label(db, target, id) }
+        try read { db in try label(db, target, id) }
     }
 
     // MARK: - Blocking
 
     public func setBlock(blockerID: Int64, blockedID: Int64, on: Bool, now: Date = Date()) throws {
         guard blockerID != blockedID else { throw StorageError.forbidden }
-        try writer.write { db in
+        try write { db in
             if on {
-                try db.execute(sql: "INSERT OR IGNORE INTO blocks (blockerID, blockedID, createdAt) VALUES (?, ?, ?)", arguments: [blockerID, blockedID, now])
+                try db.execute("INSERT INTO blocks (blockerID, blockedID, createdAt) VALUES (?, ?, ?) ON CONFLICT DO NOTHING", [blockerID, blockedID, now])
                 // A block ends follows both ways.
-                try db.execute(sql: "DELETE FROM follows WHERE (followerID = ?1 AND followeeID = ?2) OR (followerID = ?2 AND followeeID = ?1)",
-                               arguments: [blockerID, blockedID])
+                try db.execute("DELETE FROM follows WHERE (followerID = ?1 AND followeeID = ?2) OR (followerID = ?2 AND followeeID = ?1)", [blockerID, blockedID])
             } else {
-                try db.execute(sql: "DELETE FROM blocks WHERE blockerID = ? AND blockedID = ?", arguments: [blockerID, blockedID])
+                try db.execute("DELETE FROM blocks WHERE blockerID = ? AND blockedID = ?", [blockerID, blockedID])
             }
         }
     }
 
     /// True if either has blocked the other.
     public func isBlocked(_ a: Int64, _ b: Int64) throws -> Bool {
-        try reader.read { db in try isBlocked(db, a, b) }
+        try read { db in try isBlocked(db, a, b) }
     }
 
-    func isBlocked(_ db: Database, _ a: Int64, _ b: Int64) throws -> Bool {
-        try Bool.fetchOne(db.cachedStatement(sql: """
+    func isBlocked(_ db: SQLConnection, _ a: Int64, _ b: Int64) throws -> Bool {
+        try db.value("""
             SELECT EXISTS (SELECT 1 FROM blocks WHERE (blockerID = ?1 AND blockedID = ?2) OR (blockerID = ?2 AND blockedID = ?1))
-            """), arguments: [a, b]) ?? false
+            """, [a, b], as: Bool.self) ?? false
     }
 
     public func hasBlocked(blockerID: Int64, blockedID: Int64) throws -> Bool {
@@ -218,11 +218,13 @@ extension AppDatabase {
     /// Rows created per day over the last `days` days: `table` is `users` or `posts`.
     public func dailyCounts(_ table: String, days: Int, now: Date = Date()) throws -> [(day: String, count: Int)] {
         guard table == "users" || table == "posts" else { return [] }
-        return try reader.read { db in
+        return try read { db in
             let since = now.addingTimeInterval(-Double(days) * 86_400)
-            let counts = try Row.fetchAll(db.cachedStatement(sql: "SELECT date(createdAt) AS day, count(*) AS count FROM \(table) WHERE createdAt >= ? GROUP BY day"),
-                                          arguments: [since])
-                .reduce(into: [String: Int]()) { $0[$1["day"]] = $1["count"] }
+            let day = db.engine == .postgres ? "to_char(createdAt, 'YYYY-MM-DD')" : "date(createdAt)"
+            let counts = try db.fetchAll("SELECT \(day) AS day, count(*) AS count FROM \(table) WHERE createdAt >= ? GROUP BY day", [since]) {
+                (try $0.decode(String.self, atIndex: 0), try $0.decode(Int.self, atIndex: 1))
+            }
+            .reduce(into: [String: Int]()) { $0[$1.0] = $1.1 }
             let formatter = DateFormatter()
             formatter.locale = Locale(identifier: "en_US_POSIX")
             formatter.timeZone = TimeZone(identifier: "UTC")
@@ -247,29 +249,29 @@ extension AppDatabase {
         case .meetups: "SELECT count(*) FROM meetups WHERE createdAt >= ?1 AND hostID = ?2"
         case .crews: "SELECT count(*) FROM crews WHERE createdAt >= ?1 AND id IN (SELECT crewID FROM crewMembers WHERE role = 'owner' AND userID = ?2)"
         }
-        return try reader.read { db in try Int.fetchOne(db.cachedStatement(sql: sql), arguments: [since, userID]) ?? 0 }
+        return try read { db in try db.value(sql, [since, userID], as: Int.self) ?? 0 }
     }
 
     public func newUsers(limit: Int = 10) throws -> [User] {
-        try reader.read { db in try User.fetchAll(db.cachedStatement(sql: "SELECT * FROM users ORDER BY id DESC LIMIT ?"), arguments: [limit]) }
+        try read { db in try db.records(User.self, "SELECT * FROM users ORDER BY id DESC LIMIT ?", [limit]) }
     }
 
     /// Members whose username, display name or email contains `query`.
     public func findUsers(_ query: String, limit: Int = 50) throws -> [User] {
         let pattern = "%" + query.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
             .replacingOccurrences(of: "_", with: "\\_") + "%"
-        return try reader.read { db in
-            try User.fetchAll(db.cachedStatement(sql: """
+        return try read { db in
+            try db.records(User.self, """
                 SELECT * FROM users WHERE username LIKE ?1 ESCAPE '\\' OR displayName LIKE ?1 ESCAPE '\\' OR email LIKE ?1 ESCAPE '\\'
                 ORDER BY id DESC LIMIT ?2
-                """), arguments: [pattern, limit])
+                """, [pattern, limit])
         }
     }
 
     /// Reports a member made and received, and their live sessions, for the user page.
     public func moderationSummary(userID: Int64) throws -> (made: Int, received: Int, sessions: Int, posts: Int, comments: Int) {
-        try reader.read { db in
-            let count = { (sql: String) in try Int.fetchOne(db.cachedStatement(sql: sql), arguments: [userID]) ?? 0 }
+        try read { db in
+            let count = { (sql: String) in try db.value(sql, [userID], as: Int.self) ?? 0 }
             return (
                 try count("SELECT count(*) FROM reports WHERE reporterID = ?"),
                 try count("""

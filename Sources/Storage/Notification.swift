@@ -46,28 +46,27 @@ public struct NotificationItem: Sendable, Equatable {
 
 extension AppDatabase {
     func insertNotification(
-        _ db: Database, userID: Int64, kind: Notification.Kind, actorID: Int64, postID: Int64?, commentID: Int64?,
+        _ db: SQLConnection, userID: Int64, kind: Notification.Kind, actorID: Int64, postID: Int64?, commentID: Int64?,
         crewID: Int64? = nil, meetupID: Int64? = nil, detail: String = "", now: Date
     ) throws {
         var notification = Notification(id: nil, userID: userID, kind: kind, actorID: actorID, postID: postID,
                                         commentID: commentID, crewID: crewID, meetupID: meetupID, detail: detail,
                                         createdAt: now, readAt: nil)
-        try notification.insert(db)
+        notification.id = try db.insert(notification)
     }
 
     /// The newest notifications of `userID`.
     public func notifications(userID: Int64, limit: Int = 50) throws -> [NotificationItem] {
-        try reader.read { db in
-            let notifications = try Notification.fetchAll(db.cachedStatement(sql: "SELECT * FROM notifications WHERE userID = ? ORDER BY id DESC LIMIT ?"),
-                                                          arguments: [userID, limit])
+        try read { db in
+            let notifications = try db.records(Notification.self, "SELECT * FROM notifications WHERE userID = ? ORDER BY id DESC LIMIT ?", [userID, limit])
             return try items(db, notifications)
         }
     }
 
     /// The notifications with their actors, crews, meetup titles and previews.
-    func items(_ db: Database, _ notifications: [Notification]) throws -> [NotificationItem] {
-        let actors = try User.fetchAll(db, keys: Array(Set(notifications.map(\.actorID)))).reduce(into: [Int64: User]()) { $0[$1.id ?? 0] = $1 }
-        let crews = try Crew.fetchAll(db, keys: Array(Set(notifications.compactMap(\.crewID)))).reduce(into: [Int64: Crew]()) { $0[$1.id ?? 0] = $1 }
+    func items(_ db: SQLConnection, _ notifications: [Notification]) throws -> [NotificationItem] {
+        let actors = try db.records(User.self, ids: Set(notifications.map(\.actorID))).reduce(into: [Int64: User]()) { $0[$1.id ?? 0] = $1 }
+        let crews = try db.records(Crew.self, ids: Set(notifications.compactMap(\.crewID))).reduce(into: [Int64: Crew]()) { $0[$1.id ?? 0] = $1 }
         let commentIDs = Array(Set(notifications.compactMap(\.commentID)))
         let comments = try bodies(db, table: "comments", ids: commentIDs, alive: "deletedAt IS NULL AND hiddenAt IS NULL")
         let postIDs = Array(Set(notifications.filter { $0.kind == .mention && $0.commentID == nil }.compactMap(\.postID)))
@@ -82,25 +81,50 @@ extension AppDatabase {
         }
     }
 
-    private func titles(_ db: Database, ids: [Int64]) throws -> [Int64: String] {
+    private func titles(_ db: SQLConnection, ids: [Int64]) throws -> [Int64: String] {
         guard !ids.isEmpty else { return [:] }
-        let placeholders = Array(repeating: "?", count: ids.count).joined(separator: ",")
-        let rows = try Row.fetchAll(db, sql: "SELECT id, title FROM meetups WHERE id IN (\(placeholders))", arguments: StatementArguments(ids))
-        return rows.reduce(into: [:]) { titles, row in titles[row["id"]] = row["title"] }
+        let rows = try db.fetchAll("SELECT id, title FROM meetups WHERE id IN (\(db.idList("?")))", [SQLConnection.jsonArray(ids)]) {
+            (try $0.decode(Int64.self, atIndex: 0), try $0.decode(String.self, atIndex: 1))
+        }
+        return Dictionary(rows, uniquingKeysWith: { first, _ in first })
     }
 
     /// The Markdown of the rows `ids` of `table` that are still shown.
-    private func bodies(_ db: Database, table: String, ids: [Int64], alive: String) throws -> [Int64: String] {
+    private func bodies(_ db: SQLConnection, table: String, ids: [Int64], alive: String) throws -> [Int64: String] {
         guard !ids.isEmpty else { return [:] }
-        let placeholders = Array(repeating: "?", count: ids.count).joined(separator: ",")
-        let rows = try Row.fetchAll(db, sql: "SELECT id, body FROM \(table) WHERE id IN (\(placeholders)) AND \(alive)",
-                                    arguments: StatementArguments(ids))
-        return rows.reduce(into: [:]) { bodies, row in bodies[row["id"]] = row["body"] }
+        let rows = try db.fetchAll("SELECT id, body FROM \(table) WHERE id IN (\(db.idList("?"))) AND \(alive)", [SQLConnection.jsonArray(ids)]) {
+            (try $0.decode(Int64.self, atIndex: 0), try $0.decode(String.self, atIndex: 1))
+        }
+        return Dictionary(rows, uniquingKeysWith: { first, _ in first })
     }
 
     public func markNotificationsRead(userID: Int64, now: Date = Date()) throws {
-        try writer.write { db in
-            try db.execute(sql: "UPDATE notifications SET readAt = ? WHERE userID = ? AND readAt IS NULL", arguments: [now, userID])
+        try write { db in
+            try db.execute("UPDATE notifications SET readAt = ? WHERE userID = ? AND readAt IS NULL", [now, userID])
         }
+    }
+}
+
+extension Notification: SQLRecord {
+    /// The table's columns in its own order, which `init(row:)` reads by position.
+    static let columns = ["id", "userID", "kind", "actorID", "postID", "commentID", "crewID", "meetupID", "detail", "createdAt", "readAt"]
+
+    init(row: some PositionalRow, startingAt offset: Int) throws {
+        try row.checkColumns(Self.columns, from: offset)
+        id = try row.decode(atIndex: offset)
+        userID = try row.decode(atIndex: offset + 1)
+        kind = try row.decodeRawValue(atIndex: offset + 2)
+        actorID = try row.decode(atIndex: offset + 3)
+        postID = try row.decode(atIndex: offset + 4)
+        commentID = try row.decode(atIndex: offset + 5)
+        crewID = try row.decode(atIndex: offset + 6)
+        meetupID = try row.decode(atIndex: offset + 7)
+        detail = try row.decode(atIndex: offset + 8)
+        createdAt = try row.date(atIndex: offset + 9)
+        readAt = try row.optionalDate(atIndex: offset + 10)
+    }
+
+    var columnValues: [(any SQLBindable)?] {
+        [userID, kind.rawValue, actorID, postID, commentID, crewID, meetupID, detail, createdAt, readAt]
     }
 }

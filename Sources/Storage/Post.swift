@@ -116,7 +116,7 @@ public struct FeedPage: Sendable {
 // Rows are decoded by hand, by position (`Row.checkColumns`): a fraction of what `Codable`
 // costs per row (it was half of the feed's read), and a stored value of the wrong type is an
 // error for the page, not a trap.
-extension Post {
+extension Post: SQLRecord {
     /// The table's columns in its own order, which `init(row:)` reads by position.
     static let columns = ["id", "authorID", "body", "bodyHTML", "createdAt", "updatedAt", "likeCount", "commentCount", "crewID", "hiddenAt", "commentsLocked"]
 
@@ -139,9 +139,13 @@ extension Post {
         hiddenAt = try row.optionalDate(atIndex: offset + 9)
         commentsLocked = try row.decode(atIndex: offset + 10)
     }
+
+    var columnValues: [(any SQLBindable)?] {
+        [authorID, body, bodyHTML, createdAt, updatedAt, likeCount, commentCount, crewID, hiddenAt, commentsLocked]
+    }
 }
 
-extension Photo {
+extension Photo: SQLRecord {
     /// The table's columns in its own order, which `init(row:)` reads by position.
     static let columns = ["id", "postID", "position", "fileName", "mediaType", "width", "height", "byteCount"]
 
@@ -159,5 +163,9 @@ extension Photo {
         width = try row.decode(atIndex: offset + 5)
         height = try row.decode(atIndex: offset + 6)
         byteCount = try row.decode(atIndex: offset + 7)
+    }
+
+    var columnValues: [(any SQLBindable)?] {
+        [postID, position, fileName, mediaType, width, height, byteCount]
     }
 }

@@ -7,20 +7,20 @@ extension AppDatabase {
     /// Saves a post with its tags and photos, and notifies the users it mentions. A crew post
     /// needs its author to be a member of the crew.
     public func createPost(authorID: Int64, content: PostContent, photos: [NewPhoto], crewID: Int64? = nil, now: Date = Date()) throws -> Post {
-        try writer.write { db in
+        try write { db in
             if let crewID {
                 guard let role = try crewRole(db, crewID: crewID, userID: authorID), role != .pending else { throw StorageError.forbidden }
-                try db.execute(sql: "UPDATE crews SET lastActivityAt = ? WHERE id = ?", arguments: [now, crewID])
+                try db.execute("UPDATE crews SET lastActivityAt = ? WHERE id = ?", [now, crewID])
             }
             var post = Post(id: nil, authorID: authorID, body: content.body, bodyHTML: content.bodyHTML,
                             createdAt: now, updatedAt: nil, likeCount: 0, commentCount: 0, crewID: crewID,
                             hiddenAt: nil, commentsLocked: false)
-            try post.insert(db)
+            post.id = try db.insert(post)
             let postID = try post.storedID
             for (position, photo) in photos.enumerated() {
                 var row = Photo(id: nil, postID: postID, position: position, fileName: photo.fileName,
                                 mediaType: photo.mediaType, width: photo.width, height: photo.height, byteCount: photo.byteCount)
-                try row.insert(db)
+                row.id = try db.insert(row)
             }
             try replaceTags(db, postID: postID, tags: content.tags)
             try notifyMentions(db, actorID: authorID, userIDs: content.mentionedUserIDs, postID: postID, commentID: nil, now: now)
@@ -30,15 +30,15 @@ extension AppDatabase {
 
     /// Changes a post's text; only its author may. Mentions new to this edit are notified.
     public func updatePost(id: Int64, authorID: Int64, content: PostContent, now: Date = Date()) throws -> Post {
-        try writer.write { db in
-            guard var post = try Post.fetchOne(db, key: id), post.authorID == authorID else { throw StorageError.notFound }
-            let alreadyNotified = try Int64.fetchSet(db.cachedStatement(sql: """
+        try write { db in
+            guard var post = try db.record(Post.self, id: id), post.authorID == authorID else { throw StorageError.notFound }
+            let alreadyNotified = try Set(try db.values("""
                 SELECT userID FROM notifications WHERE postID = ? AND commentID IS NULL AND kind = 'mention'
-                """), arguments: [id])
+                """, [id], as: Int64.self))
             post.body = content.body
             post.bodyHTML = content.bodyHTML
             post.updatedAt = now
-            try post.update(db)
+            try db.update(post)
             try replaceTags(db, postID: id, tags: content.tags)
             let newMentions = content.mentionedUserIDs.filter { !alreadyNotified.contains($0) }
             try notifyMentions(db, actorID: authorID, userIDs: newMentions, postID: id, commentID: nil, now: now)
@@ -49,22 +49,22 @@ extension AppDatabase {
     /// Deletes a post (its comments, likes and tags go with it); only its author may.
     /// Returns the file names of its photos, for the caller to remove from disk.
     public func deletePost(id: Int64, authorID: Int64) throws -> [String] {
-        try writer.write { db in
-            guard let post = try Post.fetchOne(db, key: id), post.authorID == authorID else { throw StorageError.notFound }
-            let files = try String.fetchAll(db.cachedStatement(sql: "SELECT fileName FROM photos WHERE postID = ?"), arguments: [id])
-            try post.delete(db)
+        try write { db in
+            guard let post = try db.record(Post.self, id: id), post.authorID == authorID else { throw StorageError.notFound }
+            let files = try db.values("SELECT fileName FROM photos WHERE postID = ?", [id], as: String.self)
+            try db.delete(post)
             return files
         }
     }
 
-    private func replaceTags(_ db: Database, postID: Int64, tags: [String]) throws {
-        try db.execute(sql: "DELETE FROM postTags WHERE postID = ?", arguments: [postID])
+    private func replaceTags(_ db: SQLConnection, postID: Int64, tags: [String]) throws {
+        try db.execute("DELETE FROM postTags WHERE postID = ?", [postID])
         for tag in Set(tags) {
-            try db.execute(sql: "INSERT INTO postTags (tag, postID) VALUES (?, ?)", arguments: [tag, postID])
+            try db.execute("INSERT INTO postTags (tag, postID) VALUES (?, ?)", [tag, postID])
         }
     }
 
-    func notifyMentions(_ db: Database, actorID: Int64, userIDs: [Int64], postID: Int64, commentID: Int64?, now: Date) throws {
+    func notifyMentions(_ db: SQLConnection, actorID: Int64, userIDs: [Int64], postID: Int64, commentID: Int64?, now: Date) throws {
         for userID in Set(userIDs) where userID != actorID {
             if try isBlocked(db, actorID, userID) { continue }
             try insertNotification(db, userID: userID, kind: .mention, actorID: actorID, postID: postID, commentID: commentID, now: now)
@@ -76,12 +76,15 @@ extension AppDatabase {
     /// Ids of the users with these usernames (ignoring case), by lower-cased username.
     public func userIDs(usernames: Set<String>) throws -> [String: Int64] {
         guard !usernames.isEmpty else { return [:] }
-        return try reader.read { db in
-            var ids: [String: Int64] = [:]
-            let rows = try Row.fetchAll(db.cachedStatement(sql: "SELECT id, username FROM users WHERE username IN (\(databaseQuestionMarks(count: usernames.count)))"),
-                                        arguments: StatementArguments(Array(usernames)))
-            for row in rows { ids[(row["username"] as String).lowercased()] = row["id"] }
-            return ids
+        let names = String(decoding: try JSONEncoder().encode(Array(usernames)), as: UTF8.self)
+        return try readRows { db in
+            // As citext on PostgreSQL, so that the comparison ignores case as SQLite's NOCASE column does.
+            let list = db.engine == .postgres
+                ? "SELECT CAST(value AS citext) FROM json_array_elements_text(CAST(? AS json))" : "SELECT value FROM json_each(?)"
+            let rows = try db.fetchAll("SELECT id, username FROM users WHERE username IN (\(list))", [names]) {
+                (try $0.decode(String.self, atIndex: 1).lowercased(), try $0.decode(Int64.self, atIndex: 0))
+            }
+            return Dictionary(rows, uniquingKeysWith: { first, _ in first })
         }
     }
 }

@@ -52,88 +52,115 @@ public struct RunRecord: Codable, Sendable, Equatable, FetchableRecord, MutableP
 
 extension AppDatabase {
     public func createRecord(_ record: RunRecord) throws -> RunRecord {
-        try writer.write { db in
+        try write { db in
             var record = record
             if let meetupID = record.meetupID {
-                let attended = try Bool.fetchOne(db.cachedStatement(sql: """
+                let attended = try db.value("""
                     SELECT EXISTS (SELECT 1 FROM meetupApplications WHERE meetupID = ? AND userID = ? AND status = 'accepted')
                         OR EXISTS (SELECT 1 FROM meetups WHERE id = ? AND hostID = ?)
-                    """), arguments: [meetupID, record.userID, meetupID, record.userID]) ?? false
+                    """, [meetupID, record.userID, meetupID, record.userID], as: Bool.self) ?? false
                 guard attended else { throw StorageError.forbidden }
             }
-            try record.insert(db)
+            record.id = try db.insert(record)
             return record
         }
     }
 
     public func deleteRecord(id: Int64, userID: Int64) throws {
-        try writer.write { db in
-            guard try RunRecord.filter(Column("id") == id && Column("userID") == userID).deleteAll(db) == 1 else { throw StorageError.notFound }
+        try write { db in
+            guard try db.execute("DELETE FROM records WHERE id = ? AND userID = ?", [id, userID]) == 1 else { throw StorageError.notFound }
         }
     }
 
     /// The record if `viewerID` may see it: its runner always; crew visibility for people who
     /// share a crew with the runner; public for everyone.
     public func record(id: Int64, viewerID: Int64?) throws -> RunRecord? {
-        try reader.read { db in
-            guard let record = try RunRecord.fetchOne(db, key: id), try canSee(db, record.userID, record.visibility, viewerID) else { return nil }
+        try read { db in
+            guard let record = try db.record(RunRecord.self, id: id), try canSee(db, record.userID, record.visibility, viewerID) else { return nil }
             return record
         }
     }
 
     /// A runner's records between two instants that `viewerID` may see, oldest first.
     public func records(userID: Int64, from: Date, to: Date, viewerID: Int64?) throws -> [RunRecord] {
-        try reader.read { db in
+        try read { db in
             let levels = try visibleLevels(db, ownerID: userID, viewerID: viewerID)
-            return try RunRecord.fetchAll(db.cachedStatement(sql: """
-                SELECT * FROM records WHERE userID = ? AND startedAt >= ? AND startedAt < ? AND visibility IN (\(databaseQuestionMarks(count: levels.count)))
+            return try db.records(RunRecord.self, """
+                SELECT * FROM records WHERE userID = ? AND startedAt >= ? AND startedAt < ? AND visibility IN (\(SQLConnection.placeholders(levels.count)))
                 ORDER BY startedAt
-                """), arguments: StatementArguments([userID, from, to] + levels.map { $0 as any DatabaseValueConvertible }))
+                """, [userID, from, to] + levels)
         }
     }
 
     /// Meetups the user went to (or hosted) that started in the last 30 days, to link a run to.
     public func recentMeetupsAttended(userID: Int64, now: Date = Date()) throws -> [Meetup] {
-        try reader.read { db in
-            try Meetup.fetchAll(db.cachedStatement(sql: """
+        try read { db in
+            try db.records(Meetup.self, """
                 SELECT * FROM meetups WHERE startsAt BETWEEN ? AND ? AND (hostID = ?3 OR id IN
                     (SELECT meetupID FROM meetupApplications WHERE userID = ?3 AND status = 'accepted'))
                 ORDER BY startsAt DESC
-                """), arguments: [now.addingTimeInterval(-30 * 86_400), now, userID])
+                """, [now.addingTimeInterval(-30 * 86_400), now, userID])
         }
     }
 
     /// This month's distance per opted-in member of a crew, longest first.
     public func leaderboard(crewID: Int64, from: Date, to: Date) throws -> [(user: User, meters: Int, runs: Int)] {
-        try reader.read { db in
-            try Row.fetchAll(db.cachedStatement(sql: """
+        try read { db in
+            try db.fetchAll("""
                 SELECT users.*, sum(records.distanceMeters) AS meters, count(records.id) AS runs
                 FROM crewMembers JOIN users ON users.id = crewMembers.userID
                 JOIN records ON records.userID = users.id AND records.startedAt >= ? AND records.startedAt < ? AND records.visibility != 'private'
-                WHERE crewMembers.crewID = ? AND crewMembers.role != 'pending' AND users.onLeaderboard = 1
-                GROUP BY users.id ORDER BY meters DESC LIMIT 50
-                """), arguments: [from, to, crewID])
-            .map { (try User(row: $0), $0["meters"], $0["runs"]) }
+                WHERE crewMembers.crewID = ? AND crewMembers.role != 'pending' AND users.onLeaderboard = TRUE
+                GROUP BY users.id ORDER BY meters DESC, users.id LIMIT 50
+                """, [from, to, crewID]) { row in
+                (try User(row: row, startingAt: 0), try row.decode(Int.self, atIndex: User.columns.count), try row.decode(Int.self, atIndex: User.columns.count + 1))
+            }
         }
     }
 
     public func setRunPreferences(userID: Int64, units: String, onLeaderboard: Bool) throws {
-        try writer.write { db in
-            try db.execute(sql: "UPDATE users SET units = ?, onLeaderboard = ? WHERE id = ?", arguments: [units, onLeaderboard, userID])
+        try write { db in
+            try db.execute("UPDATE users SET units = ?, onLeaderboard = ? WHERE id = ?", [units, onLeaderboard, userID])
         }
     }
 
-    private func canSee(_ db: Database, _ ownerID: Int64, _ visibility: RunRecord.Visibility, _ viewerID: Int64?) throws -> Bool {
+    private func canSee(_ db: SQLConnection, _ ownerID: Int64, _ visibility: RunRecord.Visibility, _ viewerID: Int64?) throws -> Bool {
         try visibleLevels(db, ownerID: ownerID, viewerID: viewerID).contains(visibility.rawValue)
     }
 
-    private func visibleLevels(_ db: Database, ownerID: Int64, viewerID: Int64?) throws -> [String] {
+    private func visibleLevels(_ db: SQLConnection, ownerID: Int64, viewerID: Int64?) throws -> [String] {
         guard let viewerID else { return ["public"] }
         if viewerID == ownerID { return ["public", "crew", "private"] }
-        let shareCrew = try Bool.fetchOne(db.cachedStatement(sql: """
+        let shareCrew = try db.value("""
             SELECT EXISTS (SELECT 1 FROM crewMembers a JOIN crewMembers b ON a.crewID = b.crewID
                            WHERE a.userID = ? AND b.userID = ? AND a.role != 'pending' AND b.role != 'pending')
-            """), arguments: [ownerID, viewerID]) ?? false
+            """, [ownerID, viewerID], as: Bool.self) ?? false
         return shareCrew ? ["public", "crew"] : ["public"]
+    }
+}
+
+extension RunRecord: SQLRecord {
+    /// The table's columns in its own order, which `init(row:)` reads by position.
+    static let columns = ["id", "userID", "startedAt", "distanceMeters", "durationSeconds", "elevationGain", "note", "noteHTML", "visibility", "meetupID", "track", "createdAt", "splits"]
+
+    init(row: some PositionalRow, startingAt offset: Int) throws {
+        try row.checkColumns(Self.columns, from: offset)
+        id = try row.decode(atIndex: offset)
+        userID = try row.decode(atIndex: offset + 1)
+        startedAt = try row.date(atIndex: offset + 2)
+        distanceMeters = try row.decode(atIndex: offset + 3)
+        durationSeconds = try row.decode(atIndex: offset + 4)
+        elevationGain = try row.decode(atIndex: offset + 5)
+        note = try row.decode(atIndex: offset + 6)
+        noteHTML = try row.decode(atIndex: offset + 7)
+        visibility = try row.decodeRawValue(atIndex: offset + 8)
+        meetupID = try row.decode(atIndex: offset + 9)
+        track = try row.decode(atIndex: offset + 10)
+        createdAt = try row.date(atIndex: offset + 11)
+        splits = try row.decode(atIndex: offset + 12)
+    }
+
+    var columnValues: [(any SQLBindable)?] {
+        [userID, startedAt, distanceMeters, durationSeconds, elevationGain, note, noteHTML, visibility.rawValue, meetupID, track, createdAt, splits]
     }
 }

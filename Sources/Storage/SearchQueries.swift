@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// A post found by a search, with the matching text marked.
 public struct PostMatch: Sendable, Equatable {
@@ -23,28 +22,39 @@ extension AppDatabase {
         let search = SearchText(query)
         guard !search.isEmpty else { return [] }
         // The ids found, best first, with their excerpts.
-        let found: [(id: Int64, excerpt: String)] = try reader.read { db in
-            if search.usesIndex {
+        let found: [(id: Int64, excerpt: String)] = try read { db in
+            if search.usesIndex, db.engine == .postgres {
+                // pg_trgm's index answers ILIKE; the newest 500 matches are ranked by trigram
+                // similarity, as SQLite ranks them by bm25.
+                return try db.fetchAll("""
+                    SELECT id, body FROM (SELECT id, body FROM posts WHERE body ILIKE ? ESCAPE '\\' ORDER BY id DESC LIMIT 500) AS found
+                    ORDER BY similarity(body, ?) DESC, id DESC LIMIT ?
+                    """, [search.containsPattern, search.text, limit]) { row in
+                    (try row.decode(Int64.self, atIndex: 0), Self.excerpt(of: try row.decode(String.self, atIndex: 1), around: search.text))
+                }
+            } else if search.usesIndex {
                 let phrase = search.phrase
                 // bm25 over every match of a common word took 20-40 ms; ranking the newest 500
                 // matches takes a few, whatever the size of the site.
-                let ids = try Int64.fetchAll(db.cachedStatement(sql: """
+                let ids = try db.values("""
                     SELECT rowid FROM (
                         SELECT rowid, bm25(postSearch) AS score FROM postSearch WHERE postSearch MATCH ? ORDER BY rowid DESC LIMIT 500
                     ) ORDER BY score LIMIT ?
-                    """), arguments: [phrase, limit])
+                    """, [phrase, limit], as: Int64.self)
                 guard !ids.isEmpty else { return [] }
-                let excerpts = try Row.fetchAll(db.cachedStatement(sql: """
+                let excerpts = try db.fetchAll("""
                     SELECT rowid, snippet(postSearch, 0, char(1), char(2), '…', 24) AS excerpt FROM postSearch
                     WHERE postSearch MATCH ? AND rowid IN (SELECT value FROM json_each(?))
-                    """), arguments: [phrase, Self.jsonArray(ids)])
-                    .reduce(into: [Int64: String]()) { $0[$1["rowid"]] = $1["excerpt"] }
+                    """, [phrase, SQLConnection.jsonArray(ids)]) { (try $0.decode(Int64.self, atIndex: 0), try $0.decode(String.self, atIndex: 1)) }
+                    .reduce(into: [Int64: String]()) { $0[$1.0] = $1.1 }
                 return ids.map { ($0, excerpts[$0] ?? "") }
             } else {
-                let rows = try Row.fetchAll(db.cachedStatement(sql: """
-                    SELECT id, body FROM (SELECT id, body FROM posts ORDER BY id DESC LIMIT 5000) WHERE body LIKE ? ESCAPE '\\' LIMIT ?
-                    """), arguments: [search.containsPattern, limit])
-                return rows.map { ($0["id"], Self.excerpt(of: $0["body"], around: search.text)) }
+                return try db.fetchAll("""
+                    SELECT id, body FROM (SELECT id, body FROM posts ORDER BY id DESC LIMIT 5000) AS recent
+                    WHERE body \(db.like) ? ESCAPE '\\' ORDER BY id DESC LIMIT ?
+                    """, [search.containsPattern, limit]) { row in
+                    (try row.decode(Int64.self, atIndex: 0), Self.excerpt(of: try row.decode(String.self, atIndex: 1), around: search.text))
+                }
             }
         }
         let items = try readRows { try feedItems($0, postIDs: found.map(\.id), viewerID: viewerID) }
@@ -56,23 +66,22 @@ extension AppDatabase {
     public func searchUsers(_ query: String, limit: Int = 10) throws -> [User] {
         let search = SearchText(query)
         guard !search.isEmpty else { return [] }
-        return try reader.read { db in
-            try User.fetchAll(db.cachedStatement(sql: """
-                SELECT * FROM users WHERE username LIKE ? ESCAPE '\\' OR displayName LIKE ? ESCAPE '\\'
+        return try read { db in
+            try db.records(User.self, """
+                SELECT * FROM users WHERE username \(db.like) ? ESCAPE '\\' OR displayName \(db.like) ? ESCAPE '\\'
                 ORDER BY username = ? DESC, username LIMIT ?
-                """), arguments: [search.prefixPattern, search.containsPattern, search.text.lowercased(), limit])
+                """, [search.prefixPattern, search.containsPattern, search.text.lowercased(), limit])
         }
     }
 
     /// Tags starting with `prefix` (normalised), most used first, with their post counts.
     public func searchTags(_ prefix: String, limit: Int = 10) throws -> [(tag: String, posts: Int)] {
         guard !prefix.isEmpty else { return [] }
-        return try reader.read { db in
+        return try read { db in
             // A range on the primary key instead of LIKE, which would not use the index.
-            try Row.fetchAll(db.cachedStatement(sql: """
+            try db.fetchAll("""
                 SELECT tag, count(*) AS posts FROM postTags WHERE tag >= ? AND tag < ? GROUP BY tag ORDER BY posts DESC, tag LIMIT ?
-                """), arguments: [prefix, prefix + "\u{10FFFF}", limit])
-            .map { ($0["tag"], $0["posts"]) }
+                """, [prefix, prefix + "\u{10FFFF}", limit]) { (try $0.decode(String.self, atIndex: 0), try $0.decode(Int.self, atIndex: 1)) }
         }
     }
 

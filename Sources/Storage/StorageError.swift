@@ -19,4 +19,7 @@ public enum StorageError: Error, Hashable, Sendable {
     case locked
     /// The database is PostgreSQL and this was written for SQLite alone.
     case unsupported
+    /// A rule of the schema (CHECK, UNIQUE, a foreign key) refused the write: input the
+    /// forms should have caught.
+    case rejected
 }

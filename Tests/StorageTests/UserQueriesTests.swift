@@ -20,11 +20,11 @@ import TestSupport
 
     @Test func theSchemaRefusesWhatTheFormsWouldNeverSend() throws {
         let database = try TestDatabase.fresh()
-        #expect(throws: DatabaseError.self) { try database.createUser(user("Upper")) }
-        #expect(throws: DatabaseError.self) { try database.createUser(user("no spaces")) }
+        #expect(throws: StorageError.rejected) { try database.createUser(user("Upper")) }
+        #expect(throws: StorageError.rejected) { try database.createUser(user("no spaces")) }
         var badRole = user("roley")
         badRole.gender = "robot"
-        #expect(throws: DatabaseError.self) { try database.createUser(badRole) }
+        #expect(throws: StorageError.rejected) { try database.createUser(badRole) }
         #expect(try database.userCount() == 0)
     }
 

@@ -11,6 +11,9 @@ import Foundation
 final class PostgresConnection: @unchecked Sendable {
     private let handle: OpaquePointer
     private var statements: [String: PreparedStatement] = [:]
+    /// Extension types whose values travel as text does (`citext`), found when first met.
+    private var textTypes: Set<Oid> = []
+    private var otherTypes: Set<Oid> = []
 
     private struct PreparedStatement {
         let name: String
@@ -68,10 +71,23 @@ final class PostgresConnection: @unchecked Sendable {
         guard let result else { return 0 }
         let rows = Int(PQntuples(result))
         if PQresultStatus(result) == PGRES_TUPLES_OK {
-            for index in 0..<rows { try body(PostgresRow(result: result, row: CInt(index))) }
+            try learnTypes(of: result)
+            for index in 0..<rows { try body(PostgresRow(result: result, row: CInt(index), textTypes: textTypes)) }
             return rows
         }
         return Int(String(cString: PQcmdTuples(result))) ?? 0
+    }
+
+    /// Looks up the columns' types that are not PostgreSQL's own (an OID past the built-in
+    /// range): those of the string category read as text.
+    private func learnTypes(of result: OpaquePointer) throws {
+        for column in 0..<PQnfields(result) {
+            let type = PQftype(result, column)
+            guard type >= 16_384, !textTypes.contains(type), !otherTypes.contains(type) else { continue }
+            var category = ""
+            try run("SELECT typcategory::text FROM pg_type WHERE oid = ?", [.integer(Int64(type))]) { category = try $0.string(atIndex: 0) }
+            if category == "S" { textTypes.insert(type) } else { otherTypes.insert(type) }
+        }
     }
 
     private func prepared(_ sql: String) throws(PostgresError) -> PreparedStatement {

@@ -5,10 +5,13 @@ import Foundation
 struct PostgresRow: PositionalRow {
     fileprivate let result: OpaquePointer
     fileprivate let row: CInt
+    /// Types of extensions that send text as text does (`citext`), by OID.
+    fileprivate let textTypes: Set<Oid>
 
-    init(result: OpaquePointer, row: CInt) {
+    init(result: OpaquePointer, row: CInt, textTypes: Set<Oid>) {
         self.result = result
         self.row = row
+        self.textTypes = textTypes
     }
 
     var count: Int { Int(PQnfields(result)) }
@@ -56,6 +59,8 @@ struct PostgresRow: PositionalRow {
         let bytes = try value(index, "String")
         switch PQftype(result, CInt(index)) {
         case PostgresType.text, PostgresType.varchar, PostgresType.bpchar, PostgresType.name, PostgresType.unknown:
+            return String(decoding: bytes, as: UTF8.self)
+        case let type where textTypes.contains(type):
             return String(decoding: bytes, as: UTF8.self)
         default:
             return try mismatch(index, "String")

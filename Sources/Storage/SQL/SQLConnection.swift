@@ -69,6 +69,50 @@ final class SQLConnection: @unchecked Sendable {
         return value
     }
 
+    /// The operator that matches a `LIKE` pattern ignoring case, as SQLite's `LIKE` does
+    /// (for ASCII; PostgreSQL's `ILIKE` for every script).
+    var like: String {
+        engine == .postgres ? "ILIKE" : "LIKE"
+    }
+
+    /// A subquery of the ids in `placeholder`, bound to a JSON array of integers
+    /// (`jsonArray`), so that one prepared statement serves any number of ids.
+    func idList(_ placeholder: String) -> String {
+        switch engine {
+        case .sqlite: "SELECT value FROM json_each(\(placeholder))"
+        case .postgres: "SELECT CAST(value AS bigint) FROM json_array_elements_text(CAST(\(placeholder) AS json))"
+        }
+    }
+
+    /// `?, ?, ?` for `count` arguments (at least one, so that `IN (…)` stays valid).
+    static func placeholders(_ count: Int) -> String {
+        Array(repeating: "?", count: max(1, count)).joined(separator: ", ")
+    }
+
+    /// Ids as one argument for `idList`.
+    static func jsonArray(_ ids: some Collection<Int64>) -> String {
+        "[" + ids.map(String.init).joined(separator: ",") + "]"
+    }
+
+    /// Runs `body`, turning a refusal by one of the schema's rules (CHECK, UNIQUE, a foreign
+    /// key) into `refusal`, e.g. `.full` when a capacity's CHECK refuses one more.
+    func refusing<T>(as refusal: StorageError, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch where Self.isConstraintViolation(error) {
+            throw refusal
+        }
+    }
+
+    /// A refusal by a CHECK, UNIQUE, NOT NULL or foreign-key rule, on either engine.
+    static func isConstraintViolation(_ error: any Error) -> Bool {
+        switch error {
+        case let error as DatabaseError: error.resultCode == .SQLITE_CONSTRAINT
+        case PostgresError.query(let state, _, _): state.hasPrefix("23")
+        default: false
+        }
+    }
+
     /// The first column of the first row, or nil when there is no row (or it is NULL).
     func value<T: SQLDecodable>(_ sql: String, _ arguments: [(any SQLBindable)?] = [], as type: T.Type = T.self) throws -> T? {
         try fetchOne(sql, arguments) { try $0.decode(T?.self, atIndex: 0) } ?? nil

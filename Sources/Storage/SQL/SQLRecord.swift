@@ -33,6 +33,23 @@ extension SQLConnection {
         return try fetchOne("SELECT * FROM \(Record.databaseTableName) WHERE id = ?", [id]) { try Record(row: $0, startingAt: 0) }
     }
 
+    /// Deletes `record`'s row (what refers to it goes as the foreign keys say).
+    func delete<Record: SQLRecord>(_ record: Record) throws {
+        try execute("DELETE FROM \(Record.databaseTableName) WHERE id = ?", [record.storedID])
+    }
+
+    /// The records with these ids, in no particular order.
+    func records<Record: SQLRecord>(_ type: Record.Type, ids: some Collection<Int64>) throws -> [Record] {
+        guard !ids.isEmpty else { return [] }
+        return try records(type, "SELECT * FROM \(Record.databaseTableName) WHERE id IN (\(idList("?")))", [SQLConnection.jsonArray(ids)])
+    }
+
+    /// True when a record with this id exists.
+    func exists<Record: SQLRecord>(_ type: Record.Type, id: Int64?) throws -> Bool {
+        guard let id else { return false }
+        return try value("SELECT EXISTS (SELECT 1 FROM \(Record.databaseTableName) WHERE id = ?)", [id]) ?? false
+    }
+
     /// The records `sql` selects (`SELECT * FROM …`).
     func records<Record: SQLRecord>(_ type: Record.Type, _ sql: String, _ arguments: [(any SQLBindable)?] = []) throws -> [Record] {
         try fetchAll(sql, arguments) { try Record(row: $0, startingAt: 0) }
