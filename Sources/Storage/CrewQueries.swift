@@ -120,10 +120,8 @@ extension AppDatabase {
 
     /// Counts a new member in; the crew's CHECK refuses a count above the cap.
     private func addMember(_ db: SQLConnection, crewID: Int64, userID: Int64, now: Date) throws {
-        do {
+        try db.refusing(as: .full) {
             try db.execute("UPDATE crews SET memberCount = memberCount + 1, lastActivityAt = ? WHERE id = ?", [now, crewID])
-        } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
-            throw StorageError.full
         }
         try db.execute("""
             INSERT INTO crewMembers (crewID, userID, role, joinedAt) VALUES (?, ?, 'member', ?)

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// How a crew list is ordered.
 public enum CrewOrder: String, Sendable, CaseIterable {
@@ -15,12 +14,13 @@ extension AppDatabase {
         let search = SearchText(query)
         var conditions: [String] = ["crews.hiddenAt IS NULL"]
         var arguments: [any SQLBindable] = []
-        if search.usesIndex {
+        if search.usesIndex, engine == .sqlite {
             conditions.append("crews.id IN (SELECT rowid FROM crewSearch WHERE crewSearch MATCH ?)")
             arguments.append(search.phrase)
         } else if !search.isEmpty {
-            let pattern = search.containsPattern
-            conditions.append("(crews.name LIKE ? ESCAPE '\\' OR crews.description LIKE ? ESCAPE '\\')")
+            // On PostgreSQL, pg_trgm's index on both columns answers ILIKE.
+            let pattern = search.containsPattern, like = engine == .postgres ? "ILIKE" : "LIKE"
+            conditions.append("(crews.name \(like) ? ESCAPE '\\' OR crews.description \(like) ? ESCAPE '\\')")
             arguments += [pattern, pattern]
         }
         if let sport {
@@ -32,7 +32,7 @@ extension AppDatabase {
             arguments.append(region)
         }
         let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
-        let orderBy = order == .activity ? "crews.lastActivityAt DESC" : "crews.id DESC"
+        let orderBy = order == .activity ? "crews.lastActivityAt DESC, crews.id DESC" : "crews.id DESC"
         return try readRows { connection in
             // A handful of filter combinations, each prepared once.
             try connection.fetchAll("SELECT crews.* FROM crews \(filter) ORDER BY \(orderBy) LIMIT ?", arguments + [limit]) {
@@ -46,14 +46,16 @@ extension AppDatabase {
     public func recommendedCrews(userID: Int64, region: String?, limit: Int = 6) throws -> [Crew] {
         try readRows { connection in
             try connection.fetchAll("""
-                SELECT crews.*,
-                    (SELECT count(*) FROM crewMembers m JOIN follows f ON f.followeeID = m.userID
-                     WHERE m.crewID = crews.id AND m.role != 'pending' AND f.followerID = ?1) AS friends
-                FROM crews
-                WHERE crews.id NOT IN (SELECT crewID FROM crewMembers WHERE userID = ?1)
-                  AND (friends > 0 OR crews.region = ?2
-                       OR crews.sport IN (SELECT c.sport FROM crews c JOIN crewMembers m ON m.crewID = c.id WHERE m.userID = ?1))
-                ORDER BY friends DESC, crews.region = ?2 DESC, crews.memberCount DESC
+                SELECT ranked.* FROM (
+                    SELECT crews.*,
+                        (SELECT count(*) FROM crewMembers m JOIN follows f ON f.followeeID = m.userID
+                         WHERE m.crewID = crews.id AND m.role != 'pending' AND f.followerID = ?1) AS friends
+                    FROM crews
+                    WHERE crews.id NOT IN (SELECT crewID FROM crewMembers WHERE userID = ?1)
+                ) AS ranked
+                WHERE ranked.friends > 0 OR ranked.region = ?2
+                      OR ranked.sport IN (SELECT c.sport FROM crews c JOIN crewMembers m ON m.crewID = c.id WHERE m.userID = ?1)
+                ORDER BY ranked.friends DESC, coalesce(ranked.region = ?2, FALSE) DESC, ranked.memberCount DESC, ranked.id
                 LIMIT ?3
                 """, [userID, region, limit]) { try Crew(row: $0, startingAt: 0) }
         }

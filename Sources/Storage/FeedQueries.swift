@@ -58,7 +58,7 @@ extension AppDatabase {
     /// The posts with these ids that `viewerID` may see, in the order of `postIDs`.
     func feedItems(_ connection: SQLConnection, postIDs: [Int64], viewerID: Int64?) throws -> [FeedItem] {
         guard !postIDs.isEmpty else { return [] }
-        let rows = try feedRows(connection, .chosen, [viewerID, Int64.max, postIDs.count, Self.jsonArray(postIDs)])
+        let rows = try feedRows(connection, .chosen, [viewerID, Int64.max, postIDs.count, SQLConnection.jsonArray(postIDs)])
         let byID = Dictionary(rows.map { ($0.cursor, $0) }, uniquingKeysWith: { first, _ in first })
         return try withPhotos(connection, postIDs.compactMap { byID[$0] })
     }
@@ -69,7 +69,7 @@ extension AppDatabase {
     ) throws -> [FeedRow] {
         let author = Post.columns.count
         let flags = author + 4
-        return try connection.fetchAll(statement.sql, arguments) { row in
+        return try connection.fetchAll(statement.sql(for: connection.engine), arguments) { row in
             let item = FeedItem(post: try Post(row: row, startingAt: 0), author: try Author(row: row, startingAt: author), photos: [],
                                 likedByViewer: try row.decode(atIndex: flags), bookmarkedByViewer: try row.decode(atIndex: flags + 1))
             return FeedRow(item: item, hasPhotos: try row.decode(atIndex: flags + 2), cursor: try row.decode(atIndex: flags + 3))
@@ -81,19 +81,14 @@ extension AppDatabase {
         let illustrated = rows.filter(\.hasPhotos).compactMap(\.item.post.id)
         guard !illustrated.isEmpty else { return rows.map(\.item) }
         let photos = try connection.fetchAll("""
-            SELECT * FROM photos WHERE postID IN (SELECT value FROM json_each(?)) ORDER BY postID, position
-            """, [Self.jsonArray(illustrated)]) { try Photo(row: $0, startingAt: 0) }
+            SELECT * FROM photos WHERE postID IN (\(connection.idList("?"))) ORDER BY postID, position
+            """, [SQLConnection.jsonArray(illustrated)]) { try Photo(row: $0, startingAt: 0) }
         let byPost = Dictionary(grouping: photos, by: \.postID)
         return rows.map { row in
             var item = row.item
             item.photos = item.post.id.flatMap { byPost[$0] } ?? []
             return item
         }
-    }
-
-    /// Ids as one argument (`json_each(?)`), so that one prepared statement serves any number.
-    static func jsonArray(_ ids: [Int64]) -> String {
-        "[" + ids.map(String.init).joined(separator: ",") + "]"
     }
 }
 
@@ -110,10 +105,25 @@ private struct FeedRow {
 /// hidden by moderators unless the viewer wrote them or is staff. (Most people block nobody:
 /// the two uncorrelated checks run once per statement and spare each row two lookups.)
 struct FeedStatement {
-    let sql: String
+    private let sqlite: String
+    private let postgres: String
 
-    init(from source: String, cursor: String, where condition: String = "1") {
-        sql = """
+    /// `condition` is built for each engine (they differ only in how a list of ids is passed).
+    init(from source: String, cursor: String, where condition: (SQLConnection.Engine) -> String = { _ in "TRUE" }) {
+        sqlite = Self.sql(from: source, cursor: cursor, where: condition(.sqlite))
+        postgres = Self.sql(from: source, cursor: cursor, where: condition(.postgres))
+    }
+
+    init(from source: String, cursor: String, where condition: String) {
+        self.init(from: source, cursor: cursor, where: { _ in condition })
+    }
+
+    func sql(for engine: SQLConnection.Engine) -> String {
+        engine == .postgres ? postgres : sqlite
+    }
+
+    private static func sql(from source: String, cursor: String, where condition: String) -> String {
+        """
             SELECT posts.*, \(Author.columns),
                    EXISTS (SELECT 1 FROM likes WHERE likes.userID = ?1 AND likes.postID = posts.id),
                    EXISTS (SELECT 1 FROM bookmarks WHERE bookmarks.userID = ?1 AND bookmarks.postID = posts.id),
@@ -143,5 +153,5 @@ struct FeedStatement {
     static let crew = FeedStatement(from: "posts", cursor: "posts.id", where: "posts.crewID = ?4")
     static let bookmarks = FeedStatement(from: "bookmarks JOIN posts ON posts.id = bookmarks.postID", cursor: "bookmarks.id", where: "bookmarks.userID = ?1")
     /// Posts picked elsewhere (a search), as a JSON array of ids in `?4`.
-    static let chosen = FeedStatement(from: "posts", cursor: "posts.id", where: "posts.id IN (SELECT value FROM json_each(?4))")
+    static let chosen = FeedStatement(from: "posts", cursor: "posts.id", where: { "posts.id IN (\(SQLConnection.idList("?4", engine: $0)))" })
 }

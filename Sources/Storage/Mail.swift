@@ -362,7 +362,7 @@ extension AppDatabase {
             try db.fetchAll("""
                 SELECT users.*, mailSettings.* FROM mailSettings JOIN users ON users.id = mailSettings.userID
                 WHERE mailSettings.digest != 'off' AND mailSettings.verifiedEmail = users.email
-                  AND mailSettings.lastDigestAt <= CASE mailSettings.digest WHEN 'daily' THEN ? ELSE ? END
+                  AND ((mailSettings.digest = 'daily' AND mailSettings.lastDigestAt <= ?) OR (mailSettings.digest = 'weekly' AND mailSettings.lastDigestAt <= ?))
                   AND EXISTS (SELECT 1 FROM notifications WHERE notifications.userID = users.id AND readAt IS NULL
                               AND notifications.createdAt > mailSettings.lastDigestAt)
                 ORDER BY users.id LIMIT ?

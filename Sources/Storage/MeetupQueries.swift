@@ -167,11 +167,9 @@ extension AppDatabase {
 
     /// One place taken, in the meetup and in its pace group: the CHECKs refuse one too many.
     private func takePlace(_ db: SQLConnection, meetupID: Int64, groupID: Int64?) throws {
-        do {
+        try db.refusing(as: .full) {
             try db.execute("UPDATE meetups SET acceptedCount = acceptedCount + 1 WHERE id = ?", [meetupID])
             if let groupID { try db.execute("UPDATE meetupGroups SET acceptedCount = acceptedCount + 1 WHERE id = ?", [groupID]) }
-        } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
-            throw StorageError.full
         }
     }
 
@@ -181,7 +179,7 @@ extension AppDatabase {
         try db.execute("UPDATE meetups SET acceptedCount = acceptedCount - 1 WHERE id = ?", [meetupID])
         if let groupID { try db.execute("UPDATE meetupGroups SET acceptedCount = acceptedCount - 1 WHERE id = ?", [groupID]) }
         if let next = try db.value("""
-            SELECT userID FROM meetupApplications WHERE meetupID = ? AND status = 'waitlisted' AND groupID IS ? ORDER BY queuedAt, id LIMIT 1
+            SELECT userID FROM meetupApplications WHERE meetupID = ? AND status = 'waitlisted' AND groupID IS NOT DISTINCT FROM ? ORDER BY queuedAt, id LIMIT 1
             """, [meetupID, groupID], as: Int64.self) {
             try db.execute("UPDATE meetupApplications SET status = 'accepted' WHERE meetupID = ? AND userID = ?", [meetupID, next])
             try takePlace(db, meetupID: meetupID, groupID: groupID)
@@ -283,11 +281,11 @@ extension AppDatabase {
             guard matches else {
                 try db.execute("""
                     INSERT INTO checkinAttempts (meetupID, userID, failures) VALUES (?, ?, 1)
-                    ON CONFLICT (meetupID, userID) DO UPDATE SET failures = failures + 1
+                    ON CONFLICT (meetupID, userID) DO UPDATE SET failures = checkinAttempts.failures + 1
                     """, [meetupID, userID])
                 return failures + 1 >= 5 ? .locked : .wrongCode(triesLeft: 5 - failures - 1)
             }
-            try db.execute("UPDATE meetupApplications SET attended = 1 WHERE meetupID = ? AND userID = ?", [meetupID, userID])
+            try db.execute("UPDATE meetupApplications SET attended = TRUE WHERE meetupID = ? AND userID = ?", [meetupID, userID])
             return .checkedIn
         }
     }

@@ -58,11 +58,11 @@ extension AppDatabase {
         if filter.openOnly { add("closedAt IS NULL AND deadline > ? AND acceptedCount < capacity", now) }
         if let crewID = filter.crewID { add("crewID = ?", crewID) }
         if let keyword = filter.keyword.map(SearchText.init), !keyword.isEmpty {
-            let pattern = keyword.containsPattern
-            add("(title LIKE ? ESCAPE '\\' OR description LIKE ? ESCAPE '\\' OR placeName LIKE ? ESCAPE '\\')", pattern, pattern, pattern)
+            let pattern = keyword.containsPattern, like = engine == .postgres ? "ILIKE" : "LIKE"
+            add("(title \(like) ? ESCAPE '\\' OR description \(like) ? ESCAPE '\\' OR placeName \(like) ? ESCAPE '\\')", pattern, pattern, pattern)
         }
         if let cursor { add("(startsAt > ? OR (startsAt = ? AND id > ?))", cursor.startsAt, cursor.startsAt, cursor.id) }
-        add("(crewOnly = 0 OR crewID IN (SELECT crewID FROM crewMembers WHERE userID = ? AND role != 'pending'))", viewerID ?? -1)
+        add("(crewOnly = FALSE OR crewID IN (SELECT crewID FROM crewMembers WHERE userID = ? AND role != 'pending'))", viewerID ?? -1)
         // A handful of filter combinations, each prepared once.
         let found = try readRows { connection in
             try connection.fetchAll("""

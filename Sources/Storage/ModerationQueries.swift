@@ -10,12 +10,10 @@ extension AppDatabase {
                        autoHideThreshold: Int, now: Date = Date()) throws {
         try write { db in
             guard try label(db, target, targetID) != nil else { throw StorageError.notFound }
-            do {
+            try db.refusing(as: .duplicate) {
                 try db.execute("""
                     INSERT INTO reports (reporterID, targetType, targetID, reason, note, createdAt) VALUES (?, ?, ?, ?, ?, ?)
                     """, [reporterID, target.rawValue, targetID, reason.rawValue, note, now])
-            } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
-                throw StorageError.duplicate
             }
             let reporters = try db.value("""
                 SELECT count(DISTINCT reporterID) FROM reports WHERE targetType = ? AND targetID = ? AND resolvedAt IS NULL

@@ -98,7 +98,7 @@ extension AppDatabase {
                 SELECT users.* FROM users WHERE id = (SELECT hostID FROM meetups WHERE id = ?1)
                 UNION ALL
                 SELECT users.* FROM meetupApplications a JOIN users ON users.id = a.userID
-                WHERE a.meetupID = ?1 AND a.status = 'accepted' AND a.attended = 1
+                WHERE a.meetupID = ?1 AND a.status = 'accepted' AND a.attended = TRUE
                 """, [retro.meetupID])
         }
     }
@@ -107,7 +107,7 @@ extension AppDatabase {
         if let crewID = retro.crewID { return try crewRole(db, crewID: crewID, userID: userID)?.isMember == true }
         return try db.value("""
             SELECT EXISTS (SELECT 1 FROM meetups WHERE id = ?1 AND hostID = ?2)
-                OR EXISTS (SELECT 1 FROM meetupApplications WHERE meetupID = ?1 AND userID = ?2 AND status = 'accepted' AND attended = 1)
+                OR EXISTS (SELECT 1 FROM meetupApplications WHERE meetupID = ?1 AND userID = ?2 AND status = 'accepted' AND attended = TRUE)
             """, [retro.meetupID, userID], as: Bool.self) ?? false
     }
 

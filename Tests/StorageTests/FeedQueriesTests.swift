@@ -70,9 +70,8 @@ private struct Fixture {
             try fixture.post(number % 3 == 0 ? "hana" : "mina", "post \(number)")
             if number % 4 == 0 { hidden.insert("post \(number)") }
         }
-        try fixture.database.writer.write { db in
-            try db.execute(sql: "UPDATE posts SET hiddenAt = ? WHERE body IN (SELECT value FROM json_each(?))",
-                           arguments: [Date(), "[" + hidden.map { "\"\($0)\"" }.joined(separator: ",") + "]"])
+        try fixture.database.write { db in
+            for body in hidden { try db.execute("UPDATE posts SET hiddenAt = ? WHERE body = ?", [Date(), body]) }
         }
         try fixture.database.setBlock(blockerID: fixture.ids["hana"]!, blockedID: fixture.ids["jun"]!, on: true)
         _ = try fixture.database.setRole(.moderator, username: "admin")
@@ -185,22 +184,24 @@ private struct Fixture {
     /// Each member's feed straight from its definition: their posts, their followees' posts,
     /// posts in crews they are a member of.
     private func definition(_ database: AppDatabase) throws -> [Int64: [Int64]] {
-        try database.reader.read { db in
-            let rows = try Row.fetchAll(db, sql: """
+        try database.read { db in
+            let rows = try db.fetchAll("""
                 SELECT users.id AS userID, posts.id AS postID FROM users JOIN posts
                   ON posts.authorID = users.id
                   OR posts.authorID IN (SELECT followeeID FROM follows WHERE followerID = users.id)
                   OR posts.crewID IN (SELECT crewID FROM crewMembers WHERE userID = users.id AND role != 'pending')
                 ORDER BY postID DESC
-                """)
-            return Dictionary(grouping: rows, by: { $0["userID"] as Int64 }).mapValues { $0.map { $0["postID"] } }
+                """) { (user: try $0.decode(Int64.self, atIndex: 0), post: try $0.decode(Int64.self, atIndex: 1)) }
+            return Dictionary(grouping: rows, by: \.user).mapValues { $0.map(\.post) }
         }
     }
 
     private func timelines(_ database: AppDatabase) throws -> [Int64: [Int64]] {
-        try database.reader.read { db in
-            let rows = try Row.fetchAll(db, sql: "SELECT userID, postID FROM timeline ORDER BY postID DESC")
-            return Dictionary(grouping: rows, by: { $0["userID"] as Int64 }).mapValues { $0.map { $0["postID"] } }
+        try database.read { db in
+            let rows = try db.fetchAll("SELECT userID, postID FROM timeline ORDER BY postID DESC") {
+                (user: try $0.decode(Int64.self, atIndex: 0), post: try $0.decode(Int64.self, atIndex: 1))
+            }
+            return Dictionary(grouping: rows, by: \.user).mapValues { $0.map(\.post) }
         }
     }
 
@@ -255,7 +256,7 @@ private struct Fixture {
         try expectConsistent(fixture, "being removed from a crew")
 
         fixture.ids["owner"] = nil
-        try fixture.database.writer.write { db in _ = try db.execute(sql: "DELETE FROM users WHERE id = ?", arguments: [owner]) }
+        try fixture.database.write { db in try db.execute("DELETE FROM users WHERE id = ?", [owner]) }
         try expectConsistent(fixture, "an account deleted with its posts and crews")
     }
 
@@ -263,8 +264,8 @@ private struct Fixture {
         let fixture = try Fixture()
         let post = try fixture.post("jun", "for jun's followers").storedID
         // As if a trigger had missed a row (or a deleted post's id came back).
-        try fixture.database.writer.write { db in
-            try db.execute(sql: "INSERT INTO timeline (userID, postID) VALUES (?, ?)", arguments: [fixture.ids["hana"]!, post])
+        try fixture.database.write { db in
+            try db.execute("INSERT INTO timeline (userID, postID) VALUES (?, ?)", [fixture.ids["hana"]!, post])
         }
         #expect(try fixture.database.homeFeed(userID: fixture.ids["hana"]!, before: nil).items.isEmpty)
     }

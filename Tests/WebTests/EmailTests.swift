@@ -51,8 +51,9 @@ import TestSupport
 
         // The token is stored only as a hash, and the sent message no longer holds it.
         let token = String(reset.split(separator: "/").last ?? "")
-        let stored = try site.database.writer.read { db in
-            try String.fetchAll(db, sql: "SELECT hex(tokenHash) FROM emailTokens") + (try Data.fetchAll(db, sql: "SELECT message FROM outbox").map { String(decoding: $0, as: UTF8.self) })
+        let stored = try site.database.read { db in
+            try db.values("SELECT tokenHash FROM emailTokens", as: Data.self).map { $0.map { String(format: "%02X", $0) }.joined() }
+                + (try db.values("SELECT message FROM outbox", as: Data.self).map { String(decoding: $0, as: UTF8.self) })
         }
         #expect(!stored.contains { $0.contains(token) })
 
@@ -311,8 +312,8 @@ import TestSupport
         #expect(site.browser().signUp(username: "eve", displayName: "Eve\r\nBcc: all@example.com").status == .unprocessableContent)
         // …and a row that somehow holds it is refused when the message is made.
         _ = site.members("mina")
-        try site.database.writer.write { db in
-            try db.execute(sql: "UPDATE users SET displayName = ? WHERE username = 'mina'", arguments: ["Mina\r\nBcc: all@example.com"])
+        try site.database.write { db in
+            try db.execute("UPDATE users SET displayName = ? WHERE username = 'mina'", ["Mina\r\nBcc: all@example.com"])
         }
         #expect(site.browser().post("/password/forgot", [("login", "mina")]).status == .ok)
         try site.app.runMail()

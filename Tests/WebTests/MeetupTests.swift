@@ -252,9 +252,9 @@ import HTTP
         #expect(mina.post(url + "/checkin", [("code", "123456")], from: url).status == .conflict)  // days before: not open
 
         // Ten minutes before the start: the host sees the code and its QR code.
-        try site.database.writer.write { db in
-            try db.execute(sql: "UPDATE meetups SET startsAt = ?, deadline = ? WHERE id = ?",
-                           arguments: [Date().addingTimeInterval(600), Date().addingTimeInterval(500), meetupID])
+        try site.database.write { db in
+            try db.execute("UPDATE meetups SET startsAt = ?, deadline = ? WHERE id = ?",
+                           [Date().addingTimeInterval(600), Date().addingTimeInterval(500), meetupID])
         }
         let hostPage = hostess.get(url).bodyText
         let code = String(try #require(hostPage.firstMatch(of: /<p class="checkin-code">([0-9]{6})<\/p>/)?.1))
@@ -275,8 +275,8 @@ import HTTP
             _ = try? site.database.checkIn(meetupID: meetupID, userID: junID, code: String(format: "%06d", (Int(code) ?? 0) + index + 1))
         }
         #expect(try site.database.checkIn(meetupID: meetupID, userID: junID, code: code) == .locked)
-        let failures = try site.database.writer.read { db in
-            try Int.fetchOne(db, sql: "SELECT failures FROM checkinAttempts WHERE meetupID = ? AND userID = ?", arguments: [meetupID, junID])
+        let failures = try site.database.read { db in
+            try db.value("SELECT failures FROM checkinAttempts WHERE meetupID = ? AND userID = ?", [meetupID, junID], as: Int.self)
         }
         #expect(failures == 5)
 

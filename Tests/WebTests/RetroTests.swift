@@ -34,8 +34,8 @@ import HTTP
 
         // The retro starts.
         let retroID = try #require(Int64(retroURL.split(separator: "/").last ?? ""))
-        try site.database.writer.write { db in
-            try db.execute(sql: "UPDATE retros SET startsAt = ? WHERE id = ?", arguments: [Date().addingTimeInterval(-60), retroID])
+        try site.database.write { db in
+            try db.execute("UPDATE retros SET startsAt = ? WHERE id = ?", [Date().addingTimeInterval(-60), retroID])
         }
         let revealed = recipient.get(retroURL).bodyText
         #expect(revealed.contains("<span class=\"chip keep\">Pacer</span><p>You kept the group together.</p>"))
@@ -70,9 +70,9 @@ import HTTP
         #expect(hostess.post(url + "/retro", [("name", "Tempo"), ("starts_at", start)], from: url + "/retro").status == .forbidden)
 
         // It took place two hours ago; Mina and Jun came, Hana did not.
-        try site.database.writer.write { db in
-            try db.execute(sql: "UPDATE meetups SET startsAt = ?, deadline = ? WHERE id = ?",
-                           arguments: [Date().addingTimeInterval(-7_200), Date().addingTimeInterval(-7_300), meetupID])
+        try site.database.write { db in
+            try db.execute("UPDATE meetups SET startsAt = ?, deadline = ? WHERE id = ?",
+                           [Date().addingTimeInterval(-7_200), Date().addingTimeInterval(-7_300), meetupID])
         }
         let ids = try ["mina", "jun"].map { try #require(try site.database.user(username: $0)?.id) }
         #expect(hostess.post(url + "/attendance", ids.map { ("present", String($0)) }, from: url).status == .seeOther)
@@ -93,8 +93,8 @@ import HTTP
         #expect(!jun.get(url + "/retro").bodyText.contains("Even splits"))
 
         // Revealed: Jun reads it, and it is in his archive under the meetup's title.
-        try site.database.writer.write { db in
-            try db.execute(sql: "UPDATE retros SET startsAt = ? WHERE meetupID = ?", arguments: [Date().addingTimeInterval(-60), meetupID])
+        try site.database.write { db in
+            try db.execute("UPDATE retros SET startsAt = ? WHERE meetupID = ?", [Date().addingTimeInterval(-60), meetupID])
         }
         #expect(jun.get(url + "/retro").bodyText.contains("<span class=\"chip keep\">Steady</span><p>Even splits all the way.</p>"))
         let archive = jun.get("/u/jun/feedback").bodyText

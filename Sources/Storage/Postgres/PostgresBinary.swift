@@ -49,15 +49,16 @@ enum PostgresText {
         return "\(value)"
     }
 
-    /// `2026-11-24 09:30:00.250000+00`: to the millisecond, as SQLite keeps dates, so that both
-    /// engines store and compare the same instants.
+    /// `2026-11-24 09:30:00.250+00`: to the millisecond, as SQLite keeps dates, so that both
+    /// engines store and compare the same instants. Years before 1 are written with `BC`
+    /// (`Date.distantPast` is 0000-12-30, which is 0001-12-30 BC).
     static func timestamp(_ date: Date) -> String {
         let seconds = date.timeIntervalSince1970
         let milliseconds = seconds.isFinite ? Int64(exactly: (seconds * 1_000).rounded(.down)) ?? 0 : 0
         let (days, inDay) = floorDivision(milliseconds, 86_400_000)
         let (year, month, day) = civil(fromDays: days)
-        return pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + " " + pad(inDay / 3_600_000, 2) + ":"
-            + pad(inDay / 60_000 % 60, 2) + ":" + pad(inDay / 1_000 % 60, 2) + "." + pad(inDay % 1_000, 3) + "+00"
+        return pad(year > 0 ? year : 1 - year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + " " + pad(inDay / 3_600_000, 2) + ":"
+            + pad(inDay / 60_000 % 60, 2) + ":" + pad(inDay / 1_000 % 60, 2) + "." + pad(inDay % 1_000, 3) + "+00" + (year > 0 ? "" : " BC")
     }
 
     private static func floorDivision(_ value: Int64, _ divisor: Int64) -> (quotient: Int64, remainder: Int64) {

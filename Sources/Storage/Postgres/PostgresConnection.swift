@@ -38,6 +38,8 @@ final class PostgresConnection: @unchecked Sendable {
         // (UTC), and `now()` or a date printed by the server is UTC too.
         try execute("SET client_encoding = 'UTF8'")
         try execute("SET TimeZone = 'UTC'")
+        // Notices ("already exists, skipping") would go to standard error line by line.
+        try execute("SET client_min_messages = warning")
     }
 
     deinit {

@@ -78,6 +78,10 @@ final class SQLConnection: @unchecked Sendable {
     /// A subquery of the ids in `placeholder`, bound to a JSON array of integers
     /// (`jsonArray`), so that one prepared statement serves any number of ids.
     func idList(_ placeholder: String) -> String {
+        Self.idList(placeholder, engine: engine)
+    }
+
+    static func idList(_ placeholder: String, engine: Engine) -> String {
         switch engine {
         case .sqlite: "SELECT value FROM json_each(\(placeholder))"
         case .postgres: "SELECT CAST(value AS bigint) FROM json_array_elements_text(CAST(\(placeholder) AS json))"
