@@ -23,7 +23,7 @@ struct Admin: ParsableCommand {
             guard let origin = PublicURL(baseURL)?.origin else {
                 throw ValidationError("--base-url must look like https://run.example.org (http or https, a host, no path).")
             }
-            let database = try AppDatabase.open(directory: dataOptions.data)
+            let database = try dataOptions.open()
             defer { try? database.close() }
             guard let link = try App.resetLink(database: database, username: username, origin: origin) else {
                 FileHandle.standardError.write(Data("No account is named \(username).\n".utf8))
@@ -44,7 +44,7 @@ struct Admin: ParsableCommand {
             guard let role = User.Role(rawValue: role), role != .member else {
                 throw ValidationError("--role must be admin or moderator")
             }
-            try setRole(role, username: username, data: dataOptions.data)
+            try setRole(role, username: username, in: dataOptions)
         }
     }
 
@@ -55,13 +55,13 @@ struct Admin: ParsableCommand {
         @OptionGroup var dataOptions: DataOptions
 
         func run() throws {
-            try setRole(.member, username: username, data: dataOptions.data)
+            try setRole(.member, username: username, in: dataOptions)
         }
     }
 }
 
-private func setRole(_ role: User.Role, username: String, data: String) throws {
-    let database = try AppDatabase.open(directory: data)
+private func setRole(_ role: User.Role, username: String, in options: DataOptions) throws {
+    let database = try options.open()
     defer { try? database.close() }
     do {
         let user = try database.setRole(role, username: username)

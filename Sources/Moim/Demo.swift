@@ -17,7 +17,7 @@ struct Demo: ParsableCommand {
 
     func run() throws {
         guard users > 0, posts >= 0, follows >= 0 else { throw ValidationError("Counts must not be negative.") }
-        let database = try AppDatabase.open(directory: dataOptions.data)
+        let database = try dataOptions.open()
         defer { try? database.close() }
         let started = Date()
         var generator = SystemRandomNumberGenerator()

@@ -7,7 +7,7 @@ struct Migrate: ParsableCommand {
     @OptionGroup var dataOptions: DataOptions
 
     func run() throws {
-        let database = try AppDatabase.open(directory: dataOptions.data)
+        let database = try dataOptions.open()
         for name in try database.appliedMigrations() { print("applied: \(name)") }
         try database.close()
     }

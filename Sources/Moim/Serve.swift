@@ -83,9 +83,9 @@ struct Serve: ParsableCommand {
         } else if supervise {
             // Migrate here, once, so that a database that cannot open fails with one clear
             // message instead of a child dying again and again.
-            try AppDatabase.open(directory: dataOptions.data).close()
+            try dataOptions.open().close()
             let listener = try HTTPServer.listen(host: host, port: port)
-            print("Moim is listening on http://\(host):\(HTTPServer.boundPort(listener)) (data in \(dataOptions.data))")
+            print("Moim is listening on http://\(host):\(HTTPServer.boundPort(listener)) (\(dataOptions.location))")
             fflush(nil)
             let status = Supervisor(listener: listener, arguments: CommandLine.arguments).run()
             print("Stopped.")
@@ -104,7 +104,7 @@ struct Serve: ParsableCommand {
         sigaddset(&signals, SIGTERM)
         pthread_sigmask(SIG_BLOCK, &signals, nil)
 
-        let database = try AppDatabase.open(directory: dataOptions.data, walAutocheckpoint: walAutocheckpoint)
+        let database = try dataOptions.open(walAutocheckpoint: walAutocheckpoint)
         var web = WebConfiguration()
         web.templatesDirectory = templates
         web.publicDirectory = publicDirectory
@@ -134,7 +134,7 @@ struct Serve: ParsableCommand {
         startSweeping(app)
         app.startMailing()
         if listener == nil {
-            print("Moim is listening on http://\(host):\(server.port) (data in \(dataOptions.data))")
+            print("Moim is listening on http://\(host):\(server.port) (\(dataOptions.location))")
         }
         fflush(nil)
         Supervisor.announceReady()

@@ -46,7 +46,17 @@ public struct AppDatabase: Sendable {
         case .postgres(let pool):
             let start = DispatchTime.now().uptimeNanoseconds
             defer { timings.record(read: true, nanoseconds: DispatchTime.now().uptimeNanoseconds - start) }
-            return try pool.withConnection { try body(SQLConnection($0)) }
+            return try Self.reachable { try pool.withConnection { try body(SQLConnection($0)) } }
+        }
+    }
+
+    /// `body`, with a connection that failed (PostgreSQL restarting) as `StorageError.unavailable`.
+    private static func reachable<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch PostgresError.connection(let message) {
+            FileHandle.standardError.write(Data("PostgreSQL unavailable: \(message.split(whereSeparator: \.isNewline).joined(separator: " "))\n".utf8))
+            throw StorageError.unavailable
         }
     }
 
@@ -56,10 +66,12 @@ public struct AppDatabase: Sendable {
         case .sqlite(let sqlite):
             return try sqlite.writer.read { db in try body(SQLConnection(SQLiteConnection(borrowing: db))) }
         case .postgres(let pool):
-            return try pool.withConnection { connection in
-                try connection.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
-                defer { try? connection.execute("COMMIT") }
-                return try body(SQLConnection(connection))
+            return try Self.reachable {
+                try pool.withConnection { connection in
+                    try connection.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+                    defer { try? connection.execute("COMMIT") }
+                    return try body(SQLConnection(connection))
+                }
             }
         }
     }
@@ -67,6 +79,7 @@ public struct AppDatabase: Sendable {
     /// One transaction that behaves as if it ran alone: SQLite's single writer, or
     /// PostgreSQL's `SERIALIZABLE` run again when it loses a race. A rule of the schema that
     /// refuses the write is `StorageError.rejected` on both engines.
+    @discardableResult
     func write<T>(_ body: (SQLConnection) throws -> T) throws -> T {
         do {
             switch store {
@@ -75,7 +88,7 @@ public struct AppDatabase: Sendable {
             case .postgres(let pool):
                 let start = DispatchTime.now().uptimeNanoseconds
                 defer { timings.record(read: false, nanoseconds: DispatchTime.now().uptimeNanoseconds - start) }
-                return try pool.transaction { try body(SQLConnection($0)) }
+                return try Self.reachable { try pool.transaction { try body(SQLConnection($0)) } }
             }
         } catch where SQLConnection.isConstraintViolation(error) {
             throw StorageError.rejected

@@ -22,4 +22,7 @@ public enum StorageError: Error, Hashable, Sendable {
     /// A rule of the schema (CHECK, UNIQUE, a foreign key) refused the write: input the
     /// forms should have caught.
     case rejected
+    /// The database cannot be reached (PostgreSQL restarting, the network down): try again
+    /// shortly; the pool reconnects by itself.
+    case unavailable
 }

@@ -46,6 +46,9 @@ final class PostgresConnection: @unchecked Sendable {
         PQfinish(handle)
     }
 
+    /// How many commands the server has answered on this connection.
+    private(set) var answers = 0
+
     /// False once the server has gone away or the connection broke: the pool drops it.
     var isUsable: Bool { PQstatus(handle) == CONNECTION_OK }
 
@@ -106,7 +109,8 @@ final class PostgresConnection: @unchecked Sendable {
     private func check(_ result: OpaquePointer?, _ sql: String) throws(PostgresError) {
         guard let result else { throw .connection(Self.message(PQerrorMessage(handle))) }
         switch PQresultStatus(result) {
-        case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY: return
+        case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY:
+            answers += 1
         default:
             let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) } ?? ""
             let message = Self.message(PQresultErrorMessage(result))

@@ -26,7 +26,19 @@ final class PostgresPool: Sendable {
             throw PostgresError.connection("all \(size) connections are busy")
         }
         defer { free.signal() }
-        let connection = try idle.withLock { $0.popLast() } ?? PostgresConnection(url: url)
+        if let connection = idle.withLock({ $0.popLast() }) {
+            let answered = connection.answers
+            do {
+                return try run(body, on: connection)
+            } catch PostgresError.connection where connection.answers == answered {
+                // The server closed this idle connection (it restarted) before anything ran
+                // on it: the same work on a new connection is safe.
+            }
+        }
+        return try run(body, on: PostgresConnection(url: url))
+    }
+
+    private func run<T>(_ body: (PostgresConnection) throws -> T, on connection: PostgresConnection) throws -> T {
         defer { if connection.isUsable { idle.withLock { $0.append(connection) } } }
         return try body(connection)
     }
