@@ -32,7 +32,7 @@ extension AppDatabase {
     public func updatePost(id: Int64, authorID: Int64, content: PostContent, now: Date = Date()) throws -> Post {
         try write { db in
             guard var post = try db.record(Post.self, id: id), post.authorID == authorID else { throw StorageError.notFound }
-            let alreadyNotified = try Set(try db.values("""
+            let alreadyNotified = Set(try db.values("""
                 SELECT userID FROM notifications WHERE postID = ? AND commentID IS NULL AND kind = 'mention'
                 """, [id], as: Int64.self))
             post.body = content.body

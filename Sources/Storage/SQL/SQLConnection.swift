@@ -100,6 +100,7 @@ final class SQLConnection: @unchecked Sendable {
 
     /// Runs `body`, turning a refusal by one of the schema's rules (CHECK, UNIQUE, a foreign
     /// key) into `refusal`, e.g. `.full` when a capacity's CHECK refuses one more.
+    @discardableResult
     func refusing<T>(as refusal: StorageError, _ body: () throws -> T) throws -> T {
         do {
             return try body()
