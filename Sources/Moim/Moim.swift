@@ -31,7 +31,7 @@ struct DataOptions: ParsableArguments {
     /// that cannot be opened is one line saying why.
     func open(walAutocheckpoint: Int = 1_000) throws -> AppDatabase {
         guard let url = databaseURL else { return try AppDatabase.open(directory: data, walAutocheckpoint: walAutocheckpoint) }
-        guard (1...1_000).contains(databaseConnections) else { throw ValidationError("--database-connections must be between 1 and 1000.") }
+        guard (2...1_000).contains(databaseConnections) else { throw ValidationError("--database-connections must be between 2 and 1000.") }
         do {
             return try AppDatabase.open(postgres: url, connections: databaseConnections)
         } catch let error as PostgresError {

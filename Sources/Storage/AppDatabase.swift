@@ -6,11 +6,11 @@ import Synchronization
 /// invariants, reads beside it. On SQLite (the default) one writer and concurrent readers on
 /// a file; on PostgreSQL a pool of connections, and several servers may share the database.
 public struct AppDatabase: Sendable {
-    private let store: Store
+    let store: Store
     /// Time spent in the database, for metrics.
     public let timings: DatabaseTimings
 
-    private enum Store: Sendable {
+    enum Store: Sendable {
         case sqlite(SQLiteStore)
         case postgres(PostgresPool)
     }

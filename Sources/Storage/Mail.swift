@@ -262,10 +262,10 @@ extension AppDatabase {
                        [mail.userID, mail.kind.rawValue, mail.sender, mail.recipient, Data(mail.message), now, mail.expiresAt, now])
     }
 
-    /// Up to `limit` queued messages that are due, claimed by process `owner` for `claim`
+    /// Up to `limit` queued messages that are due, claimed by `owner` (a process of a machine) for `claim`
     /// seconds so that a second sender (two server processes during a hand-over) does not send
     /// them too. Messages past their use are marked failed on the way.
-    public func claimDueMail(limit: Int = 20, for claim: TimeInterval = 300, owner: Int32, now: Date = Date()) throws -> [OutboxMail] {
+    public func claimDueMail(limit: Int = 20, for claim: TimeInterval = 300, owner: Int64, now: Date = Date()) throws -> [OutboxMail] {
         try write { db in
             try db.execute("""
                 UPDATE outbox SET status = 'failed', finishedAt = ?, message = ?, lastError = 'expired before it could be sent'
@@ -284,10 +284,9 @@ extension AppDatabase {
 
     /// Claims held by processes that are gone (killed while sending) are let go at once, so
     /// that a restart does not wait for them to run out.
-    public func releaseClaims(ofDeadProcesses isAlive: (Int32) -> Bool, now: Date = Date()) throws {
+    public func releaseClaims(ofDeadProcesses isAlive: (Int64) -> Bool, now: Date = Date()) throws {
         let owners = try read { db in
-            try db.values("SELECT DISTINCT claimedBy FROM outbox WHERE status = 'queued' AND claimedUntil > ? AND claimedBy IS NOT NULL", [now], as: Int.self)
-                .compactMap { Int32(exactly: $0) }
+            try db.values("SELECT DISTINCT claimedBy FROM outbox WHERE status = 'queued' AND claimedUntil > ? AND claimedBy IS NOT NULL", [now], as: Int64.self)
         }
         for owner in owners where !isAlive(owner) {
             try write { db in

@@ -20,6 +20,7 @@ enum Migrations {
         migrator.registerMigration("v13 self check-in", migrate: addCheckIn)
         migrator.registerMigration("v14 pace groups", migrate: addPaceGroups)
         migrator.registerMigration("v15 email: outbox, tokens, mail settings", migrate: addMail)
+        migrator.registerMigration("v16 shared rate limits", migrate: { db in try db.execute(sql: RateEventsSchema.sql(.sqlite)) })
         return migrator
     }
 

@@ -8,10 +8,10 @@ public final class App: HTTPHandler, @unchecked Sendable {
     let configuration: WebConfiguration
     let localizer: Localizer
     let passwords: PasswordHasher
-    let loginThrottle = LoginThrottle()
-    let signupLimit = RateLimiter(limit: 10, window: 3600)
+    let loginThrottle: LoginThrottle
+    let signupLimit: RateLimiter
     /// Password-reset requests per network.
-    let resetLimit = RateLimiter(limit: 5, window: 3600)
+    let resetLimit: RateLimiter
     /// Delivers the outbox; nil when the site has no mail server.
     let mailSender: MailSender?
     let staticFiles: StaticFiles
@@ -27,6 +27,9 @@ public final class App: HTTPHandler, @unchecked Sendable {
     public init(database: AppDatabase, configuration: WebConfiguration) throws {
         self.database = database
         self.configuration = configuration
+        loginThrottle = LoginThrottle(database: database)
+        signupLimit = RateLimiter("signup", limit: 10, window: 3600, database: database)
+        resetLimit = RateLimiter("reset", limit: 5, window: 3600, database: database)
         localizer = try Localizer(directory: configuration.templatesDirectory + "/i18n", timeZone: configuration.timeZone)
         passwords = PasswordHasher(strength: configuration.passwordStrength, pool: BoundedPool(threads: 2, queueLimit: 32))
         staticFiles = StaticFiles(root: configuration.publicDirectory)

@@ -278,9 +278,27 @@ import TestSupport
         gone.executableURL = URL(fileURLWithPath: "/bin/true")
         try gone.run()
         gone.waitUntilExit()
-        #expect(try site.database.claimDueMail(owner: gone.processIdentifier).count == 1)
-        #expect(try site.database.claimDueMail(owner: getpid()).isEmpty)  // still claimed
+        #expect(try site.database.claimDueMail(owner: MailClaimant.id(pid: gone.processIdentifier)).count == 1)
+        #expect(try site.database.claimDueMail(owner: MailClaimant.current).isEmpty)  // still claimed
         try site.app.runMail()
+        #expect(sink.waitForMessages(1).map(\.recipient) == ["mina@example.com"])
+    }
+
+    @Test func aMessageClaimedOnAnotherMachineWaitsForItsClaimEvenIfTheSamePidIsGoneHere() throws {
+        let sink = try MailSink()
+        let site = try site(sink)
+        _ = site.members("mina")
+        let gone = Process()
+        gone.executableURL = URL(fileURLWithPath: "/bin/true")
+        try gone.run()
+        gone.waitUntilExit()
+        // The other server's process may be alive on its own machine: its claim holds here.
+        let elsewhere = (MailClaimant.machine ^ 1) << 32 | Int64(gone.processIdentifier)
+        #expect(try site.database.claimDueMail(owner: elsewhere).count == 1)
+        try site.app.runMail()
+        #expect(sink.messages().isEmpty)
+        // Until it runs out.
+        try site.app.runMail(now: Date().addingTimeInterval(301))
         #expect(sink.waitForMessages(1).map(\.recipient) == ["mina@example.com"])
     }
 

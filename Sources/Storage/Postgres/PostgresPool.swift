@@ -68,6 +68,20 @@ final class PostgresPool: Sendable {
         }
     }
 
+    /// Runs `body` while holding the session advisory lock `key` on a connection of its own,
+    /// if no other session holds it; returns whether it ran. A server that dies lets go of
+    /// the lock with its connection.
+    func whileHolding(lock key: Int64, _ body: () throws -> Void) throws -> Bool {
+        try withConnection { connection in
+            var acquired = false
+            try connection.run("SELECT pg_try_advisory_lock(?)", [.integer(key)]) { acquired = try $0.bool(atIndex: 0) }
+            guard acquired else { return false }
+            defer { try? connection.run("SELECT pg_advisory_unlock(?)", [.integer(key)]) }
+            try body()
+            return true
+        }
+    }
+
     /// Closes the idle connections (those in use close when their work ends).
     func close() {
         idle.withLock { $0.removeAll() }

@@ -13,13 +13,28 @@ enum PostgresMigrations {
             CREATE TABLE IF NOT EXISTS schema_migrations (
                 position bigint GENERATED ALWAYS AS IDENTITY, identifier text PRIMARY KEY, appliedAt timestamptz NOT NULL DEFAULT now())
             """)
-        guard try applied(connection).isEmpty else { return }
+        var applied = Set(try applied(connection))
+        if applied.isEmpty {
+            let baseline = Array(Migrations.migrator.migrations.prefix { $0 != PostgresSchema.baseline }) + [PostgresSchema.baseline]
+            try apply(PostgresSchema.sql, as: baseline, on: connection)
+            applied.formUnion(baseline)
+        }
+        for (name, sql) in later where !applied.contains(name) {
+            try apply(sql, as: [name], on: connection)
+        }
+    }
+
+    /// The migrations after the baseline, in order; their names are SQLite's.
+    private static let later = [
+        ("v16 shared rate limits", RateEventsSchema.sql(.postgres)),
+    ]
+
+    private static func apply(_ sql: String, as names: [String], on connection: PostgresConnection) throws {
         try connection.execute("BEGIN")
         do {
-            try connection.execute(PostgresSchema.sql)
-            for name in Migrations.migrator.migrations {
+            try connection.execute(sql)
+            for name in names {
                 try connection.run("INSERT INTO schema_migrations (identifier) VALUES (?)", [.text(name)])
-                if name == PostgresSchema.baseline { break }
             }
             try connection.execute("COMMIT")
         } catch {

@@ -14,8 +14,11 @@ extension App {
     @inline(never)
     public func runMail(now: Date = Date()) throws {
         guard let mailSender else { return }
-        try queueNotices(now: now)
-        try queueDigests(now: now)
+        // One server at a time decides what news is due: two would both queue it.
+        try database.asLeader(of: "mail-news") {
+            try queueNotices(now: now)
+            try queueDigests(now: now)
+        }
         try mailSender.deliverDue(now: now)
     }
 

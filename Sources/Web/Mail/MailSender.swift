@@ -47,8 +47,8 @@ final class MailSender: Sendable {
     @discardableResult
     func deliverDue(now: Date = Date()) throws -> Delivery {
         var delivery = Delivery()
-        try database.releaseClaims(ofDeadProcesses: { kill($0, 0) == 0 || errno != ESRCH }, now: now)
-        let due = try database.claimDueMail(owner: getpid(), now: now)
+        try database.releaseClaims(ofDeadProcesses: MailClaimant.isAlive, now: now)
+        let due = try database.claimDueMail(owner: MailClaimant.current, now: now)
         guard !due.isEmpty else { return delivery }
         let client = SMTPClient(server: configuration.server, heloName: heloName, trustedCertificates: configuration.trustedCertificates)
         do {

@@ -30,9 +30,13 @@ extension App {
     /// not re-confirmed in time are given up, finished mail older than a month is forgotten.
     /// The server runs it at start and every minute.
     public func sweep(now: Date = Date()) throws {
-        try database.drawLotteries(now: now, rank: Lottery.rank)
-        try database.expireConfirmations(now: now)
-        try database.pruneOutbox(before: now.addingTimeInterval(-30 * 86_400))
+        // Servers sharing a database take turns; each step would be right twice, but once is enough.
+        try database.asLeader(of: "sweep") {
+            try database.drawLotteries(now: now, rank: Lottery.rank)
+            try database.expireConfirmations(now: now)
+            try database.pruneOutbox(before: now.addingTimeInterval(-30 * 86_400))
+            if database.isShared { try database.pruneRateEvents(before: now.addingTimeInterval(-86_400)) }
+        }
         // What that changed may be news to mail at once.
         mailSender?.wake()
     }

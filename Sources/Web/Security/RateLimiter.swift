@@ -1,29 +1,44 @@
 import Foundation
+import Storage
 import Synchronization
 
 /// Counts events per key in a sliding window and says how long a key must wait once it has
-/// reached its limit. In memory, bounded in keys.
+/// reached its limit. In memory (bounded in keys) when this process is the only server; in
+/// the database when several share it (`AppDatabase.isShared`), so that a limit counts the
+/// attempts made on every server.
 final class RateLimiter: Sendable {
     let limit: Int
     let window: TimeInterval
+    /// Names this limiter's keys in the shared table.
+    private let name: String
+    private let shared: AppDatabase?
     private let events = Mutex<[String: [Date]]>([:])
     private static let maximumKeys = 100_000
 
-    init(limit: Int, window: TimeInterval) {
+    init(_ name: String, limit: Int, window: TimeInterval, database: AppDatabase? = nil) {
+        self.name = name
         self.limit = limit
         self.window = window
+        shared = database?.isShared == true ? database : nil
     }
 
-    /// Seconds until `key` may act again, or nil if it may act now.
+    /// Seconds until `key` may act again, or nil if it may act now. A shared count that
+    /// cannot be read lets the request through: the database it needs is down anyway.
     func retryAfter(_ key: String, now: Date = Date()) -> Int? {
-        events.withLock { events in
-            let recent = (events[key] ?? []).filter { now.timeIntervalSince($0) < window }
-            guard recent.count >= limit, let oldest = recent.first else { return nil }
-            return max(1, Int((window - now.timeIntervalSince(oldest)).rounded(.up)))
-        }
+        let (count, oldest) = shared.flatMap { try? $0.rateEvents(key: sharedKey(key), since: now.addingTimeInterval(-window)) }
+            ?? events.withLock { events in
+                let recent = (events[key] ?? []).filter { now.timeIntervalSince($0) < window }
+                return (recent.count, recent.first)
+            }
+        guard count >= limit, let oldest else { return nil }
+        return max(1, Int((window - now.timeIntervalSince(oldest)).rounded(.up)))
     }
 
     func record(_ key: String, now: Date = Date()) {
+        if let shared {
+            try? shared.recordRateEvent(key: sharedKey(key), at: now)
+            return
+        }
         events.withLock { events in
             if events.count >= Self.maximumKeys { events = events.filter { now.timeIntervalSince($0.value.last ?? now) < window } }
             var times = (events[key] ?? []).filter { now.timeIntervalSince($0) < window }
@@ -33,6 +48,15 @@ final class RateLimiter: Sendable {
     }
 
     func reset(_ key: String) {
+        if let shared {
+            try? shared.resetRateEvents(key: sharedKey(key))
+            return
+        }
         _ = events.withLock { $0.removeValue(forKey: key) }
+    }
+
+    /// Keys are cut to fit the table's limit: a hostile one cannot make the write fail.
+    private func sharedKey(_ key: String) -> String {
+        String((name + ":" + key).prefix(250))
     }
 }

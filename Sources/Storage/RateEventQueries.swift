@@ -1,0 +1,29 @@
+import Foundation
+
+extension AppDatabase {
+    /// True when other servers may share this database (PostgreSQL): what one process would
+    /// keep in memory, such as rate limits, is kept in the database instead.
+    public var isShared: Bool { engine == .postgres }
+
+    /// How many events `key` had since `since`, and when the oldest of them was.
+    public func rateEvents(key: String, since: Date) throws -> (count: Int, oldest: Date?) {
+        try readRows { db in
+            try db.fetchOne("SELECT count(*), min(at) FROM rateEvents WHERE key = ? AND at > ?", [key, since]) {
+                (try $0.decode(Int.self, atIndex: 0), try $0.optionalDate(atIndex: 1))
+            } ?? (0, nil)
+        }
+    }
+
+    public func recordRateEvent(key: String, at: Date = Date()) throws {
+        try write { db in try db.execute("INSERT INTO rateEvents (key, at) VALUES (?, ?)", [key, at]) }
+    }
+
+    public func resetRateEvents(key: String) throws {
+        try write { db in try db.execute("DELETE FROM rateEvents WHERE key = ?", [key]) }
+    }
+
+    /// Forgets events older than every window (the minute sweep).
+    public func pruneRateEvents(before: Date) throws {
+        try write { db in try db.execute("DELETE FROM rateEvents WHERE at < ?", [before]) }
+    }
+}

@@ -1,0 +1,14 @@
+/// Rate-limited events (failed sign-ins, signups, reset requests) kept in the database, so
+/// that servers sharing one count together. One server on SQLite counts in memory instead
+/// and leaves the table empty.
+enum RateEventsSchema {
+    static func sql(_ engine: SQLConnection.Engine) -> String {
+        """
+        CREATE TABLE rateEvents (
+            key \(engine == .postgres ? "text" : "TEXT") NOT NULL CHECK (length(key) <= 300),
+            at \(engine == .postgres ? "timestamptz" : "DATETIME") NOT NULL
+        );
+        CREATE INDEX rateEvents_key ON rateEvents(key, at);
+        """
+    }
+}
