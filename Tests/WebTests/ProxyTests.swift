@@ -95,7 +95,7 @@ import TestSupport
             let pipe = Pipe()
             process.standardOutput = pipe
             try process.run()
-            let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            let output = String(decoding: try pipe.fileHandleForReading.readToEnd() ?? Data(), as: UTF8.self)
             process.waitUntilExit()
             let lines = output.split(separator: "\n", omittingEmptySubsequences: false)
             let last = lines.last?.split(separator: " ") ?? []

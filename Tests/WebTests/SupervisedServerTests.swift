@@ -23,25 +23,26 @@ import TestSupport
             let output = Pipe()
             process.standardOutput = output
             process.standardError = errors
-            errors.fileHandleForReading.readabilityHandler = { [lines] handle in
-                // read(2) fails where `availableData` would trap (the pipe closed under it); at
-                // the end of the output the handler stops instead of spinning.
-                var buffer = [UInt8](repeating: 0, count: 65_536)
-                let count = read(handle.fileDescriptor, &buffer, buffer.count)
-                guard count > 0 else {
-                    handle.readabilityHandler = nil
-                    return
-                }
-                lines.append(String(decoding: buffer[..<count], as: UTF8.self))
-            }
             try process.run()
+            // Standard error is read on a thread of its own from a copy of the descriptor,
+            // which nothing else can close under it, until the last writer is gone.
+            let reading = dup(errors.fileHandleForReading.fileDescriptor)
+            Thread.detachNewThread { [lines] in
+                var buffer = [UInt8](repeating: 0, count: 65_536)
+                while true {
+                    let count = read(reading, &buffer, buffer.count)
+                    if count < 0, errno == EINTR { continue }
+                    guard count > 0 else { break }
+                    lines.append(String(decoding: buffer[..<count], as: UTF8.self))
+                }
+                close(reading)
+            }
             let firstLine = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
             port = Int(firstLine.firstMatch(of: /127\.0\.0\.1:(\d+)/)?.1 ?? "") ?? 0
             for _ in 0..<100 where !healthy() { Thread.sleep(forTimeInterval: 0.1) }
         }
 
         deinit {
-            errors.fileHandleForReading.readabilityHandler = nil
             if process.isRunning { process.terminate() }
             process.waitUntilExit()
         }
@@ -153,7 +154,7 @@ import TestSupport
             process.standardOutput = pipe
             process.standardError = pipe
             try process.run()
-            let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            let output = String(decoding: try pipe.fileHandleForReading.readToEnd() ?? Data(), as: UTF8.self)
             process.waitUntilExit()
             return (process.terminationStatus, output)
         }

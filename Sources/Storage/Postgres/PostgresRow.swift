@@ -91,6 +91,19 @@ struct PostgresRow: PositionalRow {
         }
     }
 
+    /// The column in the Swift type closest to its PostgreSQL type, for copying and comparing.
+    func value(atIndex index: Int) throws -> SQLValue {
+        guard !isNull(atIndex: index) else { return .null }
+        return switch PQftype(result, CInt(index)) {
+        case PostgresType.int8, PostgresType.int4, PostgresType.int2: .integer(try int64(atIndex: index))
+        case PostgresType.float8, PostgresType.float4, PostgresType.numeric: .real(try double(atIndex: index))
+        case PostgresType.bool: .bool(try bool(atIndex: index))
+        case PostgresType.bytea: .blob(try data(atIndex: index))
+        case PostgresType.timestamptz, PostgresType.timestamp: .date(try date(atIndex: index))
+        default: .text(try string(atIndex: index))
+        }
+    }
+
     private func value(_ index: Int, _ type: String) throws -> UnsafeRawBufferPointer {
         guard !isNull(atIndex: index), let bytes = PQgetvalue(result, row, CInt(index)) else { return try mismatch(index, type) }
         return UnsafeRawBufferPointer(start: bytes, count: Int(PQgetlength(result, row, CInt(index))))

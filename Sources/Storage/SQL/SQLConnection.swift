@@ -192,4 +192,12 @@ enum SQLRow: PositionalRow {
         case .postgres(let row): try row.date(atIndex: index)
         }
     }
+
+    /// The column as its engine holds it.
+    func value(atIndex index: Int) throws -> SQLValue {
+        switch self {
+        case .sqlite(let row): try row.value(atIndex: index)
+        case .postgres(let row): try row.value(atIndex: index)
+        }
+    }
 }

@@ -159,6 +159,17 @@ struct SteppedRow: PositionalRow {
         return date
     }
 
+    /// The column as SQLite holds it (its storage class), for copying rows whatever they hold.
+    func value(atIndex index: Int) throws -> SQLValue {
+        switch isNull(atIndex: index) ? SQLITE_NULL : sqlite3_column_type(statement, CInt(index)) {
+        case SQLITE_NULL: .null
+        case SQLITE_INTEGER: .integer(try int64(atIndex: index))
+        case SQLITE_FLOAT: .real(try double(atIndex: index))
+        case SQLITE_BLOB: .blob(try data(atIndex: index))
+        default: .text(try string(atIndex: index))
+        }
+    }
+
     /// A column that exists and is not NULL.
     private func column(_ index: Int, _ type: String) throws {
         guard !isNull(atIndex: index) else { throw SQLDecodingError.mismatch(index, type) }

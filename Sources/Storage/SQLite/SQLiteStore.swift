@@ -17,6 +17,11 @@ final class SQLiteStore: Sendable {
         connections = path.map(ReadConnections.init(path:))
     }
 
+    deinit {
+        // Our statements before GRDB's connection, as in `close()`.
+        writerConnection.withLock { $0 = nil }
+    }
+
     func readRows<T>(_ timings: DatabaseTimings, _ body: (SQLConnection) throws -> T) throws -> T {
         guard let connections else {
             return try writer.unsafeRead { db in try body(SQLConnection(SQLiteConnection(borrowing: db))) }

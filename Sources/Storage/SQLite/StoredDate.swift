@@ -1,7 +1,15 @@
 import Foundation
+import GRDB
 
 /// Dates as GRDB stores them: `2026-11-24 09:30:00.250`, UTC.
 enum StoredDate {
+    /// A date as SQLite holds it, in GRDB's format or any other GRDB reads.
+    static func date(_ text: String) -> Date? {
+        var text = text
+        if let date = text.withUTF8({ $0.count == 23 ? parse($0) : nil }) { return date }
+        return Date.fromDatabaseValue(text.databaseValue)
+    }
+
     /// The date, or nil when `text` is not exactly that form with a valid day and time.
     static func parse(_ text: UnsafeBufferPointer<UInt8>) -> Date? {
         guard text.count == 23, text[4] == UInt8(ascii: "-"), text[7] == UInt8(ascii: "-"), text[10] == UInt8(ascii: " "),
