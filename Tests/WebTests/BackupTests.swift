@@ -3,6 +3,7 @@ import GRDB
 import HTTP
 import Synchronization
 import Testing
+import TestSupport
 @testable import Storage
 @testable import Web
 
@@ -61,7 +62,7 @@ import Testing
         let data = temporary("backup-site")
         let original = try site(data)
         let mina = original.members("mina")[0]
-        let created = mina.postMultipart("/posts", [("body", "Sunrise run #한강러닝")], files: [("photos", "run.jpg", try fixture("gps.jpg"))], from: "/posts/new")
+        let created = mina.postMultipart("/posts", [("body", "Sunrise run #한강러닝")], files: [("photos", "run.jpg", Array(try fixture("gps.jpg")))], from: "/posts/new")
         let post = try #require(created.headers["Location"])
         let page = mina.get(post).bodyText
         let photo = try #require(page.firstMatch(of: /src="(\/media\/[A-Za-z0-9_-]{22}\.jpg)"/)?.1)
@@ -123,5 +124,55 @@ import Testing
         #expect(throws: BackupError.notEmpty(data)) { try Backup.restore(archive: archive, to: data, force: false) }
         _ = try Backup.restore(archive: archive, to: data, force: true)
         #expect(try AppDatabase.check(databaseAt: data + "/moim.sqlite").integrity == "ok")
+    }
+}
+
+/// `moim backup` and `moim restore` of a site on PostgreSQL: `pg_dump` while it writes, and
+/// `pg_restore` into a new database, images beside.
+@Suite(.enabled(if: TestSupport.TestDatabase.onPostgres, "backs up PostgreSQL (TEST_DB=postgres)"))
+struct PostgresBackupTests {
+    @Test func aDumpTakenWhileWritingRestoresIntoANewDatabaseWithItsImages() throws {
+        let data = NSTemporaryDirectory() + "moim-pg-backup-\(UUID().uuidString)"
+        let url = try TestSupport.TestDatabase.freshPostgresURL()
+        var configuration = TestSite.configuration()
+        configuration.mediaDirectory = data + "/media"
+        let site = try TestSite(configuration: configuration, database: try AppDatabase.open(postgres: url, connections: 4))
+        let mina = site.browser()
+        mina.signUp(username: "mina")
+        let created = mina.postMultipart("/posts", [("body", "Sunrise run")], files: [("photos", "run.jpg", Array(try fixture("gps.jpg")))], from: "/posts/new")
+        let post = try #require(created.headers["Location"])
+        let image = try #require(mina.get(post).bodyText.firstMatch(of: /src="\/media\/([A-Za-z0-9_-]{22}\.jpg)"/)?.1)
+        let stop = Atomic(false)
+        let database = site.database, author = try #require(try site.database.user(username: "mina")?.id)
+        let writer = Thread {
+            var count = 0
+            while !stop.load(ordering: .relaxed) {
+                count += 1
+                _ = try? database.createPost(authorID: author, content: PostContent(body: "run \(count)", bodyHTML: "<p>run</p>", tags: [], mentionedUserIDs: []),
+                                             photos: [])
+            }
+        }
+        writer.start()
+        Thread.sleep(forTimeInterval: 0.3)
+        let archive = data + ".tar"
+        let written = try Backup.write(data: data, postgres: url, to: archive)
+        stop.store(true, ordering: .relaxed)
+        #expect(written.files == 2)
+
+        let server = try #require(ProcessInfo.processInfo.environment["MOIM_TEST_POSTGRES_URL"])
+        let empty = try AppDatabase.createPostgresDatabase(named: "restored_\(UUID().uuidString.prefix(8).lowercased())", server: server)
+        let restoredData = data + "-restored"
+        #expect(throws: BackupError.wrongEngine(dump: true)) { try Backup.restore(archive: archive, to: restoredData + "-sqlite", force: false) }
+        _ = try Backup.restore(archive: archive, to: restoredData, postgres: empty, force: false)
+        #expect(throws: BackupError.notEmptyDatabase) { try Backup.restore(archive: archive, to: restoredData + "-again", postgres: empty, force: false) }
+        configuration.mediaDirectory = restoredData + "/media"
+        let restored = try TestSite(configuration: configuration, database: try AppDatabase.open(postgres: empty, connections: 4))
+        let visitor = restored.browser()
+        #expect(visitor.get(post).bodyText.contains("Sunrise run"))
+        #expect(visitor.get("/media/" + image).status == .ok)
+    }
+
+    private func fixture(_ name: String) throws -> Data {
+        try Data(contentsOf: URL(fileURLWithPath: TestSite.root + "/Tests/WebTests/Fixtures/" + name))
     }
 }

@@ -50,3 +50,14 @@ enum PostgresMigrations {
         return names
     }
 }
+
+extension AppDatabase {
+    /// How many tables the PostgreSQL database at `url` holds (0 for a new one).
+    public static func postgresTableCount(_ url: String) throws -> Int {
+        var count = 0
+        try PostgresConnection(url: url).run("SELECT count(*) FROM pg_tables WHERE schemaname = current_schema()", []) {
+            count = try $0.decode(Int.self, atIndex: 0)
+        }
+        return count
+    }
+}

@@ -8,13 +8,17 @@ import Storage
 /// while the site serves and writes, consistent as of one instant — then every uploaded image
 /// as `media/NAME`. The database is copied before the images are listed, so every image the
 /// copy refers to is in the archive (images are never changed, only added or deleted), unless
-/// its post was deleted between the two.
+/// its post was deleted between the two. On PostgreSQL the database is `moim.pgdump`, Debian's
+/// `pg_dump` in its custom format (one snapshot too), restored by `pg_restore` into an empty
+/// database.
 public enum Backup {
     struct Manifest: Codable {
         var format = 1
         var createdAt: Date
         var migrations: [String]
         var files: [Entry]
+        /// `postgres` for a dump of PostgreSQL; absent for SQLite (archives from before).
+        var engine: String?
     }
 
     struct Entry: Codable, Equatable {
@@ -30,25 +34,33 @@ public enum Backup {
     }
 
     static let databaseName = "moim.sqlite"
+    static let dumpName = "moim.pgdump"
     static let manifestName = "manifest.json"
 
     // MARK: - Backup
 
-    /// Writes the archive of the site in `data` to `output` (through a temporary file, renamed
-    /// once complete and on disk).
-    public static func write(data: String, to output: String) throws -> Summary {
+    /// Writes the archive of the site in `data` (its database at `postgres` when given) to
+    /// `output`, through a temporary file renamed once complete and on disk.
+    public static func write(data: String, postgres: String? = nil, to output: String) throws -> Summary {
         let manager = FileManager.default
-        guard manager.fileExists(atPath: data + "/" + databaseName) else { throw BackupError.noDatabase(data) }
+        guard postgres != nil || manager.fileExists(atPath: data + "/" + databaseName) else { throw BackupError.noDatabase(data) }
         let staging = output + ".tmp-\(UUID().uuidString)"
         try manager.createDirectory(atPath: staging, withIntermediateDirectories: false)
         defer { try? manager.removeItem(atPath: staging) }
 
-        let snapshot = staging + "/" + databaseName
-        let migrations = try AppDatabase.snapshot(databaseAt: data + "/" + databaseName, to: snapshot)
-        var files = [Entry(path: databaseName, size: try size(of: snapshot), sha256: try hash(snapshot))]
+        let (copy, migrations): (String, [String])
+        if let postgres {
+            copy = dumpName
+            migrations = try dump(postgres, to: staging + "/" + dumpName)
+        } else {
+            copy = databaseName
+            migrations = try AppDatabase.snapshot(databaseAt: data + "/" + databaseName, to: staging + "/" + databaseName)
+        }
+        let snapshot = staging + "/" + copy
+        var files = [Entry(path: copy, size: try size(of: snapshot), sha256: try hash(snapshot))]
         let media = data + "/media"
         let names = ((try? manager.contentsOfDirectory(atPath: media)) ?? []).filter(MediaStore.isValidName).sorted()
-        var sources = [databaseName: snapshot]
+        var sources = [copy: snapshot]
         for name in names {
             let path = media + "/" + name
             // Deleted since it was listed: it belonged to content gone from the copy too.
@@ -57,7 +69,7 @@ public enum Backup {
             sources["media/" + name] = path
         }
 
-        let manifest = try encoder.encode(Manifest(createdAt: Date(), migrations: migrations, files: files))
+        let manifest = try encoder.encode(Manifest(createdAt: Date(), migrations: migrations, files: files, engine: postgres == nil ? nil : "postgres"))
         let partial = output + ".partial"
         guard manager.createFile(atPath: partial, contents: nil) else { throw BackupError.cannotWrite(output) }
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: partial))
@@ -87,14 +99,17 @@ public enum Backup {
     /// SHA-256, the database against `PRAGMA integrity_check`, before anything is put in
     /// place. A directory that holds anything is refused unless `force` (then its database
     /// and images are replaced; stop the server first).
-    public static func restore(archive: String, to data: String, force: Bool) throws -> Summary {
+    ///
+    /// With `postgres`, the archive must hold a dump, restored into that database, which must
+    /// be empty (a new database: `--force` does not apply to it); the images go to `data`.
+    public static func restore(archive: String, to data: String, postgres: String? = nil, force: Bool) throws -> Summary {
         let manager = FileManager.default
         let existing = (try? manager.contentsOfDirectory(atPath: data)) ?? []
         guard existing.isEmpty || force else { throw BackupError.notEmpty(data) }
         let created = !manager.fileExists(atPath: data)
         try manager.createDirectory(atPath: data, withIntermediateDirectories: true)
         do {
-            return try restore(archive: archive, into: data, manager: manager)
+            return try restore(archive: archive, into: data, postgres: postgres, manager: manager)
         } catch {
             // A refused archive leaves nothing behind.
             if created { try? manager.removeItem(atPath: data) }
@@ -102,7 +117,7 @@ public enum Backup {
         }
     }
 
-    private static func restore(archive: String, into data: String, manager: FileManager) throws -> Summary {
+    private static func restore(archive: String, into data: String, postgres: String?, manager: FileManager) throws -> Summary {
         let staging = data + "/.restoring-\(UUID().uuidString)"
         try manager.createDirectory(atPath: staging + "/media", withIntermediateDirectories: true)
         defer { try? manager.removeItem(atPath: staging) }
@@ -111,9 +126,12 @@ public enum Backup {
         defer { try? handle.close() }
         var reader = TarArchive.Reader(handle)
         let manifest = try readManifest(&reader)
+        let copy = manifest.engine == "postgres" ? dumpName : databaseName
+        guard manifest.engine == nil || manifest.engine == "postgres" else { throw BackupError.badManifest("it names an unknown database") }
+        guard (copy == dumpName) == (postgres != nil) else { throw BackupError.wrongEngine(dump: copy == dumpName) }
         var expected = Dictionary(manifest.files.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
-        guard expected.count == manifest.files.count, expected[databaseName] != nil,
-              manifest.files.allSatisfy({ $0.path == databaseName || ($0.path.hasPrefix("media/") && MediaStore.isValidName(String($0.path.dropFirst(6)))) })
+        guard expected.count == manifest.files.count, expected[copy] != nil,
+              manifest.files.allSatisfy({ $0.path == copy || ($0.path.hasPrefix("media/") && MediaStore.isValidName(String($0.path.dropFirst(6)))) })
         else { throw BackupError.badManifest("its list of files is not one moim backup writes") }
 
         while case let (name, size)? = try reader.next() {
@@ -133,6 +151,12 @@ public enum Backup {
         }
         if let missing = expected.keys.sorted().first { throw BackupError.missing(missing) }
 
+        if let postgres {
+            try load(staging + "/" + dumpName, into: postgres, migrations: manifest.migrations)
+            if manager.fileExists(atPath: data + "/media") { try manager.removeItem(atPath: data + "/media") }
+            try manager.moveItem(atPath: staging + "/media", toPath: data + "/media")
+            return Summary(files: manifest.files.count, bytes: manifest.files.reduce(0) { $0 + $1.size }, migrations: manifest.migrations.count)
+        }
         let check = try AppDatabase.check(databaseAt: staging + "/" + databaseName)
         guard check.integrity == "ok" else { throw BackupError.integrity(check.integrity) }
         guard check.migrations == manifest.migrations else { throw BackupError.badManifest("its schema differs from the database's") }
@@ -161,6 +185,46 @@ public enum Backup {
             throw BackupError.newerSchema(unknown)
         }
         return manifest
+    }
+
+    // MARK: - PostgreSQL
+
+    /// `pg_dump` of the database at `url` into `file` (one snapshot, while the site writes);
+    /// returns its migrations.
+    private static func dump(_ url: String, to file: String) throws -> [String] {
+        let database = try AppDatabase.open(postgres: url, connections: 2)
+        defer { try? database.close() }
+        let migrations = try database.appliedMigrations()
+        try run("pg_dump", ["--format=custom", "--no-owner", "--no-privileges", "--file=" + file, "--dbname=" + url])
+        return migrations
+    }
+
+    /// `pg_restore` of `file` into the empty database at `url`, in one transaction, then its
+    /// schema checked against the manifest's.
+    private static func load(_ file: String, into url: String, migrations: [String]) throws {
+        guard try AppDatabase.postgresTableCount(url) == 0 else { throw BackupError.notEmptyDatabase }
+        try run("pg_restore", ["--no-owner", "--no-privileges", "--single-transaction", "--exit-on-error", "--dbname=" + url, file])
+        let database = try AppDatabase.open(postgres: url, connections: 2)
+        defer { try? database.close() }
+        guard try database.appliedMigrations() == migrations else { throw BackupError.badManifest("its schema differs from the database's") }
+    }
+
+    /// Runs one of PostgreSQL's client programs (Debian's `postgresql-client`), or says why not.
+    private static func run(_ program: String, _ arguments: [String]) throws {
+        let candidates = ["/usr/bin/" + program] + ((try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? [])
+            .sorted().reversed().map { "/usr/lib/postgresql/\($0)/bin/" + program }
+        guard let path = candidates.first(where: FileManager.default.isExecutableFile(atPath:)) else { throw BackupError.missingTool(program) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        let said = String(decoding: (try? errors.fileHandleForReading.readToEnd()) ?? Data(), as: UTF8.self)
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw BackupError.tool(program, said.split(whereSeparator: \.isNewline).first.map(String.init) ?? "status \(process.terminationStatus)")
+        }
     }
 
     // MARK: - Files
@@ -201,6 +265,10 @@ public enum BackupError: Error, Equatable, CustomStringConvertible {
     case missing(String)
     case checksum(String)
     case integrity(String)
+    case notEmptyDatabase
+    case wrongEngine(dump: Bool)
+    case missingTool(String)
+    case tool(String, String)
 
     public var description: String {
         switch self {
@@ -214,6 +282,12 @@ public enum BackupError: Error, Equatable, CustomStringConvertible {
         case .missing(let name): "the archive lacks \(name), which its manifest lists: it is incomplete"
         case .checksum(let name): "\(name) does not match its checksum: the archive is damaged"
         case .integrity(let report): "the database fails SQLite's integrity check: \(report)"
+        case .notEmptyDatabase: "the PostgreSQL database is not empty; restore into a new, empty database"
+        case .wrongEngine(let dump): dump
+            ? "this backup is of a PostgreSQL site: restore it with --database postgres://… (a new, empty database)"
+            : "this backup is of a SQLite site: restore it without --database (or restore it, then move it with moim copy)"
+        case .missingTool(let program): "\(program) is not installed (apt-get install postgresql-client)"
+        case .tool(let program, let said): "\(program) failed: \(said)"
         }
     }
 }
