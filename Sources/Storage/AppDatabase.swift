@@ -15,20 +15,6 @@ public struct AppDatabase: Sendable {
         case postgres(PostgresPool)
     }
 
-    /// GRDB's writer, for the queries not yet written for both engines: on PostgreSQL they
-    /// throw `StorageError.unsupported`.
-    var writer: any DatabaseWriter {
-        get throws(StorageError) {
-            guard case .sqlite(let sqlite) = store else { throw .unsupported }
-            return sqlite.writer
-        }
-    }
-
-    /// Reads through GRDB (concurrent with writes in WAL mode); see `writer`.
-    var reader: any DatabaseReader {
-        get throws(StorageError) { try writer }
-    }
-
     var engine: SQLConnection.Engine {
         switch store {
         case .sqlite: .sqlite

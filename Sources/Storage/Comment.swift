@@ -1,9 +1,8 @@
 import Foundation
-import GRDB
 
 /// A comment under a post, possibly a reply to another. A deleted comment that has replies
 /// stays as a placeholder (`deletedAt` set, text emptied) so the thread keeps its shape.
-public struct Comment: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRecord, StoredRecord {
+public struct Comment: Codable, Sendable, Equatable, StoredRecord {
     public var id: Int64?
     public var postID: Int64
     public var authorID: Int64
@@ -19,10 +18,6 @@ public struct Comment: Codable, Sendable, Equatable, FetchableRecord, MutablePer
     public static let databaseTableName = "comments"
     /// Replies nest this deep; a reply to a comment at this depth stays at it.
     public static let maximumDepth = 4
-
-    public mutating func didInsert(_ inserted: InsertionSuccess) {
-        id = inserted.rowID
-    }
 }
 
 /// A comment with its author, in thread order.
@@ -30,9 +25,6 @@ extension Comment: SQLRecord {
     /// The table's columns in its own order, which `init(row:)` reads by position.
     static let columns = ["id", "postID", "authorID", "parentID", "depth", "body", "bodyHTML", "createdAt", "updatedAt", "deletedAt", "hiddenAt"]
 
-    public init(row: Row) throws {
-        try self.init(row: row, startingAt: 0)
-    }
 
     init(row: some PositionalRow, startingAt offset: Int) throws {
         try row.checkColumns(Self.columns, from: offset)

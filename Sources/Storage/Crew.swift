@@ -1,8 +1,7 @@
 import Foundation
-import GRDB
 
 /// A crew: a running club, a basketball team, a hiking group.
-public struct Crew: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRecord, StoredRecord {
+public struct Crew: Codable, Sendable, Equatable, StoredRecord {
     public enum Sport: String, Codable, Sendable, CaseIterable {
         case running, trail, cycling, basketball, hiking, other
     }
@@ -45,22 +44,15 @@ public struct Crew: Codable, Sendable, Equatable, FetchableRecord, MutablePersis
 
     public static let databaseTableName = "crews"
 
-    public mutating func didInsert(_ inserted: InsertionSuccess) {
-        id = inserted.rowID
-    }
-
     public var isFull: Bool { memberCap.map { memberCount >= $0 } ?? false }
 }
 
-// Decoded by hand, by position (see `Row.checkColumns`): `Codable` rows cost a dictionary of
+// Decoded by hand, by position (see `PositionalRow.checkColumns`): `Codable` rows cost a dictionary of
 // column names per row, most of a list page's time.
 extension Crew: SQLRecord {
     /// The table's columns in its own order, which `init(row:)` reads by position.
     static let columns = ["id", "slug", "name", "sport", "region", "description", "descriptionHTML", "coverFileName", "coverWidth", "coverHeight", "meetingTime", "meetingPlace", "feeAmount", "feeCurrency", "feePeriod", "joinPolicy", "inviteCode", "memberCap", "memberCount", "createdAt", "lastActivityAt", "hiddenAt"]
 
-    public init(row: Row) throws {
-        try self.init(row: row, startingAt: 0)
-    }
 
     init(row: some PositionalRow, startingAt offset: Int) throws {
         try row.checkColumns(Self.columns, from: offset)

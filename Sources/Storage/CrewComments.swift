@@ -1,8 +1,7 @@
 import Foundation
-import GRDB
 
 /// A comment on a crew's page (the Crewous guestbook): any member of the site may write one.
-public struct CrewComment: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRecord, StoredRecord {
+public struct CrewComment: Codable, Sendable, Equatable, StoredRecord {
     public var id: Int64?
     public var crewID: Int64
     public var authorID: Int64
@@ -11,10 +10,6 @@ public struct CrewComment: Codable, Sendable, Equatable, FetchableRecord, Mutabl
     public var createdAt: Date
 
     public static let databaseTableName = "crewComments"
-
-    public mutating func didInsert(_ inserted: InsertionSuccess) {
-        id = inserted.rowID
-    }
 }
 
 extension AppDatabase {

@@ -1,8 +1,7 @@
 import Foundation
-import GRDB
 
 /// One line of a crew's books: dues paid (or waived) by a member, other income, an expense.
-public struct LedgerEntry: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRecord, StoredRecord {
+public struct LedgerEntry: Codable, Sendable, Equatable, StoredRecord {
     public enum Kind: String, Codable, Sendable, CaseIterable {
         case dues, waiver, income, expense
     }
@@ -35,10 +34,6 @@ public struct LedgerEntry: Codable, Sendable, Equatable, FetchableRecord, Mutabl
         self.provider = provider
         self.recordedBy = recordedBy
         self.createdAt = createdAt
-    }
-
-    public mutating func didInsert(_ inserted: InsertionSuccess) {
-        id = inserted.rowID
     }
 }
 

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// Bulk inserts for `moim demo`: generated members, posts, follows and comments, written in
 /// a few large transactions through prepared statements.

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// Feeds are pages of posts, newest first. A page ends where the next begins: the cursor is
 /// the id of the last post shown (of the last bookmark, for bookmarks), and the next page

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// What a member wants by mail, and whether their address is proved theirs.
 public struct MailSettings: Sendable, Equatable {

@@ -1,8 +1,7 @@
 import Foundation
-import GRDB
 
 /// A run (or walk, or game) people sign up for.
-public struct Meetup: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRecord, StoredRecord {
+public struct Meetup: Codable, Sendable, Equatable, StoredRecord {
     public enum TimeSlot: String, Codable, Sendable, CaseIterable { case beforeWork, afterWork, weekend }
     public enum Pace: String, Codable, Sendable, CaseIterable { case beginner, average, fast, elite }
     public enum Style: String, Codable, Sendable, CaseIterable { case walk, jog, run, interval }
@@ -124,10 +123,6 @@ public struct Meetup: Codable, Sendable, Equatable, FetchableRecord, MutablePers
 
     public static let databaseTableName = "meetups"
 
-    public mutating func didInsert(_ inserted: InsertionSuccess) {
-        id = inserted.rowID
-    }
-
     public var jobList: [String] { jobs.split(separator: ",").map(String.init) }
 
     /// Closed by the host, or past its deadline or start.
@@ -164,15 +159,12 @@ public struct Meetup: Codable, Sendable, Equatable, FetchableRecord, MutablePers
     }
 }
 
-// Decoded by hand, by position (see `Row.checkColumns`): `Codable` rows cost a dictionary of
+// Decoded by hand, by position (see `PositionalRow.checkColumns`): `Codable` rows cost a dictionary of
 // column names per row, most of a list page's time.
 extension Meetup: SQLRecord {
     /// The table's columns in its own order, which `init(row:)` reads by position.
     static let columns = ["id", "hostID", "crewID", "crewOnly", "title", "description", "descriptionHTML", "startsAt", "durationMinutes", "placeName", "address", "latitude", "longitude", "placeNote", "region", "timeSlot", "distanceKm", "pace", "style", "capacity", "signupMode", "deadline", "afterParty", "genderRule", "minAge", "maxAge", "jobs", "acceptedCount", "closedAt", "sequence", "createdAt", "updatedAt", "hiddenAt", "lotterySeed", "lotteryCommitment", "drawnAt", "lotteryResult", "checkinCode"]
 
-    public init(row: Row) throws {
-        try self.init(row: row, startingAt: 0)
-    }
 
     init(row: some PositionalRow, startingAt offset: Int) throws {
         try row.checkColumns(Self.columns, from: offset)
@@ -243,7 +235,7 @@ public struct Participant: Sendable, Equatable {
 }
 
 /// A pace group inside a meetup ("5:00 /km"), with its own capacity, leader and waitlist.
-public struct PaceGroup: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRecord, StoredRecord {
+public struct PaceGroup: Codable, Sendable, Equatable, StoredRecord {
     public var id: Int64?
     public var meetupID: Int64
     public var position: Int
@@ -260,10 +252,6 @@ public struct PaceGroup: Codable, Sendable, Equatable, FetchableRecord, MutableP
         self.label = label
         self.capacity = capacity
         self.leaderID = leaderID
-    }
-
-    public mutating func didInsert(_ inserted: InsertionSuccess) {
-        id = inserted.rowID
     }
 }
 

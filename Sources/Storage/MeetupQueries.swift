@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// What applying did, or why it did nothing.
 public enum ApplyResult: Sendable, Equatable {

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// Filters of the meetup list; every one optional, all kept in the URL.
 public struct MeetupFilter: Sendable {

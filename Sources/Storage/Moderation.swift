@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// What can be reported and moderated.
 public enum ModerationTarget: String, Codable, Sendable, CaseIterable {
@@ -22,7 +21,7 @@ public enum ReportReason: String, Codable, Sendable, CaseIterable {
 }
 
 /// One line of the moderation log.
-public struct LogEntry: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRecord, StoredRecord {
+public struct LogEntry: Codable, Sendable, Equatable, StoredRecord {
     public var id: Int64?
     /// Nil for automatic actions (auto-hide).
     public var moderatorID: Int64?
@@ -35,10 +34,6 @@ public struct LogEntry: Codable, Sendable, Equatable, FetchableRecord, MutablePe
     public var createdAt: Date
 
     public static let databaseTableName = "moderationLog"
-
-    public mutating func didInsert(_ inserted: InsertionSuccess) {
-        id = inserted.rowID
-    }
 }
 
 extension LogEntry: SQLRecord {

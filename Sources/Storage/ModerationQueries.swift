@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 extension AppDatabase {
     // MARK: - Reports

@@ -1,8 +1,7 @@
 import Foundation
-import GRDB
 
 /// Something that happened to a member: a follower, a comment, a reply or a mention.
-public struct Notification: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRecord, StoredRecord {
+public struct Notification: Codable, Sendable, Equatable, StoredRecord {
     public enum Kind: String, Codable, Sendable {
         case follow, comment, reply, mention
         case crewRequest, crewAccepted, crewRejected
@@ -27,10 +26,6 @@ public struct Notification: Codable, Sendable, Equatable, FetchableRecord, Mutab
     public var readAt: Date?
 
     public static let databaseTableName = "notifications"
-
-    public mutating func didInsert(_ inserted: InsertionSuccess) {
-        id = inserted.rowID
-    }
 }
 
 /// A notification with the member who caused it, and the crew it concerns, if any.

@@ -1,8 +1,7 @@
 import Foundation
-import GRDB
 
 /// A post: its Markdown source and the HTML rendered from it when it was written.
-public struct Post: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRecord, StoredRecord {
+public struct Post: Codable, Sendable, Equatable, StoredRecord {
     public var id: Int64?
     public var authorID: Int64
     public var body: String
@@ -18,14 +17,10 @@ public struct Post: Codable, Sendable, Equatable, FetchableRecord, MutablePersis
     public var commentsLocked: Bool
 
     public static let databaseTableName = "posts"
-
-    public mutating func didInsert(_ inserted: InsertionSuccess) {
-        id = inserted.rowID
-    }
 }
 
 /// A stored image of a post.
-public struct Photo: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRecord, StoredRecord {
+public struct Photo: Codable, Sendable, Equatable, StoredRecord {
     public var id: Int64?
     public var postID: Int64
     public var position: Int
@@ -36,10 +31,6 @@ public struct Photo: Codable, Sendable, Equatable, FetchableRecord, MutablePersi
     public var byteCount: Int
 
     public static let databaseTableName = "photos"
-
-    public mutating func didInsert(_ inserted: InsertionSuccess) {
-        id = inserted.rowID
-    }
 }
 
 /// An image already written to the media folder, to attach to a new post.
@@ -113,16 +104,13 @@ public struct FeedPage: Sendable {
     public var nextCursor: Int64?
 }
 
-// Rows are decoded by hand, by position (`Row.checkColumns`): a fraction of what `Codable`
+// Rows are decoded by hand, by position (`PositionalRow.checkColumns`): a fraction of what `Codable`
 // costs per row (it was half of the feed's read), and a stored value of the wrong type is an
 // error for the page, not a trap.
 extension Post: SQLRecord {
     /// The table's columns in its own order, which `init(row:)` reads by position.
     static let columns = ["id", "authorID", "body", "bodyHTML", "createdAt", "updatedAt", "likeCount", "commentCount", "crewID", "hiddenAt", "commentsLocked"]
 
-    public init(row: Row) throws {
-        try self.init(row: row, startingAt: 0)
-    }
 
     /// Reads the columns from `offset` on, where a joined row holds them after another table's.
     init(row: some PositionalRow, startingAt offset: Int) throws {
@@ -149,9 +137,6 @@ extension Photo: SQLRecord {
     /// The table's columns in its own order, which `init(row:)` reads by position.
     static let columns = ["id", "postID", "position", "fileName", "mediaType", "width", "height", "byteCount"]
 
-    public init(row: Row) throws {
-        try self.init(row: row, startingAt: 0)
-    }
 
     init(row: some PositionalRow, startingAt offset: Int) throws {
         try row.checkColumns(Self.columns, from: offset)

@@ -1,8 +1,7 @@
 import Foundation
-import GRDB
 
 /// One run: when, how far, how long, and optionally its GPS track.
-public struct RunRecord: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRecord, StoredRecord {
+public struct RunRecord: Codable, Sendable, Equatable, StoredRecord {
     public enum Visibility: String, Codable, Sendable, CaseIterable {
         /// Anyone.
         case `public`
@@ -43,10 +42,6 @@ public struct RunRecord: Codable, Sendable, Equatable, FetchableRecord, MutableP
         self.track = track
         self.splits = splits
         self.createdAt = createdAt
-    }
-
-    public mutating func didInsert(_ inserted: InsertionSuccess) {
-        id = inserted.rowID
     }
 }
 

@@ -1,10 +1,9 @@
 import Foundation
-import GRDB
 
 /// A retrospective (KeyGo) of a crew, or of one meetup: the people in it leave keyword
 /// feedback for each other before it starts; each sees what they received from the start on.
 /// In a crew's, its members take part; in a meetup's, its host and the people who attended.
-public struct Retro: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRecord, StoredRecord {
+public struct Retro: Codable, Sendable, Equatable, StoredRecord {
     public var id: Int64?
     public var crewID: Int64?
     public var meetupID: Int64? = nil
@@ -16,15 +15,11 @@ public struct Retro: Codable, Sendable, Equatable, FetchableRecord, MutablePersi
 
     public static let databaseTableName = "retros"
 
-    public mutating func didInsert(_ inserted: InsertionSuccess) {
-        id = inserted.rowID
-    }
-
     public func hasStarted(at now: Date) -> Bool { now >= startsAt }
 }
 
 /// One piece of feedback: Continue or Stop, a keyword, why, and optionally what to start.
-public struct Feedback: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRecord, StoredRecord {
+public struct Feedback: Codable, Sendable, Equatable, StoredRecord {
     public enum Kind: String, Codable, Sendable, CaseIterable { case `continue`, stop }
 
     public var id: Int64?
@@ -50,10 +45,6 @@ public struct Feedback: Codable, Sendable, Equatable, FetchableRecord, MutablePe
         self.toStart = toStart
         self.createdAt = now
         self.updatedAt = now
-    }
-
-    public mutating func didInsert(_ inserted: InsertionSuccess) {
-        id = inserted.rowID
     }
 }
 

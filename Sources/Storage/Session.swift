@@ -1,9 +1,8 @@
 import Foundation
-import GRDB
 
 /// A signed-in browser. Only the SHA-256 of the cookie's token is stored, so a leaked
 /// database does not leak live sessions.
-public struct Session: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRecord {
+public struct Session: Codable, Sendable, Equatable {
     public var id: Int64?
     public var tokenHash: Data
     public var userID: Int64
@@ -13,26 +12,12 @@ public struct Session: Codable, Sendable, Equatable, FetchableRecord, MutablePer
 
     public static let databaseTableName = "sessions"
 
-    public enum Columns {
-        static let id = Column(CodingKeys.id)
-        static let tokenHash = Column(CodingKeys.tokenHash)
-        static let userID = Column(CodingKeys.userID)
-        static let lastSeenAt = Column(CodingKeys.lastSeenAt)
-        static let createdAt = Column(CodingKeys.createdAt)
-    }
-
-    public mutating func didInsert(_ inserted: InsertionSuccess) {
-        id = inserted.rowID
-    }
 }
 
 extension Session: SQLRecord {
     /// The table's columns in its own order, which `init(row:)` reads by position.
     static let columns = ["id", "tokenHash", "userID", "csrfToken", "createdAt", "lastSeenAt"]
 
-    public init(row: Row) throws {
-        try self.init(row: row, startingAt: 0)
-    }
 
     init(row: some PositionalRow, startingAt offset: Int) throws {
         try row.checkColumns(Self.columns, from: offset)

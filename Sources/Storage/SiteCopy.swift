@@ -69,7 +69,7 @@ extension AppDatabase {
                 guard columns.map({ $0.lowercased() }) == types.map(\.0) else { throw CopyError.differentSchema(source: source, target: destination) }
                 let insert = "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(SQLConnection.placeholders(columns.count)))"
                 var (rows, sourceSum) = (0, TableChecksum())
-                try readRows { sqlite in
+                _ = try readRows { sqlite in
                     try sqlite.run("SELECT * FROM \(table)") { row in
                         let values = try (0..<columns.count).map { try row.value(atIndex: $0) }
                         try postgres.execute(insert, values)

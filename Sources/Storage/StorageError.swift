@@ -17,8 +17,6 @@ public enum StorageError: Error, Hashable, Sendable {
     case slugTaken
     /// It cannot change any more: people have applied to the meetup.
     case locked
-    /// The database is PostgreSQL and this was written for SQLite alone.
-    case unsupported
     /// A rule of the schema (CHECK, UNIQUE, a foreign key) refused the write: input the
     /// forms should have caught.
     case rejected

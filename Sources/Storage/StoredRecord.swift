@@ -1,4 +1,3 @@
-import GRDB
 
 /// A record whose integer primary key is set once it has been inserted or fetched.
 public protocol StoredRecord {

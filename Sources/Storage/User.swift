@@ -1,8 +1,7 @@
 import Foundation
-import GRDB
 
 /// A member account. `passwordHash` is an Argon2id string; the password itself is never stored.
-public struct User: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRecord {
+public struct User: Codable, Sendable, Equatable {
     public enum Role: String, Codable, Sendable, CaseIterable {
         case member, moderator, admin
     }
@@ -64,15 +63,6 @@ public struct User: Codable, Sendable, Equatable, FetchableRecord, MutablePersis
     public func isSilenced(at now: Date = Date()) -> Bool { silencedUntil.map { $0 > now } ?? false }
     public var isStaff: Bool { role != .member }
 
-    public enum Columns {
-        static let id = Column(CodingKeys.id)
-        static let username = Column(CodingKeys.username)
-        static let email = Column(CodingKeys.email)
-    }
-
-    public mutating func didInsert(_ inserted: InsertionSuccess) {
-        id = inserted.rowID
-    }
 }
 
 /// The profile fields a member edits in settings.
@@ -101,9 +91,6 @@ extension User: SQLRecord {
     /// The table's columns in its own order, which `init(row:)` reads by position.
     static let columns = ["id", "username", "email", "passwordHash", "displayName", "bio", "gender", "birthYear", "job", "region", "language", "role", "createdAt", "calendarToken", "suspendedUntil", "silencedUntil", "sanctionReason", "units", "onLeaderboard"]
 
-    public init(row: Row) throws {
-        try self.init(row: row, startingAt: 0)
-    }
 
     var columnValues: [(any SQLBindable)?] {
         [username, email, passwordHash, displayName, bio, gender, birthYear, job, region, language, role.rawValue, createdAt,

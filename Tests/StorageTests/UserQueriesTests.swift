@@ -64,10 +64,10 @@ import TestSupport
         let directory = NSTemporaryDirectory() + "moim-db-\(UUID().uuidString)"
         let database = try AppDatabase.open(directory: directory)
         defer { try? database.close() }
-        let (journal, synchronous, foreignKeys) = try database.reader.read { db in
-            (try String.fetchOne(db, sql: "PRAGMA journal_mode"),
-             try Int.fetchOne(db, sql: "PRAGMA synchronous"),
-             try Int.fetchOne(db, sql: "PRAGMA foreign_keys"))
+        let (journal, synchronous, foreignKeys) = try database.read { db in
+            (try db.value("PRAGMA journal_mode", as: String.self),
+             try db.value("PRAGMA synchronous", as: Int.self),
+             try db.value("PRAGMA foreign_keys", as: Int.self))
         }
         #expect(journal == "wal")
         #expect(synchronous == 2)

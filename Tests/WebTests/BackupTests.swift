@@ -53,9 +53,9 @@ import TestSupport
         _ = try Backup.restore(archive: archive, to: restored, force: false)
         let copy = try AppDatabase.open(directory: restored)
         defer { try? copy.close() }
-        let ids = try copy.writer.read { db in Set(try Int64.fetchAll(db, sql: "SELECT id FROM posts")) }
+        let ids = try copy.read { db in Set(try db.values("SELECT id FROM posts", as: Int64.self)) }
         #expect(before.isSubset(of: ids))
-        #expect(try copy.writer.read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") } == "ok")
+        #expect(try copy.read { db in try db.value("PRAGMA integrity_check", as: String.self) } == "ok")
     }
 
     @Test func theRestoredSiteServesTheSameContentAndImages() throws {

@@ -76,7 +76,7 @@ final class PostgresPool: Sendable {
             var acquired = false
             try connection.run("SELECT pg_try_advisory_lock(?)", [.integer(key)]) { acquired = try $0.bool(atIndex: 0) }
             guard acquired else { return false }
-            defer { try? connection.run("SELECT pg_advisory_unlock(?)", [.integer(key)]) }
+            defer { _ = try? connection.run("SELECT pg_advisory_unlock(?)", [.integer(key)]) }
             try body()
             return true
         }
