@@ -30,6 +30,7 @@ enum Targets {
         "mail-message": MailTargets.mailMessage,
         "mail-link": MailTargets.mailLink,
         "tar-header": OperationsTargets.tarHeader,
+        "postgres-values": StorageTargets.postgresValues,
     ]
 
     nonisolated(unsafe) static var selected: Target = { _ in }
