@@ -31,7 +31,9 @@ final class RateLimiter: Sendable {
                 return (recent.count, recent.first)
             }
         guard count >= limit, let oldest else { return nil }
-        return max(1, Int((window - now.timeIntervalSince(oldest)).rounded(.up)))
+        // Within the window whatever a stored time says (another server's clock may differ).
+        let wait = min(window, max(1, (window - now.timeIntervalSince(oldest)).rounded(.up)))
+        return Int(exactly: wait) ?? Int(window)
     }
 
     func record(_ key: String, now: Date = Date()) {
