@@ -269,16 +269,21 @@ import TestSupport
         try database.close()
     }
 
+    /// The pid of a process that has ended, on this machine.
+    private func deadProcess() throws -> Int32 {
+        let gone = Process()
+        gone.executableURL = URL(fileURLWithPath: "/bin/true")
+        try gone.run()
+        gone.waitUntilExit()
+        return gone.processIdentifier
+    }
+
     @Test func aMessageClaimedByAProcessThatDiedIsSentAtOnceNotAfterTheClaimRunsOut() throws {
         let sink = try MailSink()
         let site = try site(sink)
         _ = site.members("mina")
         // A sender that died holding the claim: its pid no longer exists.
-        let gone = Process()
-        gone.executableURL = URL(fileURLWithPath: "/bin/true")
-        try gone.run()
-        gone.waitUntilExit()
-        #expect(try site.database.claimDueMail(owner: MailClaimant.id(pid: gone.processIdentifier)).count == 1)
+        #expect(try site.database.claimDueMail(owner: MailClaimant.id(pid: try deadProcess())).count == 1)
         #expect(try site.database.claimDueMail(owner: MailClaimant.current).isEmpty)  // still claimed
         try site.app.runMail()
         #expect(sink.waitForMessages(1).map(\.recipient) == ["mina@example.com"])
@@ -288,12 +293,8 @@ import TestSupport
         let sink = try MailSink()
         let site = try site(sink)
         _ = site.members("mina")
-        let gone = Process()
-        gone.executableURL = URL(fileURLWithPath: "/bin/true")
-        try gone.run()
-        gone.waitUntilExit()
         // The other server's process may be alive on its own machine: its claim holds here.
-        let elsewhere = (MailClaimant.machine ^ 1) << 32 | Int64(gone.processIdentifier)
+        let elsewhere = (MailClaimant.machine ^ 1) << 32 | Int64(try deadProcess())
         #expect(try site.database.claimDueMail(owner: elsewhere).count == 1)
         try site.app.runMail()
         #expect(sink.messages().isEmpty)
