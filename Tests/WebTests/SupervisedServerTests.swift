@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+@testable import Storage
 
 /// `moim serve` as an operator runs it: the supervising parent and its serving child, as
 /// real processes on loopback.
@@ -258,4 +259,56 @@ final class LockedText: @unchecked Sendable {
     private var value = ""
     func append(_ text: String) { lock.withLock { value += text } }
     var text: String { lock.withLock { value } }
+}
+
+/// Two `moim serve` processes on one PostgreSQL database, as two machines would run them.
+@Suite(.serialized, .enabled(if: TestDatabase.onPostgres, "two servers share PostgreSQL (TEST_DB=postgres)"))
+struct TwoServerTests {
+    typealias Running = SupervisedServerTests.Running
+
+    @Test func killingOneServerUnderWritesLosesNoAcknowledgedWriteAndTheOtherKeepsAnswering() throws {
+        let url = try TestDatabase.freshPostgresURL()
+        let demo = Process()
+        demo.executableURL = URL(fileURLWithPath: TestSite.root + "/.build/debug/moim")
+        demo.arguments = ["demo", "--database", url, "--data", NSTemporaryDirectory() + "moim-two-\(UUID().uuidString)", "--users", "3", "--posts", "80"]
+        demo.standardOutput = FileHandle.nullDevice
+        try demo.run()
+        demo.waitUntilExit()
+        #expect(demo.terminationStatus == 0)
+        let first = try Running(["--database", url]), second = try Running(["--database", url])
+        #expect(first.healthy() && second.healthy())
+
+        // Signed up on the first server; the session is valid on both.
+        let signup = try first.signUp("mina")
+        let session = try #require(signup.firstMatch(of: /Set-Cookie: (moim_session=[^;]+)/)?.1)
+        func like(_ post: Int, on server: Running) throws -> Bool {
+            let page = try server.send("GET /posts/\(post) HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: \(session)\r\nConnection: close\r\n\r\n")
+            guard let token = page.firstMatch(of: /name="_csrf" value="([^"]+)"/)?.1 else { return false }
+            let body = "_csrf=\(token)"
+            let answer = try server.send("POST /posts/\(post)/like HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: \(session)\r\n"
+                + "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n" + body)
+            return answer.hasPrefix("HTTP/1.1 303")
+        }
+        var acknowledged: Set<Int> = [], answeredAfterTheKill = 0
+        for post in 1...80 {
+            if post == 40 {
+                // The first machine dies at once: its serving process and its supervisor.
+                for child in first.children { kill(child, SIGKILL) }
+                kill(first.process.processIdentifier, SIGKILL)
+            }
+            let server = post < 40 && post.isMultiple(of: 2) ? first : second
+            if try like(post, on: server) {
+                acknowledged.insert(post)
+                if post >= 40 { answeredAfterTheKill += 1 }
+            }
+        }
+        #expect(answeredAfterTheKill == 41)
+        #expect(acknowledged.count == 80)
+        let database = try AppDatabase.open(postgres: url, connections: 2)
+        defer { try? database.close() }
+        let stored = try database.read { db in
+            Set(try db.values("SELECT likes.postID FROM likes JOIN users ON users.id = likes.userID WHERE users.username = 'mina'", as: Int.self))
+        }
+        #expect(acknowledged.isSubset(of: stored))
+    }
 }
