@@ -56,6 +56,9 @@ final class PostgresConnection: @unchecked Sendable {
     /// False once the server has gone away or the connection broke: the pool drops it.
     var isUsable: Bool { PQstatus(handle) == CONNECTION_OK }
 
+    /// True inside a transaction (even one a failed statement has ended in error).
+    var inTransaction: Bool { PQtransactionStatus(handle) != PQTRANS_IDLE }
+
     /// Runs `sql` (no placeholders, several statements allowed), e.g. `BEGIN` or a schema.
     func execute(_ sql: String) throws(PostgresError) {
         let result = PQexec(handle, sql)

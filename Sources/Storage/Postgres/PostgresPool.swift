@@ -57,11 +57,12 @@ final class PostgresPool: Sendable {
                     try connection.execute("COMMIT")
                     return value
                 } catch let error as PostgresError where error.isRetryable && attempt < 20 {
-                    try? connection.execute("ROLLBACK")
+                    // A COMMIT that lost the race has ended the transaction already.
+                    if connection.inTransaction { try? connection.execute("ROLLBACK") }
                     usleep(UInt32.random(in: 100...(1_000 << min(attempt, 5))))
                     attempt += 1
                 } catch {
-                    try? connection.execute("ROLLBACK")
+                    if connection.inTransaction { try? connection.execute("ROLLBACK") }
                     throw error
                 }
             }
