@@ -130,8 +130,7 @@ struct TableChecksum: Equatable {
             case .bool(let flag): mix([5, flag ? 1 : 0])
             case .date(let date):
                 // To the millisecond, as both engines keep dates.
-                let milliseconds = Int64(exactly: (date.timeIntervalSince1970 * 1_000).rounded()) ?? 0
-                mix([6]); mix(withUnsafeBytes(of: milliseconds.littleEndian, Array.init))
+                mix([6]); mix(withUnsafeBytes(of: (date.milliseconds(.toNearestOrAwayFromZero) ?? 0).littleEndian, Array.init))
             }
         }
         return hash

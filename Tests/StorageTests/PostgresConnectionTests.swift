@@ -11,9 +11,7 @@ enum PostgresTestServer {
     /// A new, empty UTF-8 database; its URL.
     static func freshDatabase() throws -> String {
         guard let url else { throw PostgresError.connection("MOIM_TEST_POSTGRES_URL is not set") }
-        let name = "test_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
-        try PostgresConnection(url: url).execute("CREATE DATABASE \(name) TEMPLATE template0 ENCODING 'UTF8' LC_CTYPE 'C.UTF-8' LC_COLLATE 'C.UTF-8'")
-        return url.replacingOccurrences(of: "/postgres", with: "/" + name)
+        return try AppDatabase.createPostgresDatabase(named: "test_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: ""), server: url)
     }
 }
 
@@ -97,7 +95,7 @@ struct PostgresConnectionTests {
         let done = Atomic(0)
         DispatchQueue.concurrentPerform(iterations: 8) { _ in
             for _ in 0..<25 {
-                let committed = try? pool.transaction { connection in
+                let committed: Void? = try? pool.transaction { connection in
                     var value: Int64 = 0
                     try connection.run("SELECT value FROM counter", []) { value = try $0.int64(atIndex: 0) }
                     try connection.run("UPDATE counter SET value = ?", [.integer(value + 1)])

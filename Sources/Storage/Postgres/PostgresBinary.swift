@@ -53,8 +53,7 @@ enum PostgresText {
     /// engines store and compare the same instants. Years before 1 are written with `BC`
     /// (`Date.distantPast` is 0000-12-30, which is 0001-12-30 BC).
     static func timestamp(_ date: Date) -> String {
-        let seconds = date.timeIntervalSince1970
-        let milliseconds = seconds.isFinite ? Int64(exactly: (seconds * 1_000).rounded(.down)) ?? 0 : 0
+        let milliseconds = date.milliseconds(.down) ?? 0
         let (days, inDay) = floorDivision(milliseconds, 86_400_000)
         let (year, month, day) = civil(fromDays: days)
         return pad(year > 0 ? year : 1 - year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + " " + pad(inDay / 3_600_000, 2) + ":"

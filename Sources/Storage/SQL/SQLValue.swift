@@ -33,6 +33,15 @@ extension Optional: SQLBindable where Wrapped: SQLBindable {
     var sqlValue: SQLValue { map(\.sqlValue) ?? .null }
 }
 
+extension Date {
+    /// Whole milliseconds since 1970 by `rule` (both engines keep dates to the millisecond);
+    /// nil for an instant no `Int64` holds, infinite or NaN included.
+    func milliseconds(_ rule: FloatingPointRoundingRule) -> Int64? {
+        let scaled = (timeIntervalSince1970 * 1_000).rounded(rule)
+        return Int64(exactly: scaled)
+    }
+}
+
 extension SQLValue {
     /// The arguments of a statement, `nil` being SQL's NULL.
     static func list(_ arguments: [(any SQLBindable)?]) -> [SQLValue] {
