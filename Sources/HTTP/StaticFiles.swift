@@ -61,7 +61,7 @@ public struct StaticFiles: Sendable {
         return path
     }
 
-    static func contentType(for path: String) -> String {
+    public static func contentType(for path: String) -> String {
         switch (path as NSString).pathExtension.lowercased() {
         case "css": "text/css; charset=utf-8"
         case "js": "text/javascript; charset=utf-8"

@@ -1,4 +1,5 @@
 import Foundation
+import Network
 
 /// Why a message was not handed over.
 public enum SMTPError: Error, Equatable, CustomStringConvertible {
@@ -24,7 +25,7 @@ public final class SMTPClient {
     private let heloName: String
     private let timeout: Int
     private let trustedCertificates: String?
-    private var transport: SMTPTransport?
+    private var transport: TCPTransport?
     private var reader = SMTPReplyReader()
     private var capabilities: [String] = []
 
@@ -38,16 +39,18 @@ public final class SMTPClient {
     }
 
     public func connect() throws(SMTPError) {
-        let transport = try SMTPTransport(host: server.host, port: server.port, timeout: timeout)
+        let transport = try transient { () throws(TransportError) in
+            try TCPTransport(host: server.host, port: server.port, timeout: timeout)
+        }
         self.transport = transport
-        if server.security == .implicitTLS { try transport.startTLS(host: server.host, trusting: trustedCertificates) }
+        if server.security == .implicitTLS { try startTLS() }
         try expect(try reply(), "greeting")
         try hello()
         if !transport.isEncrypted, capabilities.contains("STARTTLS") {
             try expect(try command("STARTTLS"), "STARTTLS")
             // Bytes sent before the handshake would be read as if they came over TLS.
             guard !reader.hasLeftover else { throw .transient("the server sent data before TLS began") }
-            try transport.startTLS(host: server.host, trusting: trustedCertificates)
+            try startTLS()
             try hello()
         }
         if let username = server.username {
@@ -66,7 +69,7 @@ public final class SMTPClient {
             try expect(try command("RCPT TO:<\(recipient)>"), "RCPT TO")
             let data = try command("DATA")
             guard data.code == 354 else { try expect(data, "DATA"); return }
-            try transport?.write(Self.dotStuffed(message))
+            try write(Self.dotStuffed(message))
             try expect(try reply(), "the message")
         } catch {
             if case .permanent = error { _ = try? command("RSET") }
@@ -108,8 +111,7 @@ public final class SMTPClient {
     // MARK: - Wire
 
     private func command(_ line: String) throws(SMTPError) -> SMTPReply {
-        guard let transport else { throw .transient("not connected") }
-        try transport.write(Array((line + "\r\n").utf8))
+        try write(Array((line + "\r\n").utf8))
         return try reply()
     }
 
@@ -121,8 +123,26 @@ public final class SMTPClient {
             } catch {
                 throw .transient("the server's reply is not SMTP (\(error))")
             }
-            try transport.read(into: &reader)
+            let bytes = try transient { () throws(TransportError) in try transport.read() }
+            guard !bytes.isEmpty else { throw .transient("the server closed the connection") }
+            reader.append(bytes)
         }
+    }
+
+    private func write(_ bytes: [UInt8]) throws(SMTPError) {
+        guard let transport else { throw .transient("not connected") }
+        try transient { () throws(TransportError) in try transport.write(bytes) }
+    }
+
+    /// Starts TLS (at once for `smtps`, after `STARTTLS` otherwise).
+    private func startTLS() throws(SMTPError) {
+        guard let transport else { throw .transient("not connected") }
+        try transient { () throws(TransportError) in try transport.startTLS(host: server.host, trusting: trustedCertificates) }
+    }
+
+    /// A broken connection is worth another try later.
+    private func transient<T>(_ body: () throws(TransportError) -> T) throws(SMTPError) -> T {
+        do { return try body() } catch { throw .transient(error.description) }
     }
 
     private func expect(_ reply: SMTPReply, _ step: String) throws(SMTPError) {

@@ -12,7 +12,7 @@ struct BackupCommand: ParsableCommand {
 
     func run() throws {
         do {
-            let summary = try Backup.write(data: dataOptions.data, postgres: dataOptions.databaseURL, to: output)
+            let summary = try Backup.write(data: dataOptions.data, postgres: dataOptions.databaseURL, bucket: try dataOptions.mediaBucket(), to: output)
             print("Wrote \(output): the database and \(summary.files - 1) images, \(summary.bytes) bytes, schema of \(summary.migrations) migrations.")
         } catch let error as BackupError {
             fail(error.description)
@@ -31,7 +31,8 @@ struct RestoreCommand: ParsableCommand {
 
     func run() throws {
         do {
-            let summary = try Backup.restore(archive: archive, to: dataOptions.data, postgres: dataOptions.databaseURL, force: force)
+            let summary = try Backup.restore(
+                archive: archive, to: dataOptions.data, postgres: dataOptions.databaseURL, bucket: try dataOptions.mediaBucket(), force: force)
             let checked = dataOptions.databaseURL == nil ? "integrity ok" : "schema checked"
             print("Restored \(summary.files - 1) images and the database (\(summary.migrations) migrations) into \(dataOptions.location); \(checked).")
         } catch let error as BackupError {

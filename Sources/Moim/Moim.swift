@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Network
 import Storage
 
 @main
@@ -25,7 +26,44 @@ struct DataOptions: ParsableArguments {
     @Option(help: "At most this many connections to PostgreSQL from this process (env MOIM_DATABASE_CONNECTIONS).")
     var databaseConnections: Int = Environment.value("MOIM_DATABASE_CONNECTIONS").flatMap(Int.init) ?? 10
 
+    @Option(name: .customLong("media-url"), help: ArgumentHelp(
+        "Keep uploaded images in an S3-compatible bucket instead of --data/media, e.g. s3://moim-photos/media, with keys from AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (env MOIM_MEDIA_URL).",
+        valueName: "url"))
+    var mediaFlag: String?
+
+    @Option(name: .customLong("s3-endpoint"), help: ArgumentHelp(
+        "The address of an S3-compatible store other than AWS (MinIO, Garage, Ceph), e.g. https://s3.example.com:9000; addressed path-style (env MOIM_S3_ENDPOINT).",
+        valueName: "url"))
+    var s3EndpointFlag: String?
+
+    @Option(name: .customLong("s3-region"), help: ArgumentHelp(
+        "The bucket's region (env MOIM_S3_REGION, then AWS_REGION; default us-east-1).", valueName: "name"))
+    var s3RegionFlag: String?
+
     var databaseURL: String? { databaseFlag ?? Environment.value("MOIM_DATABASE_URL") }
+    var mediaURL: String? { mediaFlag ?? Environment.value("MOIM_MEDIA_URL") }
+
+    /// The bucket `--media-url` names, or nil for `--data/media`; settings that cannot work
+    /// are one line saying which.
+    func mediaBucket() throws -> S3Client? {
+        guard let url = mediaURL else { return nil }
+        guard let location = S3Location(url: url) else {
+            throw ValidationError("--media-url must be s3://BUCKET/PREFIX with a valid bucket name (3–63 of a–z, 0–9, '.' and '-').")
+        }
+        let region = s3RegionFlag ?? Environment.value("MOIM_S3_REGION") ?? Environment.value("AWS_REGION") ?? "us-east-1"
+        guard (1...32).contains(region.count), region.allSatisfy({ $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "-") }) else {
+            throw ValidationError("--s3-region must be a region name such as ap-northeast-2.")
+        }
+        var endpoint: HTTPEndpoint?
+        if let text = s3EndpointFlag ?? Environment.value("MOIM_S3_ENDPOINT") {
+            guard let parsed = HTTPEndpoint(text) else { throw ValidationError("--s3-endpoint must be http(s)://host[:port], without a path.") }
+            endpoint = parsed
+        }
+        guard let credentials = S3Credentials.fromEnvironment() else {
+            throw ValidationError("--media-url needs the bucket's keys in AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY.")
+        }
+        return S3Client(location: location, region: region, endpoint: endpoint, credentials: credentials)
+    }
 
     /// Opens the database these options name and brings its schema up to date; a database
     /// that cannot be opened is one line saying why.
@@ -41,7 +79,8 @@ struct DataOptions: ParsableArguments {
 
     /// Where the data lives, for the start-up line (never the password).
     var location: String {
-        databaseURL == nil ? "data in \(data)" : "PostgreSQL, uploads in \(data)/media"
+        let uploads = mediaURL.flatMap(S3Location.init(url:))?.description ?? data + "/media"
+        return databaseURL == nil && mediaURL == nil ? "data in \(data)" : "\(databaseURL == nil ? "SQLite in " + data : "PostgreSQL"), uploads in \(uploads)"
     }
 }
 
@@ -52,6 +91,14 @@ struct DatabaseUnavailable: Error, CustomStringConvertible {
     var description: String {
         "cannot open the database: " + reason.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
     }
+}
+
+/// A bucket for images the server could not reach or use: one line, exit status 1.
+struct MediaUnavailable: Error, CustomStringConvertible {
+    let bucket: String
+    let reason: String
+
+    var description: String { "cannot use \(bucket) for images: \(reason)" }
 }
 
 enum Environment {

@@ -109,6 +109,14 @@ struct Serve: ParsableCommand {
         web.templatesDirectory = templates
         web.publicDirectory = publicDirectory
         web.mediaDirectory = dataOptions.data + "/media"
+        web.mediaBucket = try dataOptions.mediaBucket()
+        if let bucket = web.mediaBucket {
+            do {
+                try bucket.check()
+            } catch {
+                throw MediaUnavailable(bucket: bucket.location.description, reason: error.description)
+            }
+        }
         web.secureCookies = secureCookies
         web.timeZone = zone
         web.baseURL = baseURL.flatMap(PublicURL.init)

@@ -33,7 +33,7 @@ public final class App: HTTPHandler, @unchecked Sendable {
         localizer = try Localizer(directory: configuration.templatesDirectory + "/i18n", timeZone: configuration.timeZone)
         passwords = PasswordHasher(strength: configuration.passwordStrength, pool: BoundedPool(threads: 2, queueLimit: 32))
         staticFiles = StaticFiles(root: configuration.publicDirectory)
-        media = try MediaStore(directory: configuration.mediaDirectory)
+        media = try configuration.mediaBucket.map(MediaStore.init(bucket:)) ?? MediaStore(directory: configuration.mediaDirectory)
         cookies = CookieNames(secure: configuration.secureCookies)
         dummyPasswordHash = try passwords.hash(Crypto.randomToken())
         mailSender = try configuration.mail.map { mail in

@@ -31,7 +31,7 @@ enum Routes {
         router.post("/posts/:id/bookmark", app.page(app.postBookmark))
         router.post("/posts/:id/unbookmark", app.page(app.postUnbookmark))
         router.get("/media/:name") { [unowned app] request in
-            guard let name = request.parameters["name"], let response = app.media.response(name: name, request: request) else {
+            guard let name = request.parameters["name"], let response = try app.media.response(name: name, request: request) else {
                 throw HTTPError(.notFound)
             }
             return response

@@ -1,4 +1,5 @@
 import Foundation
+import Network
 import Storage
 
 /// Settings of the site itself (the server's are in `HTTPServer.Configuration`).
@@ -7,6 +8,8 @@ public struct WebConfiguration: Sendable {
     public var publicDirectory = "Public"
     /// Where uploaded images are kept (outside `Public/`).
     public var mediaDirectory = "data/media"
+    /// Where uploaded images are kept instead when servers share them; nil: `mediaDirectory`.
+    public var mediaBucket: S3Client?
     /// True when the site is served over HTTPS (behind a proxy): cookies get `Secure` and the
     /// `__Host-` prefix.
     public var secureCookies = false

@@ -1,4 +1,6 @@
 import Foundation
+import HTTP
+import Network
 import Storage
 
 /// `moim backup` and `moim restore`: the whole site in one tar archive.
@@ -10,7 +12,8 @@ import Storage
 /// copy refers to is in the archive (images are never changed, only added or deleted), unless
 /// its post was deleted between the two. On PostgreSQL the database is `moim.pgdump`, Debian's
 /// `pg_dump` in its custom format (one snapshot too), restored by `pg_restore` into an empty
-/// database.
+/// database. Images kept in a bucket (`--media-url`) are fetched into the archive, and a
+/// restore puts them back into the bucket it is given.
 public enum Backup {
     struct Manifest: Codable {
         var format = 1
@@ -39,9 +42,10 @@ public enum Backup {
 
     // MARK: - Backup
 
-    /// Writes the archive of the site in `data` (its database at `postgres` when given) to
-    /// `output`, through a temporary file renamed once complete and on disk.
-    public static func write(data: String, postgres: String? = nil, to output: String) throws -> Summary {
+    /// Writes the archive of the site in `data` (its database at `postgres`, its images in
+    /// `bucket`, when given) to `output`, through a temporary file renamed once complete and
+    /// on disk.
+    public static func write(data: String, postgres: String? = nil, bucket: S3Client? = nil, to output: String) throws -> Summary {
         let manager = FileManager.default
         guard postgres != nil || manager.fileExists(atPath: data + "/" + databaseName) else { throw BackupError.noDatabase(data) }
         let staging = output + ".tmp-\(UUID().uuidString)"
@@ -58,7 +62,11 @@ public enum Backup {
         }
         let snapshot = staging + "/" + copy
         var files = [Entry(path: copy, size: try size(of: snapshot), sha256: try hash(snapshot))]
-        let media = data + "/media"
+        var media = data + "/media"
+        if let bucket {
+            media = staging + "/media"
+            try fetchImages(from: bucket, into: media)
+        }
         let names = ((try? manager.contentsOfDirectory(atPath: media)) ?? []).filter(MediaStore.isValidName).sorted()
         var sources = [copy: snapshot]
         for name in names {
@@ -101,15 +109,16 @@ public enum Backup {
     /// and images are replaced; stop the server first).
     ///
     /// With `postgres`, the archive must hold a dump, restored into that database, which must
-    /// be empty (a new database: `--force` does not apply to it); the images go to `data`.
-    public static func restore(archive: String, to data: String, postgres: String? = nil, force: Bool) throws -> Summary {
+    /// be empty (a new database: `--force` does not apply to it); the images go to `data`, or
+    /// into `bucket` when given.
+    public static func restore(archive: String, to data: String, postgres: String? = nil, bucket: S3Client? = nil, force: Bool) throws -> Summary {
         let manager = FileManager.default
         let existing = (try? manager.contentsOfDirectory(atPath: data)) ?? []
         guard existing.isEmpty || force else { throw BackupError.notEmpty(data) }
         let created = !manager.fileExists(atPath: data)
         try manager.createDirectory(atPath: data, withIntermediateDirectories: true)
         do {
-            return try restore(archive: archive, into: data, postgres: postgres, manager: manager)
+            return try restore(archive: archive, into: data, postgres: postgres, bucket: bucket, manager: manager)
         } catch {
             // A refused archive leaves nothing behind.
             if created { try? manager.removeItem(atPath: data) }
@@ -117,7 +126,7 @@ public enum Backup {
         }
     }
 
-    private static func restore(archive: String, into data: String, postgres: String?, manager: FileManager) throws -> Summary {
+    private static func restore(archive: String, into data: String, postgres: String?, bucket: S3Client?, manager: FileManager) throws -> Summary {
         let staging = data + "/.restoring-\(UUID().uuidString)"
         try manager.createDirectory(atPath: staging + "/media", withIntermediateDirectories: true)
         defer { try? manager.removeItem(atPath: staging) }
@@ -153,8 +162,7 @@ public enum Backup {
 
         if let postgres {
             try load(staging + "/" + dumpName, into: postgres, migrations: manifest.migrations)
-            if manager.fileExists(atPath: data + "/media") { try manager.removeItem(atPath: data + "/media") }
-            try manager.moveItem(atPath: staging + "/media", toPath: data + "/media")
+            try placeImages(from: staging + "/media", data: data, bucket: bucket)
             return Summary(files: manifest.files.count, bytes: manifest.files.reduce(0) { $0 + $1.size }, migrations: manifest.migrations.count)
         }
         let check = try AppDatabase.check(databaseAt: staging + "/" + databaseName)
@@ -162,11 +170,13 @@ public enum Backup {
         guard check.migrations == manifest.migrations else { throw BackupError.badManifest("its schema differs from the database's") }
 
         // In place: the old database (with its WAL) and images go, the checked ones come.
-        for name in [databaseName, databaseName + "-wal", databaseName + "-shm", "media"] where manager.fileExists(atPath: data + "/" + name) {
+        // In a bucket first: a refusal there leaves the old site as it was.
+        if let bucket { try placeImages(from: staging + "/media", data: data, bucket: bucket) }
+        for name in [databaseName, databaseName + "-wal", databaseName + "-shm"] where manager.fileExists(atPath: data + "/" + name) {
             try manager.removeItem(atPath: data + "/" + name)
         }
         try manager.moveItem(atPath: staging + "/" + databaseName, toPath: data + "/" + databaseName)
-        try manager.moveItem(atPath: staging + "/media", toPath: data + "/media")
+        if bucket == nil { try placeImages(from: staging + "/media", data: data, bucket: nil) }
         return Summary(files: manifest.files.count, bytes: manifest.files.reduce(0) { $0 + $1.size }, migrations: manifest.migrations.count)
     }
 
@@ -227,6 +237,41 @@ public enum Backup {
         }
     }
 
+    // MARK: - Images
+
+    private static func fetchImages(from bucket: S3Client, into folder: String) throws {
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        do {
+            for name in try bucket.names() where MediaStore.isValidName(name) {
+                // Deleted since it was listed: it belonged to content gone from the copy too.
+                guard let answer = try bucket.get(name) else { continue }
+                guard FileManager.default.createFile(atPath: folder + "/" + name, contents: Data(answer.body)) else {
+                    throw BackupError.cannotWrite(folder + "/" + name)
+                }
+            }
+        } catch let error as S3Error {
+            throw BackupError.bucket(error.description)
+        }
+    }
+
+    /// The checked images into `data/media` (replacing what was there), or into `bucket`.
+    private static func placeImages(from folder: String, data: String, bucket: S3Client?) throws {
+        let manager = FileManager.default
+        guard let bucket else {
+            if manager.fileExists(atPath: data + "/media") { try manager.removeItem(atPath: data + "/media") }
+            try manager.moveItem(atPath: folder, toPath: data + "/media")
+            return
+        }
+        do {
+            for name in try manager.contentsOfDirectory(atPath: folder).sorted() {
+                guard let contents = manager.contents(atPath: folder + "/" + name) else { throw BackupError.cannotRead(folder + "/" + name) }
+                try bucket.put(name, body: [UInt8](contents), contentType: StaticFiles.contentType(for: name))
+            }
+        } catch let error as S3Error {
+            throw BackupError.bucket(error.description)
+        }
+    }
+
     // MARK: - Files
 
     private static var encoder: JSONEncoder {
@@ -269,6 +314,7 @@ public enum BackupError: Error, Equatable, CustomStringConvertible {
     case wrongEngine(dump: Bool)
     case missingTool(String)
     case tool(String, String)
+    case bucket(String)
 
     public var description: String {
         switch self {
@@ -288,6 +334,7 @@ public enum BackupError: Error, Equatable, CustomStringConvertible {
             : "this backup is of a SQLite site: restore it without --database (or restore it, then move it with moim copy)"
         case .missingTool(let program): "\(program) is not installed (apt-get install postgresql-client)"
         case .tool(let program, let said): "\(program) failed: \(said)"
+        case .bucket(let why): why
         }
     }
 }

@@ -5,20 +5,28 @@ import Foundation
 import Glibc
 #endif
 
-/// A blocking TCP connection to a mail server, optionally upgraded to TLS (OpenSSL, with the
-/// system's trusted certificates and the host name checked). Every wait is bounded by
-/// `timeout`, so a server that stops answering cannot hold the sender for ever.
-final class SMTPTransport {
+/// Why a connection could not be made or broke, in words for a log line.
+public struct TransportError: Error, Equatable, CustomStringConvertible {
+    public let description: String
+
+    public init(_ description: String) { self.description = description }
+}
+
+/// A blocking TCP connection to another server (a mail relay, an object store), optionally
+/// upgraded to TLS (OpenSSL, with the system's trusted certificates and the host name
+/// checked). Every wait is bounded by `timeout`, so a server that stops answering cannot hold
+/// the caller for ever.
+public final class TCPTransport {
     private let fd: Int32
     private var context: OpaquePointer?
     private var tls: OpaquePointer?
 
-    init(host: String, port: Int, timeout: Int) throws(SMTPError) {
+    public init(host: String, port: Int, timeout: Int) throws(TransportError) {
         var hints = addrinfo()
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
         var found: UnsafeMutablePointer<addrinfo>?
         guard getaddrinfo(host, String(port), &hints, &found) == 0, let first = found else {
-            throw .transient("cannot resolve \(host)")
+            throw TransportError("cannot resolve \(host)")
         }
         defer { freeaddrinfo(first) }
         var lastError = "no address for \(host)"
@@ -39,7 +47,7 @@ final class SMTPTransport {
                 Glibc.close(socket)
             }
         }
-        throw .transient(lastError)
+        throw TransportError(lastError)
     }
 
     deinit {
@@ -65,18 +73,18 @@ final class SMTPTransport {
         return failure == 0 ? nil : String(cString: strerror(failure))
     }
 
-    /// Starts TLS on the connection (at once for `smtps`, after `STARTTLS` otherwise) and
-    /// checks the certificate against the trusted roots and the host name.
-    func startTLS(host: String, trusting certificates: String?) throws(SMTPError) {
-        guard let context = SSL_CTX_new(TLS_client_method()) else { throw .transient("TLS: \(Self.openSSLError())") }
+    /// Starts TLS on the connection and checks the certificate against the trusted roots (and
+    /// the PEM file `certificates`, when given) and the host name.
+    public func startTLS(host: String, trusting certificates: String?) throws(TransportError) {
+        guard let context = SSL_CTX_new(TLS_client_method()) else { throw TransportError("TLS: \(Self.openSSLError())") }
         self.context = context
         SSL_CTX_set_verify(context, SSL_VERIFY_PEER, nil)
         // The system's roots; SSL_CERT_FILE / SSL_CERT_DIR name others (a private relay's CA).
         SSL_CTX_set_default_verify_paths(context)
         if let certificates, SSL_CTX_load_verify_locations(context, certificates, nil) != 1 {
-            throw .transient("cannot read the certificates in \(certificates)")
+            throw TransportError("cannot read the certificates in \(certificates)")
         }
-        guard let tls = SSL_new(context) else { throw .transient("TLS: \(Self.openSSLError())") }
+        guard let tls = SSL_new(context) else { throw TransportError("TLS: \(Self.openSSLError())") }
         self.tls = tls
         var address = in6_addr()
         let isAddress = inet_pton(AF_INET, host, &address) == 1 || inet_pton(AF_INET6, host, &address) == 1
@@ -90,13 +98,13 @@ final class SMTPTransport {
         guard SSL_connect(tls) == 1 else {
             let verification = SSL_get_verify_result(tls)
             let reason = verification == X509_V_OK ? Self.openSSLError() : String(cString: X509_verify_cert_error_string(verification))
-            throw .transient("TLS with \(host) failed: \(reason)")
+            throw TransportError("TLS with \(host) failed: \(reason)")
         }
     }
 
-    var isEncrypted: Bool { tls != nil }
+    public var isEncrypted: Bool { tls != nil }
 
-    func write(_ bytes: [UInt8]) throws(SMTPError) {
+    public func write(_ bytes: [UInt8]) throws(TransportError) {
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeBytes { buffer in
@@ -104,19 +112,21 @@ final class SMTPTransport {
                 let count = buffer.count - offset
                 return tls.map { Int(SSL_write($0, start, Int32(clamping: count))) } ?? Glibc.write(fd, start, count)
             }
-            guard written > 0 else { throw .transient("the connection broke while sending") }
+            guard written > 0 else { throw TransportError("the connection broke while sending") }
             offset += written
         }
     }
 
-    /// Waits for the next bytes and hands them to `reader`.
-    func read(into reader: inout SMTPReplyReader) throws(SMTPError) {
-        var buffer = [UInt8](repeating: 0, count: 4_096)
+    /// Waits for the next bytes, at most `limit` of them; empty when the other side closed
+    /// the connection.
+    public func read(upTo limit: Int = 16_384) throws(TransportError) -> [UInt8] {
+        var buffer = [UInt8](repeating: 0, count: max(1, limit))
         let count = buffer.withUnsafeMutableBytes { buffer in
-            tls.map { Int(SSL_read($0, buffer.baseAddress, Int32(buffer.count))) } ?? Glibc.read(fd, buffer.baseAddress, buffer.count)
+            tls.map { Int(SSL_read($0, buffer.baseAddress, Int32(clamping: buffer.count))) } ?? Glibc.read(fd, buffer.baseAddress, buffer.count)
         }
-        guard count > 0 else { throw .transient("the server closed the connection or stopped answering") }
-        reader.append(buffer[0..<count])
+        if count > 0 { return Array(buffer[0..<count]) }
+        if count == 0, tls.map({ SSL_get_error($0, 0) == SSL_ERROR_ZERO_RETURN }) ?? true { return [] }
+        throw TransportError("the server stopped answering or the connection broke")
     }
 
     private static func openSSLError() -> String {

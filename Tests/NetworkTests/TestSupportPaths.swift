@@ -1,0 +1,11 @@
+import Foundation
+
+enum TestSupportPaths {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+    /// The venv `script/s3` makes, with moto and botocore.
+    static let s3Python = root + "/.build/s3-venv/bin/python"
+
+    static func fixture(_ name: String) -> String {
+        root + "/Tests/NetworkTests/Fixtures/" + name
+    }
+}
