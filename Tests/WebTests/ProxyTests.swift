@@ -11,14 +11,11 @@ import TestSupport
     final class Proxied {
         let site: TestSite
         let server: HTTPServer
-        let nginx = Process()
-        let data: String
-        let tlsPort: Int
-        let certificate: TestCertificate
+        let nginx: NginxProxy
+        var data: String { nginx.data }
 
         init() throws {
-            data = NSTemporaryDirectory() + "moim-proxy-\(UUID().uuidString)"
-            try FileManager.default.createDirectory(atPath: data + "/media", withIntermediateDirectories: true)
+            let data = NSTemporaryDirectory() + "moim-proxy-\(UUID().uuidString)"
             var configuration = TestSite.configuration()
             configuration.mediaDirectory = data + "/media"
             site = try TestSite(configuration: configuration)
@@ -26,81 +23,13 @@ import TestSupport
             http.trustedProxies = TrustedProxies([AddressRange("127.0.0.1")!])
             server = HTTPServer(configuration: http, handler: site.app)
             try server.start()
-            certificate = try TestCertificate.make()
-            tlsPort = freeLoopbackPort()
-            try startNginx()
+            nginx = try NginxProxy(upstreams: [server.port], data: data)
         }
 
-        deinit {
-            // It may have inherited a mask that blocks SIGTERM; it holds nothing worth a clean stop.
-            if nginx.isRunning { kill(nginx.processIdentifier, SIGKILL) }
-            nginx.waitUntilExit()
-            server.stop()
-        }
+        deinit { server.stop() }
 
-        /// The shipped site config with this machine's ports, paths and certificate.
-        private func startNginx() throws {
-            var site = try String(contentsOfFile: TestSite.root + "/deploy/nginx/moim.conf", encoding: .utf8)
-            let replacements = [
-                ("server 127.0.0.1:8080;", "server 127.0.0.1:\(server.port);"),
-                ("    listen 80;\n", "    listen 127.0.0.1:\(freeLoopbackPort());\n"),
-                ("    listen [::]:80;\n", ""),
-                ("    listen 443 ssl http2;\n", "    listen 127.0.0.1:\(tlsPort) ssl http2;\n"),
-                ("    listen [::]:443 ssl http2;\n", ""),
-                ("/etc/letsencrypt/live/run.example.org/fullchain.pem", certificate.certificate),
-                ("/etc/letsencrypt/live/run.example.org/privkey.pem", certificate.key),
-                ("/opt/moim/Public", TestSite.root + "/Public"),
-                ("root /var/lib/moim;", "root \(data);"),
-            ]
-            for (from, to) in replacements {
-                guard site.contains(from) else { throw CocoaError(.fileReadCorruptFile) }
-                site = site.replacingOccurrences(of: from, with: to)
-            }
-            let main = """
-                daemon off;
-                master_process off;
-                pid \(data)/nginx.pid;
-                error_log \(data)/nginx-error.log;
-                events {}
-                http {
-                    include /etc/nginx/mime.types;
-                    access_log off;
-                    client_body_temp_path \(data)/body;
-                    proxy_temp_path \(data)/proxy;
-                    fastcgi_temp_path \(data)/fastcgi;
-                    uwsgi_temp_path \(data)/uwsgi;
-                    scgi_temp_path \(data)/scgi;
-                    proxy_bind 127.0.0.1;
-                \(site)
-                }
-                """
-            try main.write(toFile: data + "/nginx.conf", atomically: true, encoding: .utf8)
-            nginx.executableURL = URL(fileURLWithPath: "/usr/sbin/nginx")
-            nginx.arguments = ["-p", data, "-c", data + "/nginx.conf"]
-            nginx.standardError = FileHandle.nullDevice
-            try nginx.run()
-            for _ in 0..<100 where (try? curl(["/healthz"]))?.status != 200 { Thread.sleep(forTimeInterval: 0.05) }
-        }
-
-        /// curl from `from` to nginx over HTTPS: the status, the headers and the body.
         func curl(_ arguments: [String], from: String = "127.0.0.2") throws -> (status: Int, headers: String, body: String, version: String) {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-            let headers = data + "/headers-\(UUID().uuidString)"
-            var all = ["-s", "--http2", "--cacert", certificate.certificate, "--interface", from, "-D", headers,
-                       "-w", "\n%{http_code} %{http_version}", "--max-time", "10"]
-            let path = arguments[0]
-            all += arguments.dropFirst() + ["https://localhost:\(tlsPort)\(path)"]
-            process.arguments = all
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            try process.run()
-            let output = String(decoding: try pipe.fileHandleForReading.readToEnd() ?? Data(), as: UTF8.self)
-            process.waitUntilExit()
-            let lines = output.split(separator: "\n", omittingEmptySubsequences: false)
-            let last = lines.last?.split(separator: " ") ?? []
-            let head = (try? String(contentsOfFile: headers, encoding: .utf8)) ?? ""
-            return (Int(last.first ?? "") ?? 0, head, lines.dropLast().joined(separator: "\n"), String(last.last ?? ""))
+            try nginx.curl(arguments, from: from)
         }
     }
 

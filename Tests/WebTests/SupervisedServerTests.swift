@@ -13,7 +13,7 @@ import TestSupport
         private let errors = Pipe()
         private let lines = LockedText()
 
-        init(_ arguments: [String] = [], limitDescriptors: Int? = nil,
+        init(_ arguments: [String] = [], limitDescriptors: Int? = nil, environment: [String: String] = [:],
              data: String = NSTemporaryDirectory() + "moim-supervised-\(UUID().uuidString)") throws {
             let binary = TestSite.root + "/.build/debug/moim"
             let serve = [binary, "serve", "--port", "0", "--data", data, "--templates", TestSite.root + "/Templates",
@@ -21,6 +21,7 @@ import TestSupport
             process.executableURL = URL(fileURLWithPath: "/bin/bash")
             let limit = limitDescriptors.map { "ulimit -n \($0); " } ?? ""
             process.arguments = ["-c", limit + "exec " + serve.map { "'\($0)'" }.joined(separator: " ")]
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
             let output = Pipe()
             process.standardOutput = output
             process.standardError = errors
