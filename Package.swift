@@ -60,7 +60,7 @@ if fuzzing {
         .systemLibrary(name: "CFuzzer"),
         .executableTarget(
             name: "MoimFuzz",
-            dependencies: ["HTTP", "Web", "Storage", "Markdown", "Mail", "CFuzzer", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["HTTP", "Web", "Storage", "Markdown", "Mail", "Network", "CFuzzer", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: sanitized + [.unsafeFlags(["-parse-as-library"])],
             linkerSettings: [.unsafeFlags(["-sanitize=fuzzer,address"])]
         ),

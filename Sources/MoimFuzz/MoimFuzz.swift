@@ -31,6 +31,7 @@ enum Targets {
         "mail-link": MailTargets.mailLink,
         "tar-header": OperationsTargets.tarHeader,
         "postgres-values": StorageTargets.postgresValues,
+        "object-store-answer": NetworkTargets.objectStoreAnswer,
     ]
 
     nonisolated(unsafe) static var selected: Target = { _ in }
