@@ -7,6 +7,17 @@ public struct FollowCounts: Sendable, Equatable {
     public var posts: Int
 }
 
+/// What a member's page shows about them, and how its viewer stands towards them.
+public struct MemberProfile: Sendable {
+    public var user: User
+    public var counts: FollowCounts
+    /// Finished meetups they attended, of those where attendance was taken.
+    public var attended: Int
+    public var attendanceRecorded: Int
+    public var viewerFollows: Bool
+    public var viewerBlocked: Bool
+}
+
 extension AppDatabase {
     /// Follows `followeeID`; a second follow changes nothing and notifies no one.
     public func follow(followerID: Int64, followeeID: Int64, now: Date = Date()) throws {
@@ -25,23 +36,29 @@ extension AppDatabase {
         }
     }
 
-    public func isFollowing(followerID: Int64, followeeID: Int64) throws -> Bool {
+    /// The member named `username` with what their page counts, and how `viewerID` (nil for a
+    /// visitor) stands towards them: one statement, since on PostgreSQL each is a round trip.
+    public func memberProfile(username: String, viewerID: Int64?) throws -> MemberProfile? {
         try readRows { connection in
-            try connection.fetchOne("SELECT EXISTS (SELECT 1 FROM follows WHERE followerID = ? AND followeeID = ?)", [followerID, followeeID]) {
-                try $0.decode(atIndex: 0) as Bool
-            } ?? false
-        }
-    }
-
-    public func followCounts(userID: Int64) throws -> FollowCounts {
-        try readRows { connection in
-            try connection.fetchOne("""
-                SELECT (SELECT count(*) FROM follows WHERE followeeID = ?1),
-                       (SELECT count(*) FROM follows WHERE followerID = ?1),
-                       (SELECT count(*) FROM posts WHERE authorID = ?1)
-                """, [userID]) { row in
-                FollowCounts(followers: try row.decode(atIndex: 0), following: try row.decode(atIndex: 1), posts: try row.decode(atIndex: 2))
-            } ?? FollowCounts(followers: 0, following: 0, posts: 0)
+            let counts = User.columns.count
+            return try connection.fetchOne("""
+                SELECT users.*,
+                       (SELECT count(*) FROM follows WHERE followeeID = users.id),
+                       (SELECT count(*) FROM follows WHERE followerID = users.id),
+                       (SELECT count(*) FROM posts WHERE authorID = users.id),
+                       (SELECT count(*) FROM meetupApplications WHERE userID = users.id AND status = 'accepted' AND attended = TRUE),
+                       (SELECT count(*) FROM meetupApplications WHERE userID = users.id AND status = 'accepted' AND attended IS NOT NULL),
+                       EXISTS (SELECT 1 FROM follows WHERE followerID = ?2 AND followeeID = users.id),
+                       EXISTS (SELECT 1 FROM blocks WHERE blockerID = ?2 AND blockedID = users.id)
+                FROM users WHERE username = ?1
+                """, [username, viewerID]) { row in
+                MemberProfile(
+                    user: try User(row: row, startingAt: 0),
+                    counts: FollowCounts(followers: try row.decode(atIndex: counts), following: try row.decode(atIndex: counts + 1),
+                                         posts: try row.decode(atIndex: counts + 2)),
+                    attended: try row.decode(atIndex: counts + 3), attendanceRecorded: try row.decode(atIndex: counts + 4),
+                    viewerFollows: try row.decode(atIndex: counts + 5), viewerBlocked: try row.decode(atIndex: counts + 6))
+            }
         }
     }
 
@@ -49,9 +66,11 @@ extension AppDatabase {
     /// cursor that is a user id.
     public func follows(of userID: Int64, followers: Bool, after cursor: Int64?, limit: Int = 50) throws -> (users: [User], next: Int64?) {
         try readRows { db in
+            // Ordered and bounded on the follows index's second column, so that a generic plan
+            // reads only this member's follows (bounding users.id made PostgreSQL walk every user).
             let sql = followers
-                ? "SELECT users.* FROM follows JOIN users ON users.id = follows.followerID WHERE follows.followeeID = ? AND users.id < ? ORDER BY users.id DESC LIMIT ?"
-                : "SELECT users.* FROM follows JOIN users ON users.id = follows.followeeID WHERE follows.followerID = ? AND users.id < ? ORDER BY users.id DESC LIMIT ?"
+                ? "SELECT users.* FROM follows JOIN users ON users.id = follows.followerID WHERE follows.followeeID = ? AND follows.followerID < ? ORDER BY follows.followerID DESC LIMIT ?"
+                : "SELECT users.* FROM follows JOIN users ON users.id = follows.followeeID WHERE follows.followerID = ? AND follows.followeeID < ? ORDER BY follows.followeeID DESC LIMIT ?"
             let users = try db.records(User.self, sql, [userID, cursor ?? Int64.max, limit + 1])
             return (Array(users.prefix(limit)), users.count > limit ? users[limit - 1].id : nil)
         }

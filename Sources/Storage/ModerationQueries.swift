@@ -202,14 +202,6 @@ extension AppDatabase {
             """, [a, b], as: Bool.self) ?? false
     }
 
-    public func hasBlocked(blockerID: Int64, blockedID: Int64) throws -> Bool {
-        try readRows { connection in
-            try connection.fetchOne("SELECT EXISTS (SELECT 1 FROM blocks WHERE blockerID = ? AND blockedID = ?)", [blockerID, blockedID]) {
-                try $0.decode(atIndex: 0) as Bool
-            } ?? false
-        }
-    }
-
     // MARK: - Dashboard and limits
 
     /// Rows created per day over the last `days` days: `table` is `users` or `posts`.

@@ -38,9 +38,6 @@ public struct SearchText: Sendable, Equatable {
     /// A `LIKE … ESCAPE '\'` pattern matching the text anywhere.
     public var containsPattern: String { "%" + likeEscaped + "%" }
 
-    /// A `LIKE … ESCAPE '\'` pattern matching text that starts with this.
-    public var prefixPattern: String { likeEscaped + "%" }
-
     private var likeEscaped: String {
         text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_")
     }

@@ -19,6 +19,9 @@ public final class App: HTTPHandler, @unchecked Sendable {
     /// Records crew dues; the manual collector until a payment provider is plugged in.
     let duesCollector: any DuesCollector = ManualDuesCollector()
     let cookies: CookieNames
+    /// Explore's "N members so far", counted at most once a minute (a count of every member
+    /// on each visit was most of the page's time on PostgreSQL).
+    let memberCount = Refreshed<Int>(lifetime: 60)
     /// Verified against when a login names no account, so both cases cost one hash.
     let dummyPasswordHash: String
     // Set once in init, read-only afterwards.

@@ -107,7 +107,7 @@ private struct Fixture {
         try fixture.database.follow(followerID: jun, followeeID: fixture.ids["mina"]!)
         let item = try #require(try fixture.database.feedItem(postID: postID, viewerID: jun))
         #expect(item.post.likeCount == 1 && item.likedByViewer && item.bookmarkedByViewer)
-        #expect(try fixture.database.followCounts(userID: fixture.ids["mina"]!).followers == 1)
+        #expect(try fixture.database.memberProfile(username: "mina", viewerID: nil)?.counts.followers == 1)
         #expect(try fixture.database.notifications(userID: fixture.ids["mina"]!).count == 1)
         try fixture.database.unlike(postID: postID, userID: jun)
         try fixture.database.unlike(postID: postID, userID: jun)
@@ -126,7 +126,7 @@ private struct Fixture {
         }
         let item = try #require(try fixture.database.feedItem(postID: postID, viewerID: jun))
         #expect(item.post.likeCount == 1 && item.bookmarkedByViewer)
-        #expect(try fixture.database.followCounts(userID: fixture.ids["mina"]!).followers == 1)
+        #expect(try fixture.database.memberProfile(username: "mina", viewerID: nil)?.counts.followers == 1)
         #expect(try fixture.database.notifications(userID: fixture.ids["mina"]!).count == 1)
         try fixture.database.close()
     }
@@ -165,6 +165,12 @@ private struct Fixture {
         #expect(try fixture.database.searchPosts("long RUN", viewerID: nil).count == 1)
         #expect(try fixture.database.searchPosts("\"; DROP TABLE posts; --", viewerID: nil).isEmpty)
         #expect(try fixture.database.searchUsers("MI").first?.username == "mina")
+        // A display name matches anywhere in it; what no username can start with still finds names.
+        _ = try fixture.database.createUser(User(username: "hana_k", email: "hana.k@example.com", passwordHash: "x", displayName: "김하나 Kim"))
+        #expect(try fixture.database.searchUsers("하나").map(\.username) == ["hana_k"])
+        #expect(try fixture.database.searchUsers("hana_").map(\.username) == ["hana_k"])
+        #expect(try fixture.database.searchUsers("a_k").isEmpty)
+        #expect(try fixture.database.searchUsers("%").isEmpty)
     }
 
     @Test func onlyTheAuthorEditsOrDeletesAPost() throws {

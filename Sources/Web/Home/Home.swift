@@ -32,7 +32,7 @@ extension App {
         let language = context.language
         let page = try database.publicFeed(before: cursor(context), viewerID: context.user?.id)
         var view = HomeView(exploring: true, feed: feed(page, path: context.request.path, context))
-        view.memberCount = localizer.number(try database.userCount(), language)
+        view.memberCount = localizer.number(try memberCount.value { try database.userCount() }, language)
         return self.page(view, context, title: localizer.text("feed.explore_title", language), section: .feed)
     }
 }

@@ -63,10 +63,11 @@ struct ProfileTabMarks {
 extension App {
     /// `GET /u/:username`: the profile and its posts.
     func profileShow(_ context: RequestContext) throws -> HTTPResponse {
-        let user = try profileUser(context)
+        let member = try memberProfile(context)
+        let user = member.user
         let page = try database.userPosts(userID: user.storedID, before: cursor(context), viewerID: context.user?.id)
         let feed = feed(page, path: Paths.profile(user.username), context)
-        var view = try profile(user, tab: .posts, context)
+        var view = try profile(member, tab: .posts, context)
         view.posts = feed.posts
         view.olderURL = feed.olderURL
         return self.page(view, context, title: Self.profileTitle(user))
@@ -75,11 +76,12 @@ extension App {
     /// `GET /u/:username/followers` and `/following`.
     func profileFollows(_ tab: ProfileTab) -> Page {
         { [unowned self] context in
-            let user = try profileUser(context)
+            let member = try memberProfile(context)
+            let user = member.user
             let cursor = try cursor(context)
             let (people, next) = try database.follows(of: user.storedID, followers: tab == .followers, after: cursor)
             let path = tab == .followers ? Paths.followers(user.username) : Paths.following(user.username)
-            var view = try profile(user, tab: tab, context)
+            var view = try profile(member, tab: tab, context)
             view.people = people.map(UserView.init)
             view.olderURL = Paths.older(path, before: next)
             return page(view, context, title: Self.profileTitle(user))
@@ -94,15 +96,22 @@ extension App {
         return user
     }
 
+    /// The member named by `:username` with their counts, or 404.
+    private func memberProfile(_ context: RequestContext) throws -> MemberProfile {
+        guard let name = context.request.parameters["username"],
+              let member = try database.memberProfile(username: name, viewerID: context.user?.id)
+        else { throw HTTPError(.notFound) }
+        return member
+    }
+
     private static func profileTitle(_ user: User) -> String {
         "\(user.displayName) (@\(user.username))"
     }
 
-    private func profile(_ user: User, tab: ProfileTab, _ context: RequestContext) throws -> ProfileView {
+    private func profile(_ member: MemberProfile, tab: ProfileTab, _ context: RequestContext) throws -> ProfileView {
         let language = context.language
+        let user = member.user, counts = member.counts
         let userID = try user.storedID
-        let counts = try database.followCounts(userID: userID)
-        let attendance = try database.attendance(userID: userID)
         let head = ProfileHeadView(
             username: user.username,
             displayName: user.displayName,
@@ -115,8 +124,8 @@ extension App {
                 ProfileCrewView(url: Paths.crew(entry.crew.slug), name: entry.crew.name,
                                 role: localizer.text("crews.role.\(entry.role.rawValue)", language))
             },
-            attendance: attendance.recorded > 0
-                ? localizer.text("profile.attendance", language, ["attended": String(attendance.attended), "recorded": String(attendance.recorded)])
+            attendance: member.attendanceRecorded > 0
+                ? localizer.text("profile.attendance", language, ["attended": String(member.attended), "recorded": String(member.attendanceRecorded)])
                 : nil,
             postCount: localizer.number(counts.posts, language),
             followerCount: localizer.number(counts.followers, language),
@@ -130,8 +139,8 @@ extension App {
             profile: head,
             isSelf: isSelf,
             canFollow: context.user != nil && !isSelf,
-            following: try context.user.map { try database.isFollowing(followerID: $0.storedID, followeeID: userID) } ?? false,
-            blocked: try context.user.map { try database.hasBlocked(blockerID: $0.storedID, blockedID: userID) } ?? false,
+            following: member.viewerFollows,
+            blocked: member.viewerBlocked,
             tab: ProfileTabMarks(current: tab),
             report: reportForm(.user, userID, context)
         )
