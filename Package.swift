@@ -16,12 +16,16 @@ var targets: [Target] = [
     // 40–53 µs here where postgres-nio bridged to our threads took 194–302 µs (and 613 s to build).
     .systemLibrary(name: "CLibpq", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
     .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+    // libvips (Debian's libvips-dev, with libheif for HEIC and AVIF): what Mastodon, Rails'
+    // Active Storage and imgproxy decode and scale uploads with.
+    .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
     .target(name: "HTTP", dependencies: ["CEpoll"], swiftSettings: sanitized),
     .target(name: "Markdown", dependencies: ["CCmark"], swiftSettings: sanitized),
     // Blocking TCP and TLS to other servers (a mail relay, an object store), and the small
     // HTTP client the object store is reached with.
     .target(name: "Network", dependencies: ["COpenSSL"], swiftSettings: sanitized),
     .target(name: "Mail", dependencies: ["Network"], swiftSettings: sanitized),
+    .target(name: "Imaging", dependencies: ["CVips"], swiftSettings: sanitized),
     .target(
         name: "Storage",
         dependencies: ["CLibpq", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift")],
@@ -35,7 +39,7 @@ var targets: [Target] = [
     .target(
         name: "Web",
         dependencies: [
-            "HTTP", "Storage", "Markdown", "Mail", "Network", "CSodium", "CompiledHTML",
+            "HTTP", "Storage", "Markdown", "Mail", "Network", "Imaging", "CSodium", "CompiledHTML",
             .product(name: "Prometheus", package: "swift-prometheus"),
         ],
         swiftSettings: sanitized,
@@ -50,6 +54,7 @@ var targets: [Target] = [
     .testTarget(name: "MarkdownTests", dependencies: ["Markdown"]),
     .testTarget(name: "MailTests", dependencies: ["Mail", "TestSupport"]),
     .testTarget(name: "NetworkTests", dependencies: ["Network", "TestSupport"], exclude: ["Fixtures"]),
+    .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
     .testTarget(name: "TemplateCompilerTests", dependencies: ["TemplateCompiler"]),
     .testTarget(name: "StorageTests", dependencies: ["Storage", "TestSupport"]),
     .testTarget(name: "WebTests", dependencies: ["Web", "HTTP", "Storage", "Mail", "Network", "CompiledHTML", "TestSupport"], exclude: ["Fixtures"]),
