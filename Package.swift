@@ -47,7 +47,7 @@ var targets: [Target] = [
     ),
     .executableTarget(
         name: "Moim",
-        dependencies: ["Web", "HTTP", "Storage", "Markdown", "Mail", "Network", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        dependencies: ["Web", "HTTP", "Storage", "Markdown", "Mail", "Network", "Imaging", .product(name: "ArgumentParser", package: "swift-argument-parser")]
     ),
     .target(name: "TestSupport", dependencies: ["Storage", "Network"], path: "Tests/Support"),
     .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"]),
@@ -57,7 +57,7 @@ var targets: [Target] = [
     .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
     .testTarget(name: "TemplateCompilerTests", dependencies: ["TemplateCompiler"]),
     .testTarget(name: "StorageTests", dependencies: ["Storage", "TestSupport"]),
-    .testTarget(name: "WebTests", dependencies: ["Web", "HTTP", "Storage", "Mail", "Network", "CompiledHTML", "TestSupport"], exclude: ["Fixtures"]),
+    .testTarget(name: "WebTests", dependencies: ["Web", "HTTP", "Storage", "Mail", "Network", "Imaging", "CompiledHTML", "TestSupport"], exclude: ["Fixtures"]),
 ]
 
 if fuzzing {
@@ -65,7 +65,7 @@ if fuzzing {
         .systemLibrary(name: "CFuzzer"),
         .executableTarget(
             name: "MoimFuzz",
-            dependencies: ["HTTP", "Web", "Storage", "Markdown", "Mail", "Network", "CFuzzer", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["HTTP", "Web", "Storage", "Markdown", "Mail", "Network", "Imaging", "CFuzzer", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: sanitized + [.unsafeFlags(["-parse-as-library"])],
             linkerSettings: [.unsafeFlags(["-sanitize=fuzzer,address"])]
         ),

@@ -35,7 +35,7 @@ static inline int moim_vips_header(const void *buffer, size_t length, int *width
 static inline VipsImage *moim_vips_thumbnail(const void *buffer, size_t length, int width, int animated) {
     VipsImage *out = NULL;
     if (vips_thumbnail_buffer((void *)buffer, length, &out, width, "height", VIPS_MAX_COORD, "size", VIPS_SIZE_DOWN,
-                              "option_string", animated ? "n=-1,fail_on=error" : "fail_on=error", NULL))
+                              "fail_on", VIPS_FAIL_ON_ERROR, "option_string", animated ? "n=-1" : "", NULL))
         return NULL;
     return out;
 }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Imaging
 import Markdown
 import Storage
 @testable import Web
@@ -43,14 +44,21 @@ enum WebTargets {
         }
     }
 
-    /// Image sniffing and metadata stripping: what is kept is an image of the same size, and
-    /// stripping it again changes nothing.
+    /// The whole upload path (sniffing, libvips' header, decoding, scaling, encoding): what is
+    /// taken is within the limits and no wider than the largest kept, every variant narrower
+    /// than it, and the stored original reads back as the same image.
     static func image(_ bytes: UnsafeBufferPointer<UInt8>) {
-        guard let image = try? ImageFile(Array(bytes)) else { return }
-        guard image.width > 0, image.height > 0, image.width * image.height <= ImageFile.maximumPixels else { violated("image size") }
-        guard let again = try? ImageFile(image.data) else { violated("stripped image no longer reads") }
-        guard again.width == image.width, again.height == image.height, again.data == image.data else { violated("stripping is not stable") }
+        guard let image = try? imageProcessor.process(Array(bytes)) else { return }
+        guard image.width > 0, image.height > 0, image.width <= 2048, image.width * image.height <= ImageProcessor.maximumPixels else {
+            violated("image size")
+        }
+        guard image.variants.allSatisfy({ $0.width <= image.width && !$0.data.isEmpty }) else { violated("a variant wider than the image") }
+        guard let again = try? imageProcessor.process(image.original), again.width == image.width, again.height == image.height else {
+            violated("the stored original no longer reads as itself")
+        }
     }
+
+    static let imageProcessor = ImageProcessor(concurrency: 1)
 
     /// Markdown with the tag and mention pass: never a script or a `javascript:` link.
     static func markdown(_ bytes: UnsafeBufferPointer<UInt8>) {

@@ -87,3 +87,20 @@ extension AppDatabase {
         }
     }
 }
+
+extension AppDatabase {
+    /// Stored images with their widths, for making their variants: post photos in id order
+    /// after `cursor` (a photo id), then, once those run out, every crew cover.
+    public func storedImages(after cursor: Int64, limit: Int = 500) throws -> (images: [(fileName: String, width: Int)], next: Int64?) {
+        try readRows { db in
+            let photos = try db.fetchAll("SELECT id, fileName, width FROM photos WHERE id > ? ORDER BY id LIMIT ?", [cursor, limit]) {
+                (id: try $0.decode(Int64.self, atIndex: 0), fileName: try $0.decode(String.self, atIndex: 1), width: try $0.decode(Int.self, atIndex: 2))
+            }
+            if let last = photos.last, photos.count == limit { return (photos.map { ($0.fileName, $0.width) }, last.id) }
+            let covers = try db.fetchAll("SELECT coverFileName, coverWidth FROM crews WHERE coverFileName IS NOT NULL ORDER BY id", []) {
+                (fileName: try $0.decode(String.self, atIndex: 0), width: try $0.decode(Int?.self, atIndex: 1) ?? 0)
+            }
+            return (photos.map { ($0.fileName, $0.width) } + covers, nil)
+        }
+    }
+}

@@ -1,5 +1,6 @@
 import Foundation
 import HTTP
+import Imaging
 import Storage
 
 /// The Moim site: everything a request needs, and the route table that dispatches it.
@@ -27,6 +28,11 @@ public final class App: HTTPHandler, @unchecked Sendable {
     // Set once in init, read-only afterwards.
     private var router = HTTPRouter()
 
+    /// Every decoding slot stayed busy while an upload waited.
+    static let imagesBusy = HTTPError(
+        .serviceUnavailable, message: "Photos are being prepared for many people just now. Please try again in a moment.",
+        headers: ["Retry-After": "5"])
+
     public init(database: AppDatabase, configuration: WebConfiguration) throws {
         self.database = database
         self.configuration = configuration
@@ -36,7 +42,9 @@ public final class App: HTTPHandler, @unchecked Sendable {
         localizer = try Localizer(directory: configuration.templatesDirectory + "/i18n", timeZone: configuration.timeZone)
         passwords = PasswordHasher(strength: configuration.passwordStrength, pool: BoundedPool(threads: 2, queueLimit: 32))
         staticFiles = StaticFiles(root: configuration.publicDirectory)
-        media = try configuration.mediaBucket.map(MediaStore.init(bucket:)) ?? MediaStore(directory: configuration.mediaDirectory)
+        let images = ImageProcessor()
+        media = try configuration.mediaBucket.map { MediaStore(bucket: $0, images: images) }
+            ?? MediaStore(directory: configuration.mediaDirectory, images: images)
         cookies = CookieNames(secure: configuration.secureCookies)
         dummyPasswordHash = try passwords.hash(Crypto.randomToken())
         mailSender = try configuration.mail.map { mail in

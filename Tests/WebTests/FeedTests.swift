@@ -39,7 +39,8 @@ import Storage
         let feed = jun.get("/").bodyText
         #expect(feed.contains("Sunrise run"))
         #expect(feed.contains(#"href="/tags/%ED%95%9C%EA%B0%95%EB%9F%AC%EB%8B%9D""#))
-        let photo = try #require(feed.firstMatch(of: /src="(\/media\/[A-Za-z0-9_-]{22}\.jpg)" width="64" height="48"/)?.1)
+        // Upright (the camera stored it sideways), its size given so the page does not jump.
+        let photo = try #require(feed.firstMatch(of: /<img src="(\/media\/[A-Za-z0-9_-]{22}\.jpg)" srcset="[^"]+" sizes="[^"]+" width="48" height="64"/)?.1)
         let image = jun.get(String(photo))
         #expect(image.status == .ok)
         #expect(image.headers["Content-Type"] == "image/jpeg")

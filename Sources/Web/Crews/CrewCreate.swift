@@ -1,4 +1,5 @@
 import HTTP
+import Imaging
 import Markdown
 import Storage
 
@@ -16,7 +17,7 @@ extension App {
         let user = try context.requireUser()
         try requireCanPost(user, .crews, context)
         let form = CrewForm(context)
-        let (validated, cover, errors) = form.validate()
+        let (validated, cover, errors) = try form.validate(images: media.images)
         guard var fields = validated else { return renderCrewForm(form, errors: errors, editing: nil, context) }
         fields.descriptionHTML = MarkdownRenderer.html(fields.description)
         let code = fields.joinPolicy == .invite ? Self.newInviteCode() : nil
@@ -25,12 +26,12 @@ extension App {
         return redirect(to: Paths.crew(crew.slug), flash: "crew_created")
     }
 
-    func saveCrewCover(_ image: ImageFile, crew: Crew, by user: User) throws {
+    func saveCrewCover(_ image: ProcessedImage, crew: Crew, by user: User) throws {
         let name = try media.save(image)
         do {
             let previous = try database.setCrewCover(id: crew.storedID, by: user.storedID,
                                                      photo: NewPhoto(fileName: name, mediaType: image.format.mediaType, width: image.width,
-                                                                     height: image.height, byteCount: image.data.count))
+                                                                     height: image.height, byteCount: image.original.count))
             media.delete(previous.map { [$0] } ?? [])
         } catch {
             media.delete([name])

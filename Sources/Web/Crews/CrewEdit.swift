@@ -13,7 +13,7 @@ extension App {
     func crewUpdate(_ context: RequestContext) throws -> HTTPResponse {
         let (crew, user) = try staffCrew(context)
         let form = CrewForm(context)
-        var (validated, cover, errors) = form.validate()
+        var (validated, cover, errors) = try form.validate(images: media.images)
         if var fields = validated {
             fields.descriptionHTML = MarkdownRenderer.html(fields.description)
             do {

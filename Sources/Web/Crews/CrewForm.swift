@@ -1,5 +1,6 @@
 import Foundation
 import HTTP
+import Imaging
 import Storage
 
 /// The create/edit crew form, as typed.
@@ -76,7 +77,7 @@ struct CrewForm {
     }
 
     /// The fields to save (with `descriptionHTML` left for the caller to render), or errors.
-    func validate() -> (CrewFields?, ImageFile?, FieldErrors) {
+    func validate(images processor: ImageProcessor) throws -> (CrewFields?, ProcessedImage?, FieldErrors) {
         var errors = FieldErrors()
         if !name.isName(2, 60) { errors.add("name", "errors.crew_name") }
         let slug = slug.isEmpty ? Self.slug(from: name) : slug
@@ -96,12 +97,16 @@ struct CrewForm {
         if policy == nil { errors.add("join_policy", "errors.choice") }
         let cap = Checked.integer(memberCap, in: 1...100_000)
         if !memberCap.isEmpty, cap == nil { errors.add("member_cap", "errors.crew_cap") }
-        var image: ImageFile? = nil
+        var image: ProcessedImage? = nil
         if let cover {
             if cover.data.count > PostForm.maximumPhotoBytes {
                 errors.add("cover", "errors.photo_too_large")
             } else {
-                do { image = try ImageFile(cover.data) } catch {
+                do {
+                    image = try processor.process(cover.data)
+                } catch .busy {
+                    throw App.imagesBusy
+                } catch {
                     errors.add("cover", error == .tooManyPixels ? "errors.photo_pixels" : "errors.photo_not_image")
                 }
             }

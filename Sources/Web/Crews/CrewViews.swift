@@ -20,7 +20,7 @@ extension App {
             policy: localizer.text("crews.policy.\(crew.joinPolicy.rawValue)", language),
             feeText: feeText(crew, language),
             full: crew.isFull,
-            cover: crew.coverFileName.map { ImageView(url: Paths.media($0), width: crew.coverWidth ?? 0, height: crew.coverHeight ?? 0) }
+            cover: crew.coverFileName.map { ImageView(fileName: $0, width: crew.coverWidth ?? 0, height: crew.coverHeight ?? 0) }
         )
     }
 
@@ -69,9 +69,17 @@ struct CrewCardView {
     let cover: ImageView?
 }
 
-/// A stored image with its size, so the page does not jump as it loads.
+/// A stored image with its size, so the page does not jump as it loads, and its variants.
 struct ImageView {
     let url: String
     let width: Int
     let height: Int
+    let sources: ImageSources
+
+    init(fileName: String, width: Int, height: Int) {
+        url = Paths.media(fileName)
+        self.width = width
+        self.height = height
+        sources = ImageSources(fileName: fileName, width: width)
+    }
 }

@@ -8,7 +8,7 @@ extension App {
         let user = try context.requireUser()
         try requireCanPost(user, .posts, context)
         let form = PostForm(context)
-        var (images, errors, badFile) = form.validate()
+        var (images, errors, badFile) = try form.validate(images: media.images)
         if isNewAccount(user), form.linkCount > configuration.newAccountLimits.links { errors.add("body", "errors.too_many_links") }
         guard errors.isEmpty else {
             return renderPostForm(body: form.body, errors: errors, badFile: badFile, editing: nil, context)
@@ -25,7 +25,7 @@ extension App {
                 let name = try media.save(image)
                 saved.append(name)
                 photos.append(NewPhoto(fileName: name, mediaType: image.format.mediaType, width: image.width,
-                                       height: image.height, byteCount: image.data.count))
+                                       height: image.height, byteCount: image.original.count))
             }
             let post = try storageAction(context) {
                 try database.createPost(authorID: user.storedID, content: content, photos: photos, crewID: crew?.storedID)

@@ -18,7 +18,7 @@ extension App {
         try requireCanPost(user, nil, context)
         let form = PostForm(context)
         let postID = try item.post.storedID
-        let (_, errors, _) = form.validate(requirePhotosOrText: item.photos.isEmpty)
+        let (_, errors, _) = try form.validate(requirePhotosOrText: item.photos.isEmpty, images: media.images)
         guard errors.isEmpty else {
             return renderPostForm(body: form.body, errors: errors, badFile: nil, editing: postID, context)
         }

@@ -1,4 +1,5 @@
 import HTTP
+import Imaging
 import Storage
 
 /// The new-post and edit-post form: Markdown text and up to ten photos.
@@ -20,14 +21,15 @@ struct PostForm {
         body.components(separatedBy: "http://").count + body.components(separatedBy: "https://").count - 2
     }
 
-    /// Checks the text and every photo; on success, the photos ready to store.
-    func validate(requirePhotosOrText: Bool = true) -> (images: [ImageFile], errors: FieldErrors, badFile: String?) {
+    /// Checks the text and every photo; on success, the photos ready to store. Throws only
+    /// when every decoding slot stays busy (503).
+    func validate(requirePhotosOrText: Bool = true, images processor: ImageProcessor) throws -> (images: [ProcessedImage], errors: FieldErrors, badFile: String?) {
         var errors = FieldErrors()
         var badFile: String? = nil
         if !body.fits(0, Self.maximumLength) { errors.add("body", "errors.post_length") }
         if requirePhotosOrText, body.isEmpty, photos.isEmpty { errors.add("body", "errors.post_empty") }
         if photos.count > Self.maximumPhotos { errors.add("photos", "errors.photo_count") }
-        var images: [ImageFile] = []
+        var images: [ProcessedImage] = []
         for photo in photos.prefix(Self.maximumPhotos) {
             guard photo.data.count <= Self.maximumPhotoBytes else {
                 errors.add("photos", "errors.photo_too_large")
@@ -35,7 +37,9 @@ struct PostForm {
                 break
             }
             do {
-                images.append(try ImageFile(photo.data))
+                images.append(try processor.process(photo.data))
+            } catch .busy {
+                throw App.imagesBusy
             } catch {
                 errors.add("photos", error == .tooManyPixels ? "errors.photo_pixels" : "errors.photo_not_image")
                 badFile = photo.filename

@@ -26,7 +26,7 @@ extension App {
             canModerate = try database.crewRole(crewID: crewID, userID: viewer.storedID)?.isStaff == true
         }
         let view = PostPageView(
-            post: postCard(item, context),
+            post: postCard(item, context, first: true),
             report: reportForm(.post, try item.post.storedID, context),
             canModerate: canModerate,
             comments: thread.map { commentView($0, postAuthorID: item.post.authorID, context) }

@@ -30,6 +30,20 @@ struct PhotoView {
     let width: Int
     let height: Int
     let alt: String
+    let sources: ImageSources
+    /// How wide it is shown: the whole column, or its share of the grid of several.
+    let sizes: String
+    /// `eager` for the photos of the first post, which the first screen shows.
+    let loading: String
+
+    /// The column is 40rem (640 px) wide on a desktop and the whole screen on a phone.
+    static func sizes(photoCount count: Int, index: Int) -> String {
+        switch count {
+        case 2, 4: "(max-width: 672px) 50vw, 320px"
+        case 3: index == 0 ? "(max-width: 672px) 67vw, 427px" : "(max-width: 672px) 33vw, 213px"
+        default: "(max-width: 672px) 100vw, 640px"
+        }
+    }
 }
 
 /// A page of post cards with its "Older posts" link.
@@ -40,7 +54,7 @@ struct FeedView {
 }
 
 extension App {
-    func postCard(_ item: FeedItem, _ context: RequestContext) -> PostCardView {
+    func postCard(_ item: FeedItem, _ context: RequestContext, first: Bool = false) -> PostCardView {
         let language = context.language
         let id = item.post.id ?? 0
         return PostCardView(
@@ -52,7 +66,9 @@ extension App {
             edited: item.post.updatedAt != nil,
             photos: item.photos.enumerated().map { index, photo in
                 PhotoView(url: Paths.media(photo.fileName), width: photo.width, height: photo.height,
-                          alt: localizer.text("posts.photo_alt", language, ["number": String(index + 1), "name": item.author.displayName]))
+                          alt: localizer.text("posts.photo_alt", language, ["number": String(index + 1), "name": item.author.displayName]),
+                          sources: ImageSources(fileName: photo.fileName, width: photo.width),
+                          sizes: PhotoView.sizes(photoCount: item.photos.count, index: index), loading: first ? "eager" : "lazy")
             },
             likeCount: localizer.number(item.post.likeCount, language),
             commentCount: localizer.number(item.post.commentCount, language),
@@ -66,7 +82,7 @@ extension App {
     }
 
     func feed(_ page: FeedPage, path: String, _ context: RequestContext) -> FeedView {
-        FeedView(posts: page.items.map { postCard($0, context) }, olderURL: Paths.older(path, before: page.nextCursor))
+        FeedView(posts: page.items.enumerated().map { postCard($1, context, first: $0 == 0) }, olderURL: Paths.older(path, before: page.nextCursor))
     }
 
     /// The `?before=` cursor of a feed request; garbage is a 400, not a silent first page.
