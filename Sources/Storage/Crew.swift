@@ -41,6 +41,8 @@ public struct Crew: Codable, Sendable, Equatable, StoredRecord {
     public var createdAt: Date
     public var lastActivityAt: Date
     public var hiddenAt: Date?
+    /// The cover's mean colour, 0xRRGGBB.
+    public var coverTone: Int?
 
     public static let databaseTableName = "crews"
 
@@ -51,7 +53,7 @@ public struct Crew: Codable, Sendable, Equatable, StoredRecord {
 // column names per row, most of a list page's time.
 extension Crew: SQLRecord {
     /// The table's columns in its own order, which `init(row:)` reads by position.
-    static let columns = ["id", "slug", "name", "sport", "region", "description", "descriptionHTML", "coverFileName", "coverWidth", "coverHeight", "meetingTime", "meetingPlace", "feeAmount", "feeCurrency", "feePeriod", "joinPolicy", "inviteCode", "memberCap", "memberCount", "createdAt", "lastActivityAt", "hiddenAt"]
+    static let columns = ["id", "slug", "name", "sport", "region", "description", "descriptionHTML", "coverFileName", "coverWidth", "coverHeight", "meetingTime", "meetingPlace", "feeAmount", "feeCurrency", "feePeriod", "joinPolicy", "inviteCode", "memberCap", "memberCount", "createdAt", "lastActivityAt", "hiddenAt", "coverTone"]
 
 
     init(row: some PositionalRow, startingAt offset: Int) throws {
@@ -78,10 +80,11 @@ extension Crew: SQLRecord {
         createdAt = try row.date(atIndex: offset + 19)
         lastActivityAt = try row.date(atIndex: offset + 20)
         hiddenAt = try row.optionalDate(atIndex: offset + 21)
+        coverTone = try row.decode(atIndex: offset + 22)
     }
 
     var columnValues: [(any SQLBindable)?] {
-        [slug, name, sport.rawValue, region, description, descriptionHTML, coverFileName, coverWidth, coverHeight, meetingTime, meetingPlace, feeAmount, feeCurrency, feePeriod.rawValue, joinPolicy.rawValue, inviteCode, memberCap, memberCount, createdAt, lastActivityAt, hiddenAt]
+        [slug, name, sport.rawValue, region, description, descriptionHTML, coverFileName, coverWidth, coverHeight, meetingTime, meetingPlace, feeAmount, feeCurrency, feePeriod.rawValue, joinPolicy.rawValue, inviteCode, memberCap, memberCount, createdAt, lastActivityAt, hiddenAt, coverTone]
     }
 }
 

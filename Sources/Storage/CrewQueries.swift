@@ -18,7 +18,7 @@ extension AppDatabase {
                             meetingTime: fields.meetingTime, meetingPlace: fields.meetingPlace,
                             feeAmount: fields.feeAmount, feeCurrency: fields.feeCurrency, feePeriod: fields.feePeriod,
                             joinPolicy: fields.joinPolicy, inviteCode: inviteCode, memberCap: fields.memberCap,
-                            memberCount: 1, createdAt: now, lastActivityAt: now, hiddenAt: nil)
+                            memberCount: 1, createdAt: now, lastActivityAt: now, hiddenAt: nil, coverTone: nil)
             crew.id = try db.insert(crew)
             try db.execute("INSERT INTO crewMembers (crewID, userID, role, joinedAt) VALUES (?, ?, 'owner', ?)", [crew.id, ownerID, now])
             return crew
@@ -55,7 +55,8 @@ extension AppDatabase {
         try write { db in
             try requireStaff(db, crewID: id, userID: userID)
             let previous = try db.value("SELECT coverFileName FROM crews WHERE id = ?", [id], as: String.self)
-            try db.execute("UPDATE crews SET coverFileName = ?, coverWidth = ?, coverHeight = ? WHERE id = ?", [photo.fileName, photo.width, photo.height, id])
+            try db.execute("UPDATE crews SET coverFileName = ?, coverWidth = ?, coverHeight = ?, coverTone = ? WHERE id = ?",
+                           [photo.fileName, photo.width, photo.height, photo.tone, id])
             return previous
         }
     }

@@ -21,6 +21,7 @@ enum Migrations {
         migrator.registerMigration("v14 pace groups", migrate: addPaceGroups)
         migrator.registerMigration("v15 email: outbox, tokens, mail settings", migrate: addMail)
         migrator.registerMigration("v16 shared rate limits", migrate: { db in try db.execute(sql: RateEventsSchema.sql(.sqlite)) })
+        migrator.registerMigration("v17 photo tones", migrate: { db in try db.execute(sql: PhotoTonesSchema.sql(.sqlite)) })
         return migrator
     }
 

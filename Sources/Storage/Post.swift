@@ -29,6 +29,8 @@ public struct Photo: Codable, Sendable, Equatable, StoredRecord {
     public var width: Int
     public var height: Int
     public var byteCount: Int
+    /// Its mean colour, 0xRRGGBB; nil for photos stored before tones.
+    public var tone: Int?
 
     public static let databaseTableName = "photos"
 }
@@ -40,13 +42,15 @@ public struct NewPhoto: Sendable {
     public var width: Int
     public var height: Int
     public var byteCount: Int
+    public var tone: Int?
 
-    public init(fileName: String, mediaType: String, width: Int, height: Int, byteCount: Int) {
+    public init(fileName: String, mediaType: String, width: Int, height: Int, byteCount: Int, tone: Int? = nil) {
         self.fileName = fileName
         self.mediaType = mediaType
         self.width = width
         self.height = height
         self.byteCount = byteCount
+        self.tone = tone
     }
 }
 
@@ -135,7 +139,7 @@ extension Post: SQLRecord {
 
 extension Photo: SQLRecord {
     /// The table's columns in its own order, which `init(row:)` reads by position.
-    static let columns = ["id", "postID", "position", "fileName", "mediaType", "width", "height", "byteCount"]
+    static let columns = ["id", "postID", "position", "fileName", "mediaType", "width", "height", "byteCount", "tone"]
 
 
     init(row: some PositionalRow, startingAt offset: Int) throws {
@@ -148,9 +152,10 @@ extension Photo: SQLRecord {
         width = try row.decode(atIndex: offset + 5)
         height = try row.decode(atIndex: offset + 6)
         byteCount = try row.decode(atIndex: offset + 7)
+        tone = try row.decode(atIndex: offset + 8)
     }
 
     var columnValues: [(any SQLBindable)?] {
-        [postID, position, fileName, mediaType, width, height, byteCount]
+        [postID, position, fileName, mediaType, width, height, byteCount, tone]
     }
 }

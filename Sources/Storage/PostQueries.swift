@@ -18,7 +18,8 @@ extension AppDatabase {
             let postID = try post.storedID
             for (position, photo) in photos.enumerated() {
                 var row = Photo(id: nil, postID: postID, position: position, fileName: photo.fileName,
-                                mediaType: photo.mediaType, width: photo.width, height: photo.height, byteCount: photo.byteCount)
+                                mediaType: photo.mediaType, width: photo.width, height: photo.height, byteCount: photo.byteCount,
+                                tone: photo.tone)
                 row.id = try db.insert(row)
             }
             try replaceTags(db, postID: postID, tags: content.tags)

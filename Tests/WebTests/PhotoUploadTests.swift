@@ -76,6 +76,10 @@ extension Array where Element == UInt8 {
         let webp = try #require(page.firstMatch(of: /<source type="image\/webp" srcset="([^"]+)"/)?.1)
         let jpeg = try #require(page.firstMatch(of: /<img src="[^"]+" srcset="([^"]+)" sizes="\(max-width: 672px\) 100vw, 640px" width="48" height="64"/)?.1)
         #expect(page.contains("decoding=\"async\""))
+        // Its mean colour waits behind it while it loads.
+        let tone = try #require(page.firstMatch(of: /decoding="async" class="tone-(\d+)"/)?.1)
+        #expect((0..<64).contains(Int(tone) ?? -1))
+        #expect(try site.database.feedItem(postID: 1, viewerID: nil)?.photos.first?.tone != nil)
         for (list, type) in [(webp, "image/webp"), (jpeg, "image/jpeg")] {
             for entry in list.split(separator: ",") {
                 let path = String(try #require(entry.split(separator: " ").first))
@@ -84,6 +88,14 @@ extension Array where Element == UInt8 {
                 #expect(answer.headers["Cache-Control"] == "public, max-age=31536000, immutable")
             }
         }
+    }
+
+    @Test func toneClassesQuantiseEachChannelToFourLevels() {
+        #expect(ImageSources.toneClass(nil) == "")
+        #expect(ImageSources.toneClass(0x000000) == "tone-0")
+        #expect(ImageSources.toneClass(0xFFFFFF) == "tone-63")
+        #expect(ImageSources.toneClass(0xC04000) == "tone-52")  // red level 3, green 1, blue 0
+        #expect(ImageSources.toneClass(-1) == "" && ImageSources.toneClass(0x1000000) == "")
     }
 
     @Test func anImageFromBeforeVariantsGetsThemWhenFirstAskedFor() throws {

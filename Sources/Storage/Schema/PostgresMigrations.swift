@@ -27,6 +27,7 @@ enum PostgresMigrations {
     /// The migrations after the baseline, in order; their names are SQLite's.
     private static let later = [
         ("v16 shared rate limits", RateEventsSchema.sql(.postgres)),
+        ("v17 photo tones", PhotoTonesSchema.sql(.postgres)),
     ]
 
     private static func apply(_ sql: String, as names: [String], on connection: PostgresConnection) throws {

@@ -31,7 +31,8 @@ extension App {
         do {
             let previous = try database.setCrewCover(id: crew.storedID, by: user.storedID,
                                                      photo: NewPhoto(fileName: name, mediaType: image.format.mediaType, width: image.width,
-                                                                     height: image.height, byteCount: image.original.count))
+                                                                     height: image.height, byteCount: image.original.count,
+                                                                     tone: image.averageColour))
             media.delete(previous.map { [$0] } ?? [])
         } catch {
             media.delete([name])

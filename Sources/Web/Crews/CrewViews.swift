@@ -20,7 +20,7 @@ extension App {
             policy: localizer.text("crews.policy.\(crew.joinPolicy.rawValue)", language),
             feeText: feeText(crew, language),
             full: crew.isFull,
-            cover: crew.coverFileName.map { ImageView(fileName: $0, width: crew.coverWidth ?? 0, height: crew.coverHeight ?? 0) }
+            cover: crew.coverFileName.map { ImageView(fileName: $0, width: crew.coverWidth ?? 0, height: crew.coverHeight ?? 0, tone: crew.coverTone) }
         )
     }
 
@@ -75,11 +75,13 @@ struct ImageView {
     let width: Int
     let height: Int
     let sources: ImageSources
+    let toneClass: String
 
-    init(fileName: String, width: Int, height: Int) {
+    init(fileName: String, width: Int, height: Int, tone: Int?) {
         url = Paths.media(fileName)
         self.width = width
         self.height = height
         sources = ImageSources(fileName: fileName, width: width)
+        toneClass = ImageSources.toneClass(tone)
     }
 }

@@ -29,6 +29,14 @@ struct ImageSources: Equatable {
         fallback = (jpeg.first { $0.1 >= 640 } ?? jpeg.last)?.0 ?? Paths.media(fileName)
     }
 
+    /// The CSS class that paints `tone` (0xRRGGBB) behind the image while it loads: one of 64,
+    /// four levels a channel (`Public/css/moim.css`), since the pages' CSP allows no inline style.
+    static func toneClass(_ tone: Int?) -> String {
+        guard let tone, (0...0xFF_FFFF).contains(tone) else { return "" }
+        let red = tone >> 22 & 3, green = tone >> 14 & 3, blue = tone >> 6 & 3
+        return "tone-\(red * 16 + green * 4 + blue)"
+    }
+
     /// A variant's name taken apart: its original's token, its width (nil for `full`) and format.
     struct Variant: Equatable {
         let token: String

@@ -31,6 +31,8 @@ struct PhotoView {
     let height: Int
     let alt: String
     let sources: ImageSources
+    /// Paints the photo's mean colour behind it while it loads.
+    let toneClass: String
     /// How wide it is shown: the whole column, or its share of the grid of several.
     let sizes: String
     /// `eager` for the photos of the first post, which the first screen shows.
@@ -67,7 +69,7 @@ extension App {
             photos: item.photos.enumerated().map { index, photo in
                 PhotoView(url: Paths.media(photo.fileName), width: photo.width, height: photo.height,
                           alt: localizer.text("posts.photo_alt", language, ["number": String(index + 1), "name": item.author.displayName]),
-                          sources: ImageSources(fileName: photo.fileName, width: photo.width),
+                          sources: ImageSources(fileName: photo.fileName, width: photo.width), toneClass: ImageSources.toneClass(photo.tone),
                           sizes: PhotoView.sizes(photoCount: item.photos.count, index: index), loading: first ? "eager" : "lazy")
             },
             likeCount: localizer.number(item.post.likeCount, language),
