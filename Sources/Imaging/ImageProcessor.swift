@@ -73,8 +73,8 @@ public final class ImageProcessor: Sendable {
         widths.filter { $0 < width }
     }
 
-    public func process(_ bytes: [UInt8]) throws(ImageError) -> ProcessedImage {
-        guard Self.started, ImageSniffer.isAccepted(bytes) else { throw .notAnImage }
+    public func process(_ upload: [UInt8]) throws(ImageError) -> ProcessedImage {
+        guard Self.started, let bytes = ImageSniffer.prepared(upload) else { throw .notAnImage }
         let header = try Self.header(bytes)
         guard slots.wait(timeout: .now() + wait) == .success else { throw .busy }
         defer { slots.signal() }
@@ -83,8 +83,8 @@ public final class ImageProcessor: Sendable {
 
     /// One variant of a stored original (an image kept before variants were made, or one
     /// whose variant went missing): `width` wide (never wider than the original) in `format`.
-    public func variant(of original: [UInt8], width: Int, format: ProcessedImage.Format) throws(ImageError) -> [UInt8] {
-        guard Self.started, ImageSniffer.isAccepted(original) else { throw .notAnImage }
+    public func variant(of stored: [UInt8], width: Int, format: ProcessedImage.Format) throws(ImageError) -> [UInt8] {
+        guard Self.started, let original = ImageSniffer.prepared(stored) else { throw .notAnImage }
         let header = try Self.header(original)
         guard slots.wait(timeout: .now() + wait) == .success else { throw .busy }
         defer { slots.signal() }

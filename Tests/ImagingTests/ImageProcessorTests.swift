@@ -121,6 +121,10 @@ import Testing
         #expect(throws: ImageError.notAnImage) { try processor.process(jpeg) }
         // A PNG of 30,000 × 30,000 zeros: its header and a few compressed bytes of a vast image.
         #expect(throws: ImageError.tooManyPixels) { try processor.process(Self.png(width: 30_000, height: 30_000)) }
+        // A small PNG with a text chunk that claims 1.7 GB (libpng would allocate it).
+        var liar = Self.png(width: 64, height: 48)
+        liar.insert(contentsOf: [0x65, 0x00, 0x00, 0x17] + Array("tEXt".utf8) + Array("Comment".utf8), at: 33)
+        #expect(throws: ImageError.notAnImage) { try processor.process(liar) }
         #expect(Date().timeIntervalSince(started) < 1)
 
         #expect(throws: ImageError.notAnImage) { try processor.process(Array("<svg xmlns=\"http://www.w3.org/2000/svg\"/>".utf8)) }
