@@ -11,14 +11,13 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 
 from selenium import webdriver
 from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
 
 sys.path.insert(0, os.path.dirname(__file__))
-from screenshots import BASE, PORT, Member  # noqa: E402
+from screenshots import BASE, PORT, Member, wait_until_serving  # noqa: E402
 
 # The layout shifts since the page began, from the browser's own record of them.
 LAYOUT_SHIFT = """
@@ -70,12 +69,7 @@ def main():
     database.close()
     server = subprocess.Popen([binary, "serve", "--no-supervise", "--port", str(PORT), "--data", data, "--quiet"])
     try:
-        for _ in range(100):
-            try:
-                urllib.request.urlopen(BASE + "/healthz")
-                break
-            except OSError:
-                time.sleep(0.1)
+        wait_until_serving()
         author = Member("runner1").log_in()
         uploaded = 0
         for path, content_type in make_photos(data):

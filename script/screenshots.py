@@ -99,6 +99,16 @@ class Member:
         return next(cookie.value for cookie in self.jar if cookie.name == "moim_session")
 
 
+def wait_until_serving():
+    """Returns once the server at BASE answers its health check (or after ten seconds)."""
+    for _ in range(100):
+        try:
+            urllib.request.urlopen(BASE + "/healthz")
+            return
+        except OSError:
+            time.sleep(0.1)
+
+
 def png(width, height, colour):
     """A plain PNG with a diagonal band, so photos look like photos, not blank boxes."""
     rows = b""
@@ -357,12 +367,7 @@ def main():
     server = subprocess.Popen([binary, "serve", "--no-supervise", "--port", str(PORT), "--data", data, "--quiet",
                                "--smtp-url", f"smtp://127.0.0.1:{sink_port}", "--base-url", BASE])
     try:
-        for _ in range(100):
-            try:
-                urllib.request.urlopen(BASE + "/healthz")
-                break
-            except OSError:
-                time.sleep(0.1)
+        wait_until_serving()
         seeded = seed(data)
         mails, mail_pages = collect_mail(binary, data, mail_directory, output)
         options = Options()
