@@ -54,7 +54,7 @@ var targets: [Target] = [
     .testTarget(name: "MarkdownTests", dependencies: ["Markdown"]),
     .testTarget(name: "MailTests", dependencies: ["Mail", "TestSupport"]),
     .testTarget(name: "NetworkTests", dependencies: ["Network", "TestSupport"], exclude: ["Fixtures"]),
-    .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
+    .testTarget(name: "ImagingTests", dependencies: ["Imaging", "TestSupport"]),
     .testTarget(name: "TemplateCompilerTests", dependencies: ["TemplateCompiler"]),
     .testTarget(name: "StorageTests", dependencies: ["Storage", "TestSupport"]),
     .testTarget(name: "WebTests", dependencies: ["Web", "HTTP", "Storage", "Mail", "Network", "Imaging", "CompiledHTML", "TestSupport"], exclude: ["Fixtures"]),

@@ -1,6 +1,7 @@
 import Foundation
 import Imaging
 import Testing
+import TestSupport
 
 /// Uploads made with real tools (libvips' own CLI, exiftool, heif-enc), processed, and the
 /// results checked with the same tools: upright, the right sizes and formats, no metadata.
@@ -14,17 +15,9 @@ import Testing
 
     @discardableResult
     private func run(_ tool: String, _ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw ToolFailed(tool: tool, arguments: arguments) }
-        return text
+        let run = try runTool(tool, arguments)
+        guard run.status == 0 else { throw ToolFailed(tool: tool, arguments: arguments) }
+        return run.output
     }
 
     struct ToolFailed: Error { let tool: String; let arguments: [String] }

@@ -1,5 +1,6 @@
 import Foundation
 import Network
+import TestSupport
 import Testing
 
 /// Our Signature V4 against botocore's (the reference the AWS tools sign with), on requests
@@ -52,17 +53,8 @@ struct S3SignerTests {
     @Test func signaturesMatchBotocore() throws {
         let python = TestSupportPaths.s3Python
         try #require(FileManager.default.isExecutableFile(atPath: python), "run script/s3 python first (script/test does)")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = [TestSupportPaths.fixture("botocore-sign.py")]
-        let input = Pipe(), output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        input.fileHandleForWriting.write(try JSONEncoder().encode(Self.cases))
-        try input.fileHandleForWriting.close()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let signed = try runTool(python, [TestSupportPaths.fixture("botocore-sign.py")], input: Array(try JSONEncoder().encode(Self.cases)))
+        let data = Data(signed.output.utf8)
         let references = try JSONDecoder().decode([[String: String]].self, from: data)
         try #require(references.count == Self.cases.count)
 

@@ -9,15 +9,10 @@ public struct TestCertificate: Sendable {
         let directory = NSTemporaryDirectory() + "moim-cert-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let made = TestCertificate(certificate: directory + "/cert.pem", key: directory + "/key.pem")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-        process.arguments = ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-                             "-keyout", made.key, "-out", made.certificate, "-days", "1", "-subj", "/CN=localhost",
-                             "-addext", "subjectAltName=\(names)"]
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw CocoaError(.fileWriteUnknown) }
+        let openssl = try runTool("/usr/bin/openssl", [
+            "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", made.key,
+            "-out", made.certificate, "-days", "1", "-subj", "/CN=localhost", "-addext", "subjectAltName=\(names)"])
+        guard openssl.status == 0 else { throw CocoaError(.fileWriteUnknown) }
         return made
     }
 }

@@ -57,7 +57,8 @@ final class NginxProxy: @unchecked Sendable {  // immutable once started
         nginx.arguments = ["-p", data, "-c", data + "/nginx.conf"]
         nginx.standardError = FileHandle.nullDevice
         try nginx.run()
-        for _ in 0..<100 where (try? curl(["/healthz"]))?.status != 200 { Thread.sleep(forTimeInterval: 0.05) }
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline, (try? curl(["/healthz"], maxTime: 1))?.status != 200 { Thread.sleep(forTimeInterval: 0.05) }
     }
 
     deinit {
@@ -67,20 +68,13 @@ final class NginxProxy: @unchecked Sendable {  // immutable once started
     }
 
     /// curl from `from` to nginx over HTTPS: the status, the headers and the body.
-    func curl(_ arguments: [String], from: String = "127.0.0.2") throws -> (status: Int, headers: String, body: String, version: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+    func curl(_ arguments: [String], from: String = "127.0.0.2", maxTime: Int = 10) throws -> (status: Int, headers: String, body: String, version: String) {
         let headers = data + "/headers-\(UUID().uuidString)"
-        var all = ["-s", "--http2", "--cacert", certificate.certificate, "--interface", from, "-D", headers,
-                   "-w", "\n%{http_code} %{http_version}", "--max-time", "10"]
-        let path = arguments[0]
-        all += arguments.dropFirst() + ["https://localhost:\(tlsPort)\(path)"]
-        process.arguments = all
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let output = String(decoding: try pipe.fileHandleForReading.readToEnd() ?? Data(), as: UTF8.self)
-        process.waitUntilExit()
+        defer { try? FileManager.default.removeItem(atPath: headers) }
+        let all = ["-s", "--http2", "--cacert", certificate.certificate, "--interface", from, "-D", headers,
+                   "-w", "\n%{http_code} %{http_version}", "--max-time", String(maxTime)]
+            + arguments.dropFirst() + ["https://localhost:\(tlsPort)\(arguments[0])"]
+        let output = try runTool("/usr/bin/curl", all, timeout: TimeInterval(maxTime + 20)).output
         let lines = output.split(separator: "\n", omittingEmptySubsequences: false)
         let last = lines.last?.split(separator: " ") ?? []
         let head = (try? String(contentsOfFile: headers, encoding: .utf8)) ?? ""

@@ -2,6 +2,7 @@ import Foundation
 import Imaging
 import Storage
 import Testing
+import TestSupport
 @testable import Web
 
 func fixture(_ name: String) throws -> [UInt8] {
@@ -140,10 +141,6 @@ extension Array where Element == UInt8 {
     }
 
     private func run(_ tool: String, _ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        try process.run()
-        process.waitUntilExit()
+        try runTool(tool, arguments)
     }
 }

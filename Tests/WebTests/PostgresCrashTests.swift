@@ -22,26 +22,11 @@ struct PostgresCrashTests {
 
         func start() throws { try Self.script("start", directory) }
 
-        /// Runs `script/postgres COMMAND DIR` and returns what it printed. Spawned and reaped
-        /// here: Foundation's `Process` never saw this script end once a server it started
-        /// lived on.
+        /// Runs `script/postgres COMMAND DIR` and returns what it printed.
         @discardableResult
         private static func script(_ command: String, _ directory: String) throws -> String {
-            let output = directory + ".out"
-            let arguments = [TestSite.root + "/script/postgres", command, directory]
-            let environment = ProcessInfo.processInfo.environment.merging(["POSTGRES_DURABLE": "1"]) { _, new in new }.map { "\($0.key)=\($0.value)" }
-            var actions = posix_spawn_file_actions_t()
-            posix_spawn_file_actions_init(&actions)
-            defer { posix_spawn_file_actions_destroy(&actions) }
-            posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-            var pid: pid_t = 0
-            let argv = arguments.map { strdup($0) } + [nil], envp = environment.map { strdup($0) } + [nil]
-            defer { (argv + envp).forEach { free($0) } }
-            guard posix_spawn(&pid, arguments[0], &actions, nil, argv, envp) == 0 else { throw CocoaError(.executableLoad) }
-            var status: Int32 = 0
-            while waitpid(pid, &status, 0) < 0, errno == EINTR {}
-            defer { try? FileManager.default.removeItem(atPath: output) }
-            return ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+            try runTool(TestSite.root + "/script/postgres", [command, directory], environment: ["POSTGRES_DURABLE": "1"])
+                .output.trimmingCharacters(in: .whitespacesAndNewlines)
         }
 
         /// Every process of the cluster at once, as a power cut would take them (less the disk).

@@ -76,16 +76,11 @@ import TestSupport
         process.waitUntilExit()
         #expect(acknowledged.count > 20)
 
-        let restore = Process()
-        restore.executableURL = URL(fileURLWithPath: Self.litestream)
-        restore.arguments = ["restore", "-config", TestSite.root + "/deploy/litestream.yml", "-o", restored + "/moim.sqlite", data + "/moim.sqlite"]
-        restore.environment = process.environment
-        restore.standardOutput = FileHandle.nullDevice
-        restore.standardError = FileHandle.nullDevice
         try FileManager.default.createDirectory(atPath: restored, withIntermediateDirectories: true)
-        try restore.run()
-        restore.waitUntilExit()
-        #expect(restore.terminationStatus == 0)
+        let restore = try runTool(Self.litestream, ["restore", "-config", TestSite.root + "/deploy/litestream.yml",
+                                                    "-o", restored + "/moim.sqlite", data + "/moim.sqlite"],
+                                  environment: ["MOIM_DATA": data, "MOIM_REPLICA": replica, "MOIM_WAL_AUTOCHECKPOINT": "0"])
+        #expect(restore.status == 0)
 
         let copy = try DatabaseQueue(path: restored + "/moim.sqlite")
         let (stored, integrity) = try copy.read { db in

@@ -149,16 +149,8 @@ import TestSupport
         let server = try Running(data: data)
         #expect(try server.signUp("mina").hasPrefix("HTTP/1.1 303"))
         func moim(_ arguments: String...) throws -> (status: Int32, output: String) {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: TestSite.root + "/.build/debug/moim")
-            process.arguments = arguments
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            process.standardError = pipe
-            try process.run()
-            let output = String(decoding: try pipe.fileHandleForReading.readToEnd() ?? Data(), as: UTF8.self)
-            process.waitUntilExit()
-            return (process.terminationStatus, output)
+            let run = try runTool(TestSite.root + "/.build/debug/moim", arguments, includeErrors: true)
+            return (run.status, run.output)
         }
         let archive = data + ".tar"
         let backup = try moim("backup", "--data", data, archive)
@@ -269,13 +261,9 @@ struct TwoServerTests {
 
     @Test func killingOneServerUnderWritesLosesNoAcknowledgedWriteAndTheOtherKeepsAnswering() throws {
         let url = try TestDatabase.freshPostgresURL()
-        let demo = Process()
-        demo.executableURL = URL(fileURLWithPath: TestSite.root + "/.build/debug/moim")
-        demo.arguments = ["demo", "--database", url, "--data", NSTemporaryDirectory() + "moim-two-\(UUID().uuidString)", "--users", "3", "--posts", "80"]
-        demo.standardOutput = FileHandle.nullDevice
-        try demo.run()
-        demo.waitUntilExit()
-        #expect(demo.terminationStatus == 0)
+        let demo = try runTool(TestSite.root + "/.build/debug/moim", [
+            "demo", "--database", url, "--data", NSTemporaryDirectory() + "moim-two-\(UUID().uuidString)", "--users", "3", "--posts", "80"])
+        #expect(demo.status == 0)
         let first = try Running(["--database", url]), second = try Running(["--database", url])
         #expect(first.healthy() && second.healthy())
 
