@@ -29,13 +29,18 @@ extension EventLoop {
         connection.reservedInput = 0
         close(connection.fd)
         server.closeConnection()
+        connection.stream?.ended()
     }
 
     /// Once a second: end connections that are idle too long or too slow.
     func sweep(now: Int) {
         let limits = server.configuration
         for connection in Array(connections.values) where !connection.inFlight {
-            if let since = connection.drainingSince {
+            if connection.stream != nil, connection.drainingSince == nil {
+                // Never idle (its writer sends heartbeats); stuck when nothing could be written.
+                let stuck = connection.hasOutput && now - connection.lastActivity > limits.writeTimeout * 1000
+                if stuck || server.isStopping { closeConnection(connection) }
+            } else if let since = connection.drainingSince {
                 if now - since > 2000 { closeConnection(connection) }
             } else if connection.hasOutput {
                 if now - connection.lastActivity > limits.writeTimeout * 1000 { closeConnection(connection) }

@@ -6,7 +6,7 @@ extension EventLoop {
     /// Parses what is buffered and reads more, until a request goes to a handler, the socket
     /// has nothing more, or the connection ends.
     func service(_ connection: HTTPConnection, now: Int) {
-        if connection.drainingSince != nil {
+        if connection.drainingSince != nil || connection.stream != nil {
             drain(connection)
             return
         }

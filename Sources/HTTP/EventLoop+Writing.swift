@@ -10,13 +10,33 @@ extension EventLoop {
             return taken
         }
         for delivery in deliveries {
-            guard let connection = connections[delivery.connection] else { continue }
-            connection.inFlight = false
-            releaseInput(for: connection)
-            connection.closeAfterWrite = !delivery.keepAlive
-            connection.queue(head: delivery.head, body: delivery.body)
-            connection.lastActivity = now
-            flush(connection, now: now)
+            switch delivery {
+            case let .response(id, head, body, keepAlive, stream):
+                guard let connection = connections[id] else {
+                    stream?.ended()
+                    continue
+                }
+                connection.inFlight = false
+                releaseInput(for: connection)
+                connection.closeAfterWrite = !keepAlive && stream == nil
+                connection.stream = stream
+                connection.queue(head: head, body: body)
+                connection.lastActivity = now
+                flush(connection, now: now)
+            case let .streamData(id, bytes):
+                guard let connection = connections[id], connection.stream != nil, connection.drainingSince == nil else { continue }
+                connection.append(bytes)
+                // A reader this far behind is not reading: the stream is not worth the memory.
+                guard connection.backlog <= HTTPStream.backlogLimit else {
+                    closeConnection(connection)
+                    continue
+                }
+                flush(connection, now: now)
+            case let .streamEnd(id):
+                guard let connection = connections[id], connection.stream != nil, connection.drainingSince == nil else { continue }
+                connection.closeAfterWrite = true
+                flush(connection, now: now)
+            }
         }
     }
 
@@ -25,6 +45,8 @@ extension EventLoop {
         guard writeOutput(connection, now: now) == .done else { return }
         if connection.closeAfterWrite || server.isStopping && connection.isIdle {
             beginClosing(connection, now: now)
+        } else if connection.stream != nil {
+            drain(connection)  // what a stream's client sends is read and dropped
         } else {
             service(connection, now: now)
         }

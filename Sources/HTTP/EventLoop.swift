@@ -33,11 +33,14 @@ final class EventLoop: @unchecked Sendable {
     var acceptsPausedUntil: Int?
     var tookLastConnections = false
 
-    struct Delivery {
-        let connection: UInt64
-        let head: [UInt8]
-        let body: [UInt8]
-        let keepAlive: Bool
+    /// What handler threads and streams hand to the loop to write.
+    enum Delivery {
+        /// A response; with a stream, its head, and the connection stays open for the stream.
+        case response(UInt64, head: [UInt8], body: [UInt8], keepAlive: Bool, stream: HTTPStream?)
+        /// More for an open stream.
+        case streamData(UInt64, [UInt8])
+        /// A stream is over: close once what it sent is written.
+        case streamEnd(UInt64)
     }
     let outbox = Mutex<[Delivery]>([])
 
@@ -72,10 +75,11 @@ final class EventLoop: @unchecked Sendable {
         }
     }
 
-    /// Called from handler threads: queues a response and wakes the loop if it was idle.
-    func deliver(_ connection: UInt64, head: [UInt8], body: [UInt8], keepAlive: Bool) {
+    /// Called from handler threads and streams: queues something to write and wakes the
+    /// loop if it was idle.
+    func deliver(_ delivery: Delivery) {
         let wasEmpty = outbox.withLock { box in
-            box.append(Delivery(connection: connection, head: head, body: body, keepAlive: keepAlive))
+            box.append(delivery)
             return box.count == 1
         }
         if wasEmpty { wake() }

@@ -18,6 +18,9 @@ final class HTTPConnection {
     /// After an error response: the write side is shut and further input is read and dropped.
     var drainingSince: Int?
 
+    /// Once it answered with a stream: the stream, written to until either side ends it.
+    var stream: HTTPStream?
+
     /// Input bytes this connection holds on the server's budget (see `freeInput`).
     var reservedInput = 0
 
@@ -58,4 +61,12 @@ final class HTTPConnection {
         outputBody = body
         written = 0
     }
+
+    /// Adds to what is still to write (a stream's next event).
+    func append(_ bytes: [UInt8]) {
+        if hasOutput { outputBody.append(contentsOf: bytes) } else { queue(head: [], body: bytes) }
+    }
+
+    /// Bytes queued and not written yet.
+    var backlog: Int { outputHead.count + outputBody.count - written }
 }

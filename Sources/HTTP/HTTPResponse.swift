@@ -7,6 +7,8 @@ public struct HTTPResponse: Sendable {
     public var body: [UInt8]
     /// The route pattern that answered (`/posts/:id`), for metrics; nil for the fallback.
     public var route: String?
+    /// For a stream: called with it once its head is on its way (see `HTTPStream`).
+    public var opened: (@Sendable (HTTPStream) -> Void)?
 
     public init(status: HTTPStatus = .ok, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
         self.status = status
@@ -29,6 +31,14 @@ public struct HTTPResponse: Sendable {
     /// A 303 See Other, the answer to a successful form POST.
     public static func redirect(to location: String, status: HTTPStatus = .seeOther) -> HTTPResponse {
         HTTPResponse(status: status, headers: HTTPHeaders([("Location", location)]))
+    }
+
+    /// A response that stays open: `headers` now, then whatever is sent to the stream that
+    /// `opened` is given. It has no length; the connection closes when it ends.
+    public static func stream(headers: HTTPHeaders, opened: @escaping @Sendable (HTTPStream) -> Void) -> HTTPResponse {
+        var response = HTTPResponse(status: .ok, headers: headers)
+        response.opened = opened
+        return response
     }
 
     /// The response's body as text, for tests and logs.

@@ -1,12 +1,12 @@
 /// Serialises a response head; the body is written after it in the same `writev`.
 enum HTTPResponseWriter {
-    static func head(for response: HTTPResponse, version: HTTPVersion, keepAlive: Bool, isHead: Bool) -> [UInt8] {
+    static func head(for response: HTTPResponse, version: HTTPVersion, keepAlive: Bool, isHead: Bool, streaming: Bool = false) -> [UInt8] {
         var text = "\(version == .http1_0 ? "HTTP/1.0" : "HTTP/1.1") \(response.status.code) \(response.status.reason)\r\n"
         text += "Date: \(HTTPDate.now)\r\n"
         for (name, value) in response.headers where !isManaged(name) {
             text += "\(name): \(value)\r\n"
         }
-        if response.allowsBody || isHead {
+        if (response.allowsBody || isHead) && !streaming {
             text += "Content-Length: \(response.body.count)\r\n"
         }
         if !keepAlive {

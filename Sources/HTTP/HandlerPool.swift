@@ -112,7 +112,9 @@ final class HandlerPool: @unchecked Sendable {
             let keepAlive = request.keepAlive && job.loop.acceptsMoreRequests
                 && response.headers["connection"]?.lowercased() != "close"
             let isHead = request.method == .head
-            let head = HTTPResponseWriter.head(for: response, version: request.version, keepAlive: keepAlive, isHead: isHead)
+            let opened = isHead ? nil : response.opened
+            let head = HTTPResponseWriter.head(for: response, version: request.version, keepAlive: keepAlive && opened == nil,
+                                               isHead: isHead, streaming: opened != nil)
             let bodySize = response.body.count
             if isHead || !response.allowsBody { response.body = [] }
             // Before the answer leaves, so that a client's next request sees this one counted.
@@ -120,7 +122,13 @@ final class HandlerPool: @unchecked Sendable {
                 let seconds = Double(DispatchTime.now().uptimeNanoseconds - job.submittedAt) / 1e9
                 observer.observe(request, response, seconds: seconds)
             }
-            job.loop.deliver(job.connection, head: head, body: response.body, keepAlive: keepAlive)
+            if let opened {
+                let stream = HTTPStream(loop: job.loop, connection: job.connection)
+                job.loop.deliver(.response(job.connection, head: head, body: response.body, keepAlive: false, stream: stream))
+                opened(stream)
+            } else {
+                job.loop.deliver(.response(job.connection, head: head, body: response.body, keepAlive: keepAlive, stream: nil))
+            }
             if accessLog {
                 let elapsed = monotonicMilliseconds() - job.receivedAt
                 let line = "\(request.id) \(request.remoteAddress) \(request.method.rawValue) \(request.target) "

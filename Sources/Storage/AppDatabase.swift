@@ -9,6 +9,8 @@ public struct AppDatabase: Sendable {
     let store: Store
     /// Time spent in the database, for metrics.
     public let timings: DatabaseTimings
+    /// How the changes of committed writes reach listeners (`listen`).
+    let signal: any ChangeSignal
 
     enum Store: Sendable {
         case sqlite(SQLiteStore)
@@ -70,11 +72,26 @@ public struct AppDatabase: Sendable {
         do {
             switch store {
             case .sqlite(let sqlite):
-                return try sqlite.write(body)
+                var changes: Set<Change> = []
+                let value = try sqlite.write { db in
+                    db.changes = []
+                    let value = try body(db)
+                    changes = db.changes
+                    return value
+                }
+                signal.committed(changes)
+                return value
             case .postgres(let pool):
                 let start = DispatchTime.now().uptimeNanoseconds
                 defer { timings.record(read: false, nanoseconds: DispatchTime.now().uptimeNanoseconds - start) }
-                return try Self.reachable { try pool.transaction { try body(SQLConnection($0)) } }
+                return try Self.reachable {
+                    try pool.transaction { connection in
+                        let db = SQLConnection(connection)
+                        let value = try body(db)
+                        try signal.send(db.changes, in: db)
+                        return value
+                    }
+                }
             }
         } catch where SQLConnection.isConstraintViolation(error) {
             throw StorageError.rejected
@@ -87,6 +104,7 @@ public struct AppDatabase: Sendable {
         self.timings = timings
         try Migrations.migrator.migrate(writer)
         store = .sqlite(SQLiteStore(writer: writer, path: path))
+        signal = InProcessSignal()
     }
 
     /// Connects to the PostgreSQL database at `url` with at most `connections` at once, and
@@ -94,12 +112,19 @@ public struct AppDatabase: Sendable {
     public static func open(postgres url: String, connections: Int = 8) throws -> AppDatabase {
         let pool = PostgresPool(url: url, size: connections)
         try pool.withConnection { try PostgresMigrations.migrate($0) }
-        return AppDatabase(store: .postgres(pool), timings: DatabaseTimings())
+        return AppDatabase(store: .postgres(pool), timings: DatabaseTimings(), signal: PostgresSignal(url: url))
     }
 
-    private init(store: Store, timings: DatabaseTimings) {
+    private init(store: Store, timings: DatabaseTimings, signal: any ChangeSignal) {
         self.store = store
         self.timings = timings
+        self.signal = signal
+    }
+
+    /// `handler` hears what every write committed from now on changed (on this server, and
+    /// on PostgreSQL on every server sharing the database), on a thread of the signal's.
+    public func listen(_ handler: @escaping @Sendable (Set<Change>) -> Void) {
+        signal.listen(handler)
     }
 
     /// Opens (creating if needed) the SQLite file in `directory` in WAL mode with

@@ -19,6 +19,7 @@ extension AppDatabase {
             var comment = CrewComment(id: nil, crewID: crewID, authorID: authorID, body: body, bodyHTML: bodyHTML, createdAt: now)
             comment.id = try db.insert(comment)
             try db.execute("UPDATE crews SET lastActivityAt = ? WHERE id = ?", [now, crewID])
+            db.changed(.guestbook(crewID: crewID))
             return comment
         }
     }

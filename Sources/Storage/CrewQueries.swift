@@ -120,6 +120,7 @@ extension AppDatabase {
 
     /// Counts a new member in; the crew's CHECK refuses a count above the cap.
     private func addMember(_ db: SQLConnection, crewID: Int64, userID: Int64, now: Date) throws {
+        db.changed(.crew(crewID: crewID))
         try db.refusing(as: .full) {
             try db.execute("UPDATE crews SET memberCount = memberCount + 1, lastActivityAt = ? WHERE id = ?", [now, crewID])
         }
@@ -138,6 +139,7 @@ extension AppDatabase {
                 try addMember(db, crewID: crewID, userID: applicantID, now: now)
             } else {
                 try db.execute("DELETE FROM crewMembers WHERE crewID = ? AND userID = ?", [crewID, applicantID])
+                db.changed(.crew(crewID: crewID))
             }
             try insertNotification(db, userID: applicantID, kind: accept ? .crewAccepted : .crewRejected, actorID: staffID,
                                    postID: nil, commentID: nil, crewID: crewID, now: now)
@@ -164,6 +166,7 @@ extension AppDatabase {
     }
 
     private func removeMembership(_ db: SQLConnection, crewID: Int64, userID: Int64, role: CrewRole) throws {
+        db.changed(.crew(crewID: crewID))
         try db.execute("DELETE FROM crewMembers WHERE crewID = ? AND userID = ?", [crewID, userID])
         if role.isMember {
             try db.execute("UPDATE crews SET memberCount = memberCount - 1 WHERE id = ?", [crewID])

@@ -206,6 +206,7 @@ extension AppDatabase {
             guard case .success(let (user, _)) = found, let userID = user.id else { return found.map(\.user) }
             try db.execute("UPDATE users SET passwordHash = ? WHERE id = ?", [passwordHash, userID])
             try db.execute("DELETE FROM sessions WHERE userID = ?", [userID])
+            db.changed(.member(userID: userID))
             try db.execute("DELETE FROM emailTokens WHERE userID = ? AND purpose = 'reset' AND tokenHash != ?", [userID, tokenHash])
             try db.execute("UPDATE emailTokens SET usedAt = ? WHERE tokenHash = ?", [now, tokenHash])
             return .success(user)

@@ -53,6 +53,7 @@ extension AppDatabase {
                              now: Date = Date()) throws -> Meetup {
         try write { db in
             guard let old = try db.record(Meetup.self, id: meetup.id), old.hostID == hostID else { throw StorageError.notFound }
+            db.changed(.meetup(meetupID: try old.storedID))
             var meetup = meetup
             let oldGroups = try db.records(PaceGroup.self, "SELECT * FROM meetupGroups WHERE meetupID = ?", [old.id])
             if let groups, groups != oldGroups.map({ PaceGroup(label: $0.label, capacity: $0.capacity, leaderID: $0.leaderID) }) {
@@ -90,6 +91,7 @@ extension AppDatabase {
 
     public func closeMeetup(id: Int64, by hostID: Int64, now: Date = Date()) throws {
         try write { db in
+            db.changed(.meetup(meetupID: id))
             guard let meetup = try db.record(Meetup.self, id: id), meetup.hostID == hostID else { throw StorageError.notFound }
             try db.execute("UPDATE meetups SET closedAt = coalesce(closedAt, ?) WHERE id = ?", [now, id])
         }
@@ -102,6 +104,7 @@ extension AppDatabase {
     /// same transaction that takes the place.
     public func apply(meetupID: Int64, userID: Int64, groupID: Int64? = nil, now: Date = Date()) throws -> ApplyResult {
         try write { db in
+            db.changed(.meetup(meetupID: meetupID))
             guard let meetup = try db.record(Meetup.self, id: meetupID), let user = try db.record(User.self, id: userID) else {
                 throw StorageError.notFound
             }
@@ -146,6 +149,7 @@ extension AppDatabase {
     /// Withdraws an application. A place given up goes to the first on the waitlist, who is told.
     public func cancelApplication(meetupID: Int64, userID: Int64, now: Date = Date()) throws {
         try write { db in
+            db.changed(.meetup(meetupID: meetupID))
             guard let meetup = try db.record(Meetup.self, id: meetupID) else { throw StorageError.notFound }
             guard let (status, groupID) = try applicationStatus(db, meetupID: meetupID, userID: userID),
                   [.accepted, .pending, .waitlisted].contains(status)
@@ -216,6 +220,7 @@ extension AppDatabase {
                     .map { (id: $0.id, username: $0.username, group: $0.group, key: rank(seed + ":" + $0.username)) }
                     .sorted { $0.key < $1.key }
                 try db.execute("UPDATE meetups SET lotteryResult = ? WHERE id = ?", [entrants.map(\.username).joined(separator: ","), id])
+                db.changed(.meetup(meetupID: id))
                 // Places left in each pace group (or in the meetup, without groups), filled in drawn order.
                 var free: [Int64?: Int] = [nil: max(0, meetup.capacity - meetup.acceptedCount)]
                 for group in try db.records(PaceGroup.self, "SELECT * FROM meetupGroups WHERE meetupID = ?", [id]) {
@@ -268,6 +273,7 @@ extension AppDatabase {
     /// at five.
     public func checkIn(meetupID: Int64, userID: Int64, code: String, now: Date = Date()) throws -> CheckIn {
         try write { db in
+            db.changed(.meetup(meetupID: meetupID))
             guard let meetup = try db.record(Meetup.self, id: meetupID) else { throw StorageError.notFound }
             guard meetup.isCheckInOpen(at: now), let expected = meetup.checkinCode else { return .notOpen }
             guard try db.value("SELECT status FROM meetupApplications WHERE meetupID = ? AND userID = ?", [meetupID, userID], as: String.self) == ApplicationStatus.accepted.rawValue
@@ -295,6 +301,7 @@ extension AppDatabase {
     /// Keeps the place of someone asked to confirm it; refused once the deadline has passed.
     public func confirmPlace(meetupID: Int64, userID: Int64, now: Date = Date()) throws {
         try write { db in
+            db.changed(.meetup(meetupID: meetupID))
             let confirmed = try db.execute("""
                 UPDATE meetupApplications SET confirmBy = NULL
                 WHERE meetupID = ? AND userID = ? AND status = 'accepted' AND confirmBy > ?
@@ -323,6 +330,7 @@ extension AppDatabase {
             let rows = try expiredPlaces(db)
             for (meetupID, userID, groupID) in rows {
                 guard let meetup = try db.record(Meetup.self, id: meetupID) else { continue }
+                db.changed(.meetup(meetupID: meetupID))
                 try db.execute("UPDATE meetupApplications SET status = 'cancelled', confirmBy = NULL WHERE meetupID = ? AND userID = ?", [meetupID, userID])
                 try insertNotification(db, userID: userID, kind: .meetupUnconfirmed, actorID: meetup.hostID, postID: nil, commentID: nil,
                                        meetupID: meetupID, now: now)
@@ -335,6 +343,7 @@ extension AppDatabase {
     /// The host accepts or rejects a pending application; accepting past capacity is refused.
     public func decideApplication(meetupID: Int64, userID: Int64, by hostID: Int64, accept: Bool, now: Date = Date()) throws {
         try write { db in
+            db.changed(.meetup(meetupID: meetupID))
             guard let meetup = try db.record(Meetup.self, id: meetupID), meetup.hostID == hostID else { throw StorageError.forbidden }
             guard let (status, groupID) = try applicationStatus(db, meetupID: meetupID, userID: userID), status == .pending
             else { throw StorageError.notFound }
@@ -348,6 +357,7 @@ extension AppDatabase {
     /// After the start, the host records who came; `present` holds the accepted users who did.
     public func recordAttendance(meetupID: Int64, by hostID: Int64, present: Set<Int64>, now: Date = Date()) throws {
         try write { db in
+            db.changed(.meetup(meetupID: meetupID))
             guard let meetup = try db.record(Meetup.self, id: meetupID), meetup.hostID == hostID else { throw StorageError.forbidden }
             guard now >= meetup.startsAt else { throw StorageError.forbidden }
             for user in try db.values("SELECT userID FROM meetupApplications WHERE meetupID = ? AND status = 'accepted'", [meetupID], as: Int64.self) {

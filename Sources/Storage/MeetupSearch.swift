@@ -104,6 +104,7 @@ extension AppDatabase {
     public func addTalk(meetupID: Int64, authorID: Int64, body: String, bodyHTML: String, now: Date = Date()) throws {
         try write { db in
             guard try canTalk(db, meetupID: meetupID, userID: authorID) else { throw StorageError.forbidden }
+            db.changed(.talk(meetupID: meetupID))
             try db.execute("INSERT INTO meetupTalk (meetupID, authorID, body, bodyHTML, createdAt) VALUES (?, ?, ?, ?, ?)", [meetupID, authorID, body, bodyHTML, now])
         }
     }

@@ -20,6 +20,7 @@ extension AppDatabase {
             if reporters >= autoHideThreshold, let table = target.table,
                try db.value("SELECT count(*) FROM \(table) WHERE id = ? AND hiddenAt IS NULL", [targetID], as: Int.self) == 1 {
                 try db.execute("UPDATE \(table) SET hiddenAt = ? WHERE id = ?", [now, targetID])
+                if target == .meetup { db.changed(.meetup(meetupID: targetID)) }
                 try log(db, moderatorID: nil, action: "autoHide", target: target, targetID: targetID,
                         reason: "\(reporters) reports", now: now)
             }
@@ -61,6 +62,7 @@ extension AppDatabase {
                          reason: String, now: Date = Date()) throws {
         try write { db in
             guard let label = try label(db, target, targetID) else { throw StorageError.notFound }
+            if target == .meetup { db.changed(.meetup(meetupID: targetID)) }
             switch action {
             case .dismiss:
                 break
@@ -95,6 +97,7 @@ extension AppDatabase {
             if target.role == .admin, moderator.role != .admin { throw StorageError.forbidden }
             guard target.id != moderator.id else { throw StorageError.forbidden }
             let end = until ?? Date.distantFuture
+            db.changed(.member(userID: userID))
             switch action {
             case .warn:
                 try db.execute("INSERT INTO warnings (userID, moderatorID, reason, createdAt) VALUES (?, ?, ?, ?)", [userID, moderatorID, reason, now])

@@ -48,6 +48,7 @@ extension AppDatabase {
                                         commentID: commentID, crewID: crewID, meetupID: meetupID, detail: detail,
                                         createdAt: now, readAt: nil)
         notification.id = try db.insert(notification)
+        db.changed(.notifications(userID: userID))
     }
 
     /// The newest notifications of `userID`.
@@ -96,6 +97,7 @@ extension AppDatabase {
     public func markNotificationsRead(userID: Int64, now: Date = Date()) throws {
         try write { db in
             try db.execute("UPDATE notifications SET readAt = ? WHERE userID = ? AND readAt IS NULL", [now, userID])
+            db.changed(.notifications(userID: userID))
         }
     }
 }

@@ -114,7 +114,12 @@ extension AppDatabase {
     }
 
     public func deleteSession(id: Int64) throws {
-        try write { db in try db.execute("DELETE FROM sessions WHERE id = ?", [id]) }
+        try write { db in
+            if let userID = try db.value("SELECT userID FROM sessions WHERE id = ?", [id], as: Int64.self) {
+                db.changed(.member(userID: userID))
+            }
+            try db.execute("DELETE FROM sessions WHERE id = ?", [id])
+        }
     }
 
     /// Removes sessions past their idle or absolute lifetime.

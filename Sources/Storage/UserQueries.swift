@@ -62,6 +62,7 @@ extension AppDatabase {
                 throw StorageError.notFound
             }
             try db.execute("DELETE FROM sessions WHERE userID = ? AND id != ?", [userID, sessionID ?? -1])
+            db.changed(.member(userID: userID))
             // A reset link asked for before the change no longer works.
             try db.execute("DELETE FROM emailTokens WHERE userID = ? AND purpose = 'reset'", [userID])
         }
@@ -77,6 +78,7 @@ extension AppDatabase {
             user.role = role
             try db.update(user)
             try db.execute("DELETE FROM sessions WHERE userID = ?", [user.id])
+            db.changed(.member(userID: try user.storedID))
             if let adminID {
                 let entry = LogEntry(id: nil, moderatorID: adminID, action: "role", targetType: "user", targetID: try user.storedID,
                                      targetLabel: "@" + user.username, reason: role.rawValue, createdAt: now)

@@ -23,6 +23,8 @@ public final class App: HTTPHandler, @unchecked Sendable {
     /// Explore's "N members so far", counted at most once a minute (a count of every member
     /// on each visit was most of the page's time on PostgreSQL).
     let memberCount = Refreshed<Int>(lifetime: 60)
+    /// The open event streams (`GET /events`).
+    let live: LiveStreams
     /// Verified against when a login names no account, so both cases cost one hash.
     let dummyPasswordHash: String
     // Set once in init, read-only afterwards.
@@ -47,6 +49,7 @@ public final class App: HTTPHandler, @unchecked Sendable {
             ?? MediaStore(directory: configuration.mediaDirectory, images: images)
         cookies = CookieNames(secure: configuration.secureCookies)
         dummyPasswordHash = try passwords.hash(Crypto.randomToken())
+        live = LiveStreams(database: database, lifetime: configuration.sessionLifetime, render: LiveRendering(localizer: localizer))
         mailSender = try configuration.mail.map { mail in
             // Links in mail are absolute, and mail has no request to take the site's address from.
             guard let baseURL = configuration.baseURL else { throw ConfigurationError("sending mail needs the site's public base URL (--base-url)") }

@@ -17,6 +17,8 @@ enum Paths {
     static let search = "/search"
 
     static let newPost = "/posts/new"
+    /// A signed-in browser's event stream.
+    static let events = "/events"
     static let crews = "/crews"
     static let meetups = "/meetups"
     static let newMeetup = "/meetups/new"

@@ -18,6 +18,7 @@ enum Routes {
         router.get(Paths.bookmarks, app.page(app.bookmarks))
         router.get(Paths.notifications, app.page(app.notifications))
         router.get(Paths.search, app.page(app.search))
+        router.get(Paths.events, app.page(app.liveEvents))
 
         // MARK: - Posts
         router.get(Paths.newPost, app.page(app.postNew))

@@ -59,6 +59,29 @@ final class PostgresConnection: @unchecked Sendable {
     /// True inside a transaction (even one a failed statement has ended in error).
     var inTransaction: Bool { PQtransactionStatus(handle) != PQTRANS_IDLE }
 
+    /// The payloads of the notifications on `channel` (after `LISTEN`), waiting up to `seconds`
+    /// for the first; none if none came. Throws once the connection is lost.
+    func notifications(on channel: String, waiting seconds: Int) throws(PostgresError) -> [String] {
+        var payloads: [String] = []
+        func take() throws(PostgresError) {
+            guard PQconsumeInput(handle) == 1 else { throw .connection(Self.message(PQerrorMessage(handle))) }
+            while let notification = PQnotifies(handle) {
+                defer { PQfreemem(notification) }
+                if String(cString: notification.pointee.relname) == channel {
+                    payloads.append(String(cString: notification.pointee.extra))
+                }
+            }
+        }
+        try take()
+        guard payloads.isEmpty else { return payloads }
+        var socket = pollfd(fd: PQsocket(handle), events: Int16(POLLIN), revents: 0)
+        let ready = poll(&socket, 1, Int32(clamping: seconds * 1000))
+        guard ready >= 0 || errno == EINTR else { throw .connection("poll: \(String(cString: strerror(errno)))") }
+        if ready > 0 { try take() }
+        guard PQstatus(handle) == CONNECTION_OK else { throw .connection(Self.message(PQerrorMessage(handle))) }
+        return payloads
+    }
+
     /// Runs `sql` (no placeholders, several statements allowed), e.g. `BEGIN` or a schema.
     func execute(_ sql: String) throws(PostgresError) {
         let result = PQexec(handle, sql)

@@ -14,6 +14,13 @@ final class SQLConnection: @unchecked Sendable {
     }
 
     private let backend: Backend
+    /// What the write running on this connection changed, for the live updates (`Change`).
+    var changes: Set<Change> = []
+
+    /// Notes that the write running on this connection changed `change`.
+    func changed(_ change: Change) {
+        changes.insert(change)
+    }
 
     init(_ connection: SQLiteConnection) {
         backend = .sqlite(connection)

@@ -61,6 +61,8 @@ struct CrewAboutTab {
     let meetingPlace: String?
     let comments: [CrewCommentView]
     var hasComments: Bool { !comments.isEmpty }
+    /// For members: the event stream that adds new comments as they come.
+    let liveURL: String?
     /// This month's distance per opted-in member.
     let leaderboard: [LeaderboardRowView]
     var hasLeaderboard: Bool { !leaderboard.isEmpty }
@@ -124,6 +126,7 @@ extension App {
                     canDelete: entry.author.id == context.user?.id || role?.isStaff == true,
                     deleteURL: Paths.crew(crew.slug) + "/comments/\(entry.comment.id ?? 0)/delete")
             },
+            liveURL: role?.isMember == true ? Paths.events + "?crew=\(try crew.storedID)&after=\(comments.first?.comment.id ?? 0)" : nil,
             leaderboard: try crewLeaderboard(crew, context))
         return renderCrew(view, crew, context)
     }

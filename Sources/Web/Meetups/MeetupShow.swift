@@ -18,6 +18,8 @@ extension App {
         let participants = try database.participants(meetupID: meetupID)
         let canTalk = try viewer.map { try database.canTalk(meetupID: meetupID, userID: $0.storedID) } ?? false
         let waitlist = try database.waitlistLength(meetupID: meetupID)
+        // Read before the talk, so the stream starts no later than what the page shows.
+        let lastTalk = try database.lastTalkID(meetupID: meetupID)
         let detail = MeetupDetailView(
             card: meetupCard(meetup, language),
             descriptionHTML: meetup.descriptionHTML.nilIfEmpty,
@@ -102,6 +104,8 @@ extension App {
             } : [],
             talkCount: try database.talkCount(meetupID: meetupID),
             report: reportForm(.meetup, meetupID, context),
+            liveURL: viewer == nil ? nil : Paths.events + "?meetup=\(meetupID)&after=\(lastTalk)",
+            liveVersion: MeetupLiveState.version(meetup, application: application, viewerID: viewer?.id ?? 0, now: now),
             bookmarked: try viewer.map { try database.isMeetupBookmarked(meetupID: meetupID, userID: $0.storedID) } ?? false)
         return page(view, context, title: meetup.title, section: .meetups)
     }
@@ -139,6 +143,10 @@ struct MeetupPageView: PageView {
     let talk: [TalkEntryView]
     let talkCount: Int
     let report: ReportFormView
+    /// The event stream that keeps the page current (signed in), and the version of the page
+    /// it compares the meetup's state with.
+    let liveURL: String?
+    let liveVersion: String
     let bookmarked: Bool
 }
 

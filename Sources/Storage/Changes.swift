@@ -1,0 +1,148 @@
+import Foundation
+import Synchronization
+
+/// Something a committed write changed that an open page may want to show at once (the live
+/// updates): writes name them as they go (`SQLConnection.changed`), and listeners hear of them
+/// once the transaction has committed, never before and never for one rolled back.
+public enum Change: Hashable, Sendable {
+    /// A message in a meetup's talk.
+    case talk(meetupID: Int64)
+    /// A comment in a crew's guestbook.
+    case guestbook(crewID: Int64)
+    /// A meetup's places, waitlist, applications, time, place or state.
+    case meetup(meetupID: Int64)
+    /// A member's notifications: a new one, or read.
+    case notifications(userID: Int64)
+    /// Who a member is: signed out somewhere, suspended, silenced or let go.
+    case member(userID: Int64)
+    /// Who belongs to a crew.
+    case crew(crewID: Int64)
+    /// Anything may have changed (a listener lost touch for a while).
+    case everything
+
+    /// The change as a short word of text (`t12`), as it travels between servers.
+    var word: String {
+        switch self {
+        case .talk(let id): "t\(id)"
+        case .guestbook(let id): "g\(id)"
+        case .meetup(let id): "m\(id)"
+        case .notifications(let id): "n\(id)"
+        case .member(let id): "u\(id)"
+        case .crew(let id): "c\(id)"
+        case .everything: "*"
+        }
+    }
+
+    /// The change a word names; nil for anything else.
+    init?(word: Substring) {
+        if word == "*" {
+            self = .everything
+            return
+        }
+        guard let kind = word.first, let id = Int64(word.dropFirst()), id > 0 else { return nil }
+        switch kind {
+        case "t": self = .talk(meetupID: id)
+        case "g": self = .guestbook(crewID: id)
+        case "m": self = .meetup(meetupID: id)
+        case "n": self = .notifications(userID: id)
+        case "u": self = .member(userID: id)
+        case "c": self = .crew(crewID: id)
+        default: return nil
+        }
+    }
+
+    /// Changes as one line of words, and back (what does not parse is left out).
+    static func encode(_ changes: Set<Change>) -> String { changes.map(\.word).sorted().joined(separator: ",") }
+    static func decode(_ text: String) -> Set<Change> { Set(text.split(separator: ",").compactMap(Change.init(word:))) }
+}
+
+/// How committed changes reach listeners: the one small interface behind the live updates.
+/// Within one process (SQLite) they are handed over in memory; with PostgreSQL, where several
+/// servers share the database, they travel with the transaction as a `NOTIFY`, and every
+/// server hears them through `LISTEN`.
+protocol ChangeSignal: Sendable {
+    /// Called inside the write's transaction, after its statements.
+    func send(_ changes: Set<Change>, in db: SQLConnection) throws
+    /// Called once the write has committed.
+    func committed(_ changes: Set<Change>)
+    /// `handler` hears every change committed from now on, on a thread of the signal's.
+    func listen(_ handler: @escaping @Sendable (Set<Change>) -> Void)
+}
+
+/// The listeners of a signal.
+final class ChangeListeners: Sendable {
+    private let handlers = Mutex<[@Sendable (Set<Change>) -> Void]>([])
+
+    /// Adds one; true if it is the first.
+    @discardableResult
+    func add(_ handler: @escaping @Sendable (Set<Change>) -> Void) -> Bool {
+        handlers.withLock { handlers in
+            handlers.append(handler)
+            return handlers.count == 1
+        }
+    }
+
+    func tell(_ changes: Set<Change>) {
+        guard !changes.isEmpty else { return }
+        for handler in handlers.withLock({ $0 }) { handler(changes) }
+    }
+}
+
+/// Changes handed over in memory, in the writing thread, after the commit: one process on
+/// SQLite is the only writer there is.
+final class InProcessSignal: ChangeSignal {
+    private let listeners = ChangeListeners()
+
+    func send(_ changes: Set<Change>, in db: SQLConnection) throws {}
+    func committed(_ changes: Set<Change>) { listeners.tell(changes) }
+    func listen(_ handler: @escaping @Sendable (Set<Change>) -> Void) { listeners.add(handler) }
+}
+
+/// Changes as PostgreSQL notifications on the channel `moim_changes`: sent in the writing
+/// transaction (so they go out only if it commits, and in commit order), heard on a
+/// connection of their own that `LISTEN`s, on every server sharing the database.
+final class PostgresSignal: ChangeSignal {
+    static let channel = "moim_changes"
+    private let url: String
+    private let listeners = ChangeListeners()
+
+    init(url: String) {
+        self.url = url
+    }
+
+    func send(_ changes: Set<Change>, in db: SQLConnection) throws {
+        guard !changes.isEmpty else { return }
+        // A notification holds under 8,000 bytes; a write that changed more says so.
+        let payload = Change.encode(changes)
+        try db.execute("SELECT pg_notify('\(Self.channel)', ?)", [payload.utf8.count < 7_000 ? payload : Change.everything.word])
+    }
+
+    func committed(_ changes: Set<Change>) {}
+
+    func listen(_ handler: @escaping @Sendable (Set<Change>) -> Void) {
+        guard listeners.add(handler) else { return }
+        let thread = Thread { [self] in hear() }
+        thread.name = "moim-changes"
+        thread.start()
+    }
+
+    /// Listens for ever; after losing the connection (PostgreSQL restarting), connects again
+    /// and tells the listeners that anything may have changed meanwhile.
+    private func hear() {
+        var lostTouch = false
+        while true {
+            do {
+                let connection = try PostgresConnection(url: url)
+                try connection.execute("LISTEN \(Self.channel)")
+                if lostTouch { listeners.tell([.everything]) }
+                while true {
+                    let payloads = try connection.notifications(on: Self.channel, waiting: 5)
+                    listeners.tell(payloads.reduce(into: Set<Change>()) { $0.formUnion(Change.decode($1)) })
+                }
+            } catch {
+                lostTouch = true
+                Thread.sleep(forTimeInterval: 1)
+            }
+        }
+    }
+}

@@ -1,0 +1,276 @@
+import Foundation
+import HTTP
+import Storage
+import Synchronization
+
+/// The open event streams (`GET /events`) and what each one shows: sends each stream what a
+/// committed write changed for it, checking every time that its member may still see it.
+///
+/// Writes name what they change (`Change`); the database tells this hub once they commit (in
+/// memory, or from any server through PostgreSQL's `NOTIFY`). One thread of its own then reads
+/// what is new once per page and writes it to each stream, so a talk message costs the same
+/// few statements whether ten or a thousand people have the meetup open. Missed messages come
+/// from the database by their ids (`Last-Event-ID`), never from memory.
+final class LiveStreams: Sendable {
+    /// Streams one member may hold at once (tabs, a phone and a laptop).
+    static let perMember = 8
+    /// Seconds between heartbeats (a comment line proxies see as traffic) and between checks
+    /// of what time alone changes (check-in opening, a session running out).
+    static let heartbeat: Double = 15
+
+    /// The page a stream was opened from, whose thread and state it follows.
+    enum Page: Hashable, Sendable {
+        case meetup(Int64)
+        case crew(Int64)
+    }
+
+    /// One open stream.
+    struct Listener: Sendable {
+        let stream: HTTPStream
+        let userID: Int64
+        let sessionID: Int64
+        let language: Language
+        let page: Page?
+        /// The last message of the page's thread this stream has had (its events' `id`).
+        var cursor: Int64
+        /// What it was last sent, to send again only what differs.
+        var bell: Int?
+        var meetup: MeetupLiveState?
+    }
+
+    private struct State {
+        var listeners: [Int: Listener] = [:]
+        var byUser: [Int64: Set<Int>] = [:]
+        var byPage: [Page: Set<Int>] = [:]
+        var nextID = 1
+        var pending: Set<Change> = []
+        /// Streams just added, to catch up on the hub's thread (the only one that sends).
+        var newcomers: Set<Int> = []
+        var started = false
+    }
+
+    private let state = Mutex(State())
+    private let wake = DispatchSemaphore(value: 0)
+    private let database: AppDatabase
+    private let lifetime: SessionLifetime
+    /// Makes the events' text (a meetup's state, a message's time) in the listener's language.
+    private let render: LiveRendering
+
+    init(database: AppDatabase, lifetime: SessionLifetime, render: LiveRendering) {
+        self.database = database
+        self.lifetime = lifetime
+        self.render = render
+    }
+
+    var count: Int { state.withLock { $0.listeners.count } }
+
+    func count(userID: Int64) -> Int { state.withLock { $0.byUser[userID]?.count ?? 0 } }
+
+    /// Adds a stream and sends it what it needs to catch up: its member's unread count, the
+    /// page's state, and the messages after `cursor`. False when the member holds too many.
+    func add(_ listener: Listener) -> Bool {
+        startIfNeeded()
+        let added: Int? = state.withLock { state in
+            guard state.byUser[listener.userID, default: []].count < Self.perMember else { return nil }
+            let id = state.nextID
+            state.nextID += 1
+            state.listeners[id] = listener
+            state.byUser[listener.userID, default: []].insert(id)
+            if let page = listener.page { state.byPage[page, default: []].insert(id) }
+            state.newcomers.insert(id)
+            return id
+        }
+        guard let id = added else { return false }
+        listener.stream.onClose { [weak self] in self?.remove(id) }
+        wake.signal()
+        return true
+    }
+
+    private func remove(_ id: Int) {
+        state.withLock { state in
+            guard let listener = state.listeners.removeValue(forKey: id) else { return }
+            state.byUser[listener.userID]?.remove(id)
+            if state.byUser[listener.userID]?.isEmpty == true { state.byUser[listener.userID] = nil }
+            if let page = listener.page {
+                state.byPage[page]?.remove(id)
+                if state.byPage[page]?.isEmpty == true { state.byPage[page] = nil }
+            }
+        }
+    }
+
+    /// Told by the database (on its thread): queues the changes for the hub's thread.
+    private func changed(_ changes: Set<Change>) {
+        state.withLock { $0.pending.formUnion(changes) }
+        wake.signal()
+    }
+
+    private func startIfNeeded() {
+        let start = state.withLock { state in
+            defer { state.started = true }
+            return !state.started
+        }
+        guard start else { return }
+        database.listen { [weak self] changes in self?.changed(changes) }
+        let thread = Thread { [weak self] in self?.run() }
+        thread.name = "moim-live"
+        thread.start()
+    }
+
+    private func run() {
+        var lastBeat = Date()
+        while true {
+            _ = wake.wait(timeout: .now() + Self.heartbeat)
+            let (changes, newcomers) = state.withLock { state in
+                defer { (state.pending, state.newcomers) = ([], []) }
+                return (state.pending, state.newcomers)
+            }
+            if !changes.isEmpty { apply(changes) }
+            if !newcomers.isEmpty { send(Dictionary(uniqueKeysWithValues: newcomers.map { ($0, Parts.everything) })) }
+            if Date().timeIntervalSince(lastBeat) >= Self.heartbeat {
+                lastBeat = Date()
+                beat()
+            }
+        }
+    }
+
+    /// What a round of sends sends a stream, beyond checking its session.
+    struct Parts: OptionSet {
+        let rawValue: Int
+        /// The page's new messages.
+        static let thread = Parts(rawValue: 1)
+        /// The meetup's places, waitlist and the viewer's standing.
+        static let pageState = Parts(rawValue: 2)
+        /// The unread count.
+        static let bell = Parts(rawValue: 4)
+        /// A comment line.
+        static let heartbeat = Parts(rawValue: 8)
+        static let everything: Parts = [.thread, .pageState, .bell]
+    }
+
+    /// Sends what each change means to the streams it concerns.
+    private func apply(_ changes: Set<Change>) {
+        let wanted: [Int: Parts] = state.withLock { state in
+            var wanted: [Int: Parts] = [:]
+            func add(_ ids: Set<Int>?, _ parts: Parts) {
+                for id in ids ?? [] { wanted[id, default: []].formUnion(parts) }
+            }
+            for change in changes {
+                switch change {
+                case .talk(let id): add(state.byPage[.meetup(id)], .thread)
+                case .guestbook(let id): add(state.byPage[.crew(id)], .thread)
+                // Applications decide who may read the talk, so its thread is checked too.
+                case .meetup(let id): add(state.byPage[.meetup(id)], [.thread, .pageState])
+                case .crew(let id): add(state.byPage[.crew(id)], .thread)
+                case .notifications(let id): add(state.byUser[id], .bell)
+                case .member(let id): add(state.byUser[id], [])  // the session's check alone
+                case .everything: add(Set(state.listeners.keys), .everything)
+                }
+            }
+            return wanted
+        }
+        send(wanted)
+    }
+
+    /// A comment line to every stream, and what time alone changes (check-in opening, a
+    /// session running out).
+    private func beat() {
+        send(state.withLock { state in state.listeners.mapValues { _ in [.heartbeat, .pageState] } })
+    }
+
+    /// Checks each stream's session, then sends it what is new of what was asked.
+    private func send(_ wanted: [Int: Parts]) {
+        guard !wanted.isEmpty else { return }
+        let listeners = state.withLock { state in wanted.compactMap { id, parts in state.listeners[id].map { (id, $0, parts) } } }
+        let now = Date()
+        guard let sessions = try? database.liveSessions(ids: Array(Set(listeners.map(\.1.sessionID)))) else { return }
+        var cache = PageCache(database: database)
+        for (id, listener, parts) in listeners {
+            // Signed out, suspended, silenced or expired: the stream ends, whatever it waited for.
+            guard let session = sessions[listener.sessionID], session.userID == listener.userID,
+                  session.isLive(lifetime: lifetime, at: now)
+            else {
+                listener.stream.close()
+                remove(id)
+                continue
+            }
+            var updated = listener
+            var events: [UInt8] = []
+            if parts.contains(.heartbeat) { events += Array(": \n\n".utf8) }
+            if parts.contains(.bell), let count = cache.unread(userID: listener.userID), count != listener.bell {
+                updated.bell = count
+                events += LiveEvent.bell(count, cursor: listener.cursor, render: render, language: listener.language)
+            }
+            if parts.contains(.pageState), case .meetup(let meetupID)? = listener.page,
+               let state = cache.meetupState(meetupID: meetupID, userID: listener.userID, now: now, render: render, language: listener.language),
+               state != listener.meetup {
+                updated.meetup = state
+                events += LiveEvent.meetup(state, cursor: listener.cursor)
+            }
+            if parts.contains(.thread), let page = listener.page, cache.readers(of: page).contains(listener.userID) {
+                for message in cache.messages(of: page, after: listener.cursor) where message.id > updated.cursor {
+                    events += LiveEvent.message(message, render: render, language: listener.language)
+                    updated.cursor = message.id
+                }
+            }
+            guard !events.isEmpty else { continue }
+            listener.stream.send(events)
+            state.withLock { state in
+                if state.listeners[id] != nil { state.listeners[id] = updated }
+            }
+        }
+    }
+}
+
+/// What one round of sends reads, read once per page or member rather than per stream.
+private struct PageCache {
+    let database: AppDatabase
+    private var readers: [LiveStreams.Page: Set<Int64>] = [:]
+    private var messages: [LiveStreams.Page: (after: Int64, messages: [LiveMessage])] = [:]
+    private var unread: [Int64: Int] = [:]
+    private var meetups: [Int64: (Meetup, waitlist: Int)?] = [:]
+
+    init(database: AppDatabase) {
+        self.database = database
+    }
+
+    mutating func readers(of page: LiveStreams.Page) -> Set<Int64> {
+        if let known = readers[page] { return known }
+        let found: Set<Int64>
+        switch page {
+        case .meetup(let id): found = (try? database.talkReaders(meetupID: id)) ?? []
+        case .crew(let id): found = (try? database.guestbookReaders(crewID: id)) ?? []
+        }
+        readers[page] = found
+        return found
+    }
+
+    /// The page's messages after `after`: read once from the lowest cursor asked for.
+    mutating func messages(of page: LiveStreams.Page, after: Int64) -> [LiveMessage] {
+        if let known = messages[page], known.after <= after { return known.messages }
+        let found: [LiveMessage]
+        switch page {
+        case .meetup(let id): found = (try? database.talk(meetupID: id, after: after)) ?? []
+        case .crew(let id): found = (try? database.guestbook(crewID: id, after: after)) ?? []
+        }
+        messages[page] = (after, found)
+        return found
+    }
+
+    mutating func unread(userID: Int64) -> Int? {
+        if let known = unread[userID] { return known }
+        let count = try? database.unreadNotificationCount(userID: userID)
+        unread[userID] = count
+        return count
+    }
+
+    mutating func meetupState(meetupID: Int64, userID: Int64, now: Date, render: LiveRendering, language: Language) -> MeetupLiveState? {
+        if meetups[meetupID] == nil {
+            meetups[meetupID] = .some((try? database.meetup(id: meetupID)).flatMap { meetup in
+                (try? database.waitlistLength(meetupID: meetupID)).map { (meetup, $0) }
+            })
+        }
+        guard let (meetup, waitlist) = meetups[meetupID] ?? nil else { return nil }
+        let application = try? database.application(meetupID: meetupID, userID: userID)
+        return render.meetupState(meetup, waitlist: waitlist, application: application ?? nil, viewerID: userID, now: now, language: language)
+    }
+}
