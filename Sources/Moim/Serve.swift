@@ -28,6 +28,9 @@ struct Serve: ParsableCommand {
     @Option(help: "Handler threads (env MOIM_HANDLERS).")
     var handlers: Int = Environment.value("MOIM_HANDLERS").flatMap(Int.init) ?? 8
 
+    @Option(name: .customLong("max-connections"), help: "Connections open at once, event streams included; lowered to fit the descriptor limit (env MOIM_MAX_CONNECTIONS).")
+    var maxConnections: Int = Environment.value("MOIM_MAX_CONNECTIONS").flatMap(Int.init) ?? 4096
+
     @Flag(help: "The site is reached over HTTPS: Secure, __Host- cookies (env MOIM_SECURE_COOKIES=1).")
     var secureCookies = Environment.value("MOIM_SECURE_COOKIES") == "1"
 
@@ -131,6 +134,7 @@ struct Serve: ParsableCommand {
         http.port = port
         http.eventLoops = loops
         http.handlerThreads = handlers
+        http.maxConnections = max(1, maxConnections)
         http.accessLog = !quiet
         http.trustedProxies = try proxies()
         http.observer = metrics

@@ -119,22 +119,26 @@ final class PostgresSignal: ChangeSignal {
 
     func committed(_ changes: Set<Change>) {}
 
+    /// Returns once the connection listens (or, PostgreSQL being down, after 5 seconds of
+    /// trying), so that a change committed after this call is heard.
     func listen(_ handler: @escaping @Sendable (Set<Change>) -> Void) {
         guard listeners.add(handler) else { return }
-        let thread = Thread { [self] in hear() }
+        let listening = DispatchSemaphore(value: 0)
+        let thread = Thread { [self] in hear(listening) }
         thread.name = "moim-changes"
         thread.start()
+        _ = listening.wait(timeout: .now() + 5)
     }
 
     /// Listens for ever; after losing the connection (PostgreSQL restarting), connects again
     /// and tells the listeners that anything may have changed meanwhile.
-    private func hear() {
+    private func hear(_ listening: DispatchSemaphore) {
         var lostTouch = false
         while true {
             do {
                 let connection = try PostgresConnection(url: url)
                 try connection.execute("LISTEN \(Self.channel)")
-                if lostTouch { listeners.tell([.everything]) }
+                if lostTouch { listeners.tell([.everything]) } else { listening.signal() }
                 while true {
                     let payloads = try connection.notifications(on: Self.channel, waiting: 5)
                     listeners.tell(payloads.reduce(into: Set<Change>()) { $0.formUnion(Change.decode($1)) })
