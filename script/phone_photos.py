@@ -6,10 +6,8 @@ loaded against the uploads' bytes, and the page's cumulative layout shift.
 Run by script/phone-photos; usage: phone_photos.py MOIM_BINARY"""
 
 import os
-import sqlite3
 import subprocess
 import sys
-import tempfile
 import time
 
 from selenium import webdriver
@@ -17,7 +15,7 @@ from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
 
 sys.path.insert(0, os.path.dirname(__file__))
-from screenshots import BASE, PORT, Member, wait_until_serving  # noqa: E402
+from screenshots import BASE, PORT, Member, demo_site, wait_until_serving  # noqa: E402
 
 # The layout shifts since the page began, from the browser's own record of them.
 LAYOUT_SHIFT = """
@@ -59,14 +57,7 @@ def make_photos(folder):
 
 def main():
     binary = sys.argv[1]
-    data = tempfile.mkdtemp(prefix="moim-phone-photos-")
-    subprocess.run([binary, "demo", "--data", data, "--users", "2", "--posts", "0", "--follows", "1", "--comments", "0"],
-                   check=True, stdout=subprocess.DEVNULL)
-    # Members of two months, past the caps on new accounts.
-    database = sqlite3.connect(os.path.join(data, "moim.sqlite"))
-    database.execute("UPDATE users SET createdAt = strftime('%Y-%m-%d %H:%M:%f', 'now', '-60 days')")
-    database.commit()
-    database.close()
+    data = demo_site(binary, "moim-phone-photos-", 2)
     server = subprocess.Popen([binary, "serve", "--no-supervise", "--port", str(PORT), "--data", data, "--quiet"])
     try:
         wait_until_serving()

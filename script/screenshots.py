@@ -99,6 +99,19 @@ class Member:
         return next(cookie.value for cookie in self.jar if cookie.name == "moim_session")
 
 
+def demo_site(binary, prefix, users):
+    """A fresh demo site of `users` members and no posts, its members two months old (past the
+    caps on new accounts); returns its data folder."""
+    data = tempfile.mkdtemp(prefix=prefix)
+    subprocess.run([binary, "demo", "--data", data, "--users", str(users), "--posts", "0", "--follows", "1", "--comments", "0"],
+                   check=True, stdout=subprocess.DEVNULL)
+    database = sqlite3.connect(os.path.join(data, "moim.sqlite"))
+    database.execute("UPDATE users SET createdAt = strftime('%Y-%m-%d %H:%M:%f', 'now', '-60 days')")
+    database.commit()
+    database.close()
+    return data
+
+
 def wait_until_serving():
     """Returns once the server at BASE answers its health check (or after ten seconds)."""
     for _ in range(100):
