@@ -140,7 +140,7 @@ final class PostgresSignal: ChangeSignal {
                 try connection.execute("LISTEN \(Self.channel)")
                 if lostTouch { listeners.tell([.everything]) } else { listening.signal() }
                 while true {
-                    let payloads = try connection.notifications(on: Self.channel, waiting: 5)
+                    let payloads = try connection.notifications(on: Self.channel, waiting: 5_000)
                     listeners.tell(payloads.reduce(into: Set<Change>()) { $0.formUnion(Change.decode($1)) })
                 }
             } catch {

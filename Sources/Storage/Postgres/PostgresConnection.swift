@@ -59,9 +59,9 @@ final class PostgresConnection: @unchecked Sendable {
     /// True inside a transaction (even one a failed statement has ended in error).
     var inTransaction: Bool { PQtransactionStatus(handle) != PQTRANS_IDLE }
 
-    /// The payloads of the notifications on `channel` (after `LISTEN`), waiting up to `seconds`
+    /// The payloads of the notifications on `channel` (after `LISTEN`), waiting up to `milliseconds`
     /// for the first; none if none came. Throws once the connection is lost.
-    func notifications(on channel: String, waiting seconds: Int) throws(PostgresError) -> [String] {
+    func notifications(on channel: String, waiting milliseconds: Int32) throws(PostgresError) -> [String] {
         var payloads: [String] = []
         func take() throws(PostgresError) {
             guard PQconsumeInput(handle) == 1 else { throw .connection(Self.message(PQerrorMessage(handle))) }
@@ -75,7 +75,7 @@ final class PostgresConnection: @unchecked Sendable {
         try take()
         guard payloads.isEmpty else { return payloads }
         var socket = pollfd(fd: PQsocket(handle), events: Int16(POLLIN), revents: 0)
-        let ready = poll(&socket, 1, Int32(clamping: seconds * 1000))
+        let ready = poll(&socket, 1, milliseconds)
         guard ready >= 0 || errno == EINTR else { throw .connection("poll: \(String(cString: strerror(errno)))") }
         if ready > 0 { try take() }
         guard PQstatus(handle) == CONNECTION_OK else { throw .connection(Self.message(PQerrorMessage(handle))) }
