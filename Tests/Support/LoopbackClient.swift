@@ -5,7 +5,7 @@ import Glibc
 
 /// A blocking TCP client for tests: sends raw bytes and reads what the server answers.
 public final class LoopbackClient {
-    public let fd: Int32
+    public private(set) var fd: Int32
 
     public init(port: Int, readTimeout: Int = 5) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -21,7 +21,15 @@ public final class LoopbackClient {
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     }
 
-    deinit { close(fd) }
+    deinit { close() }
+
+    /// Closes the connection, once: a second `close` of a number the kernel has since given to
+    /// another test's socket would close that one.
+    public func close() {
+        guard fd >= 0 else { return }
+        Glibc.close(fd)
+        fd = -1
+    }
 
     public func send(_ text: String) {
         send(bytes: Array(text.utf8))

@@ -42,7 +42,7 @@ import TestSupport
         second.send(uploadHead("/posts", length: 5_000_000, cookie: cookie(live)))
         second.send(bytes: [UInt8](repeating: 0x61, count: 900_000))
         #expect(second.read().statusCode == 503)
-        close(first.fd)
+        first.close()
         Thread.sleep(forTimeInterval: 0.2)
         let third = try LoopbackClient(port: live.server.port, readTimeout: 1)
         third.send(uploadHead("/posts", length: 5_000_000, cookie: cookie(live)))
