@@ -20,6 +20,8 @@ var targets: [Target] = [
     // Active Storage and imgproxy decode and scale uploads with.
     .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
     .target(name: "HTTP", dependencies: ["CEpoll"], swiftSettings: sanitized),
+    // Web Mercator, map tiles and distances on the Earth: plain Swift, no dependencies.
+    .target(name: "Geo", swiftSettings: sanitized),
     .target(name: "Markdown", dependencies: ["CCmark"], swiftSettings: sanitized),
     // Blocking TCP and TLS to other servers (a mail relay, an object store), and the small
     // HTTP client the object store is reached with.
@@ -28,7 +30,7 @@ var targets: [Target] = [
     .target(name: "Imaging", dependencies: ["CVips"], swiftSettings: sanitized),
     .target(
         name: "Storage",
-        dependencies: ["CLibpq", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift")],
+        dependencies: ["CLibpq", "Geo", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift")],
         swiftSettings: sanitized
     ),
     // Templates/ compiled into Swift at build time, against the views Web declares; the
@@ -39,7 +41,7 @@ var targets: [Target] = [
     .target(
         name: "Web",
         dependencies: [
-            "HTTP", "Storage", "Markdown", "Mail", "Network", "Imaging", "CSodium", "CompiledHTML",
+            "HTTP", "Storage", "Markdown", "Mail", "Network", "Imaging", "Geo", "CSodium", "CompiledHTML",
             .product(name: "Prometheus", package: "swift-prometheus"),
         ],
         swiftSettings: sanitized,
@@ -52,12 +54,13 @@ var targets: [Target] = [
     .target(name: "TestSupport", dependencies: ["Storage", "Network"], path: "Tests/Support"),
     .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"]),
     .testTarget(name: "MarkdownTests", dependencies: ["Markdown"]),
+    .testTarget(name: "GeoTests", dependencies: ["Geo"]),
     .testTarget(name: "MailTests", dependencies: ["Mail", "TestSupport"]),
     .testTarget(name: "NetworkTests", dependencies: ["Network", "TestSupport"], exclude: ["Fixtures"]),
     .testTarget(name: "ImagingTests", dependencies: ["Imaging", "TestSupport"]),
     .testTarget(name: "TemplateCompilerTests", dependencies: ["TemplateCompiler"]),
     .testTarget(name: "StorageTests", dependencies: ["Storage", "TestSupport"]),
-    .testTarget(name: "WebTests", dependencies: ["Web", "HTTP", "Storage", "Mail", "Network", "Imaging", "CompiledHTML", "TestSupport"], exclude: ["Fixtures"]),
+    .testTarget(name: "WebTests", dependencies: ["Web", "HTTP", "Storage", "Mail", "Network", "Imaging", "Geo", "CompiledHTML", "TestSupport"], exclude: ["Fixtures"]),
 ]
 
 if fuzzing {
@@ -65,7 +68,7 @@ if fuzzing {
         .systemLibrary(name: "CFuzzer"),
         .executableTarget(
             name: "MoimFuzz",
-            dependencies: ["HTTP", "Web", "Storage", "Markdown", "Mail", "Network", "Imaging", "CFuzzer", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["HTTP", "Web", "Storage", "Markdown", "Mail", "Network", "Imaging", "Geo", "CFuzzer", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: sanitized + [.unsafeFlags(["-parse-as-library"])],
             linkerSettings: [.unsafeFlags(["-sanitize=fuzzer,address"])]
         ),

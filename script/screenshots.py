@@ -103,7 +103,7 @@ def demo_site(binary, prefix, users):
     """A fresh demo site of `users` members and no posts, its members two months old (past the
     caps on new accounts); returns its data folder."""
     data = tempfile.mkdtemp(prefix=prefix)
-    subprocess.run([binary, "demo", "--data", data, "--users", str(users), "--posts", "0", "--follows", "1", "--comments", "0"],
+    subprocess.run([binary, "demo", "--data", data, "--users", str(users), "--posts", "0", "--follows", "1", "--comments", "0", "--meetups", "0"],
                    check=True, stdout=subprocess.DEVNULL)
     database = sqlite3.connect(os.path.join(data, "moim.sqlite"))
     database.execute("UPDATE users SET createdAt = strftime('%Y-%m-%d %H:%M:%f', 'now', '-60 days')")
@@ -353,7 +353,7 @@ def shoot(driver, output, name, path, mail=False):
     wide = driver.execute_script("""
         const limit = document.documentElement.clientWidth;
         return [...document.querySelectorAll('body *')].filter(e => e.getBoundingClientRect().right > limit + 1
-            && !e.closest('.table-wrap, .sections, pre')).slice(0, 3)
+            && !e.closest('.table-wrap, .sections, pre, svg')).slice(0, 3)
             .map(e => e.tagName.toLowerCase() + (e.className ? '.' + String(e.className).split(' ')[0] : '')
                  + ' ' + Math.round(e.getBoundingClientRect().right));""")
     height = driver.execute_script("return document.documentElement.scrollHeight")
@@ -373,7 +373,7 @@ def main():
     binary, output = sys.argv[1], sys.argv[2]
     os.makedirs(output, exist_ok=True)
     data = tempfile.mkdtemp(prefix="moim-screenshots-")
-    subprocess.run([binary, "demo", "--data", data, "--users", "12", "--posts", "40", "--follows", "6", "--comments", "0"],
+    subprocess.run([binary, "demo", "--data", data, "--users", "12", "--posts", "40", "--follows", "6", "--comments", "0", "--meetups", "0"],
                    check=True, stdout=subprocess.DEVNULL)
     mail_directory = tempfile.mkdtemp(prefix="moim-screenshots-mail-")
     sink, sink_port = start_mail_sink(mail_directory)

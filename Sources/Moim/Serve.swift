@@ -58,6 +58,18 @@ struct Serve: ParsableCommand {
     @Option(name: .customLong("metrics-token"), help: "A secret that lets GET /metrics answer beyond loopback, sent as 'Authorization: Bearer SECRET' (env MOIM_METRICS_TOKEN).")
     var metricsTokenFlag: String?
 
+    @Option(name: .customLong("tile-url"), help: "A map tile server as an XYZ template, e.g. https://tile.openstreetmap.org/{z}/{x}/{y}.png: Moim fetches and caches the tiles and serves them itself (env MOIM_TILE_URL; default: maps without tiles, no network).")
+    var tileURLFlag: String?
+
+    @Option(name: .customLong("tile-attribution"), help: "The credit the tile server's licence asks for, shown on every map, e.g. '© OpenStreetMap contributors' (env MOIM_TILE_ATTRIBUTION; required with --tile-url).")
+    var tileAttributionFlag: String?
+
+    @Option(name: .customLong("tile-cache-size"), help: "Most disk the tile cache in DATA/tiles takes, e.g. 512M or 2G (env MOIM_TILE_CACHE_SIZE).")
+    var tileCacheSize: String = Environment.value("MOIM_TILE_CACHE_SIZE") ?? "256M"
+
+    @Option(name: .customLong("tile-timeout"), help: "Seconds to wait for one tile before the map shows its background there (env MOIM_TILE_TIMEOUT).")
+    var tileTimeout: Int = Environment.value("MOIM_TILE_TIMEOUT").flatMap(Int.init) ?? 3
+
     @Option(help: "SQLite copies the WAL back into the database once it holds this many pages; 0 leaves it to Litestream (env MOIM_WAL_AUTOCHECKPOINT; script/replicate sets 0).")
     var walAutocheckpoint: Int = Environment.value("MOIM_WAL_AUTOCHECKPOINT").flatMap(Int.init) ?? 1_000
 
@@ -73,6 +85,8 @@ struct Serve: ParsableCommand {
     private var mailFrom: String? { mailFromFlag ?? Environment.value("MOIM_MAIL_FROM") }
     private var smtpCAFile: String? { smtpCAFileFlag ?? Environment.value("MOIM_SMTP_CA_FILE") }
     private var metricsToken: String? { metricsTokenFlag ?? Environment.value("MOIM_METRICS_TOKEN") }
+    private var tileURL: String? { tileURLFlag ?? Environment.value("MOIM_TILE_URL") }
+    private var tileAttribution: String? { tileAttributionFlag ?? Environment.value("MOIM_TILE_ATTRIBUTION") }
 
     func run() throws {
         guard let zone = TimeZone(identifier: timeZone) else { throw ValidationError("Unknown time zone \(timeZone).") }
@@ -127,6 +141,8 @@ struct Serve: ParsableCommand {
         let metrics = Metrics()
         web.metrics = metrics
         web.metricsToken = metricsToken
+        web.tiles = try tileSource()
+        web.tileDirectory = dataOptions.data + "/tiles"
         let app = try App(database: database, configuration: web)
 
         var http = HTTPServer.Configuration()
@@ -169,6 +185,23 @@ struct Serve: ParsableCommand {
     }
 
     /// The mail settings, checked: nil without --smtp-url.
+    private func tileSource() throws -> TileSource? {
+        guard let tileURL else { return nil }
+        guard let attribution = tileAttribution?.trimmingCharacters(in: .whitespaces), !attribution.isEmpty else {
+            throw ValidationError("--tile-url needs --tile-attribution: tile licences ask for their credit on every map.")
+        }
+        guard var source = TileSource(template: tileURL, attribution: attribution) else {
+            throw ValidationError("--tile-url must be an http(s) URL with {z}, {x} and {y} in its path, e.g. https://tile.openstreetmap.org/{z}/{x}/{y}.png")
+        }
+        guard let size = byteSize(tileCacheSize), size >= 1 << 20 else {
+            throw ValidationError("--tile-cache-size must be a size of at least 1M, e.g. 512M or 2G.")
+        }
+        guard (1...60).contains(tileTimeout) else { throw ValidationError("--tile-timeout must be 1 to 60 seconds.") }
+        source.cacheSize = size
+        source.timeout = tileTimeout
+        return source
+    }
+
     private func mailConfiguration() throws -> MailConfiguration? {
         guard let smtpURL else { return nil }
         guard let server = SMTPServer(url: smtpURL) else {
@@ -216,4 +249,15 @@ struct Serve: ParsableCommand {
             }
         }
     }
+}
+
+/// A size as people write it: 1048576, 512K, 256M, 2G (up to a terabyte).
+func byteSize(_ text: String) -> Int? {
+    let units: [Character: Int] = ["K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40]
+    let upper = text.uppercased().replacingOccurrences(of: "B", with: "")
+    let unit = upper.last.flatMap { units[$0] }
+    let digits = unit == nil ? upper : String(upper.dropLast())
+    guard digits.utf8.count <= 13, let number = Int(digits), number >= 0 else { return nil }
+    let (size, overflow) = number.multipliedReportingOverflow(by: unit ?? 1)
+    return overflow || size > 1 << 40 ? nil : size
 }

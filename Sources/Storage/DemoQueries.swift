@@ -55,6 +55,13 @@ extension AppDatabase {
         }
     }
 
+    /// Meetups in one transaction (generated ones need no crew and no checks).
+    public func insertDemoMeetups(_ meetups: [Meetup]) throws {
+        try write { db in
+            for meetup in meetups { _ = try db.insert(meetup) }
+        }
+    }
+
     public func insertDemoFollows(_ pairs: [(follower: Int64, followee: Int64)], now: Date = Date()) throws {
         try write { db in
             for pair in pairs where pair.follower != pair.followee {

@@ -18,6 +18,8 @@ public struct MeetupFilter: Sendable {
     public var openOnly = false
     public var keyword: String?
     public var crewID: Int64?
+    /// Meetups whose meeting point lies in these ranges (a near search's first cut).
+    public var area: (latitudes: ClosedRange<Double>, longitudes: ClosedRange<Double>)?
 
     public init() {}
 }
@@ -56,6 +58,10 @@ extension AppDatabase {
         if let job = filter.job { add("(jobs = '' OR ',' || jobs || ',' LIKE ?)", "%," + job + ",%") }
         if filter.openOnly { add("closedAt IS NULL AND deadline > ? AND acceptedCount < capacity", now) }
         if let crewID = filter.crewID { add("crewID = ?", crewID) }
+        if let area = filter.area {
+            add("latitude IS NOT NULL AND latitude BETWEEN ? AND ? AND longitude BETWEEN ? AND ?",
+                area.latitudes.lowerBound, area.latitudes.upperBound, area.longitudes.lowerBound, area.longitudes.upperBound)
+        }
         if let keyword = filter.keyword.map(SearchText.init), !keyword.isEmpty {
             let pattern = keyword.containsPattern, like = engine == .postgres ? "ILIKE" : "LIKE"
             add("(title \(like) ? ESCAPE '\\' OR description \(like) ? ESCAPE '\\' OR placeName \(like) ? ESCAPE '\\')", pattern, pattern, pattern)

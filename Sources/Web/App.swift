@@ -25,6 +25,8 @@ public final class App: HTTPHandler, @unchecked Sendable {
     let memberCount = Refreshed<Int>(lifetime: 60)
     /// The open event streams (`GET /events`).
     let live: LiveStreams
+    /// Map tiles from the operator's tile server; nil without one.
+    let tiles: MapTiles?
     /// Verified against when a login names no account, so both cases cost one hash.
     let dummyPasswordHash: String
     // Set once in init, read-only afterwards.
@@ -49,6 +51,10 @@ public final class App: HTTPHandler, @unchecked Sendable {
             ?? MediaStore(directory: configuration.mediaDirectory, images: images)
         cookies = CookieNames(secure: configuration.secureCookies)
         dummyPasswordHash = try passwords.hash(Crypto.randomToken())
+        tiles = try configuration.tiles.map { source in
+            let site = configuration.baseURL.map { " (+\($0.origin))" } ?? ""
+            return try MapTiles(source: source, directory: configuration.tileDirectory, userAgent: "Moim/1.0 self-hosted community site\(site)")
+        }
         live = LiveStreams(database: database, lifetime: configuration.sessionLifetime, render: LiveRendering(localizer: localizer))
         mailSender = try configuration.mail.map { mail in
             // Links in mail are absolute, and mail has no request to take the site's address from.

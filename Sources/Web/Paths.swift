@@ -37,6 +37,9 @@ enum Paths {
     static func comment(_ id: Int64, post: Int64) -> String { "/posts/\(post)#comment-\(id)" }
     static func media(_ name: String) -> String { "/media/" + name }
     static func record(_ id: Int64) -> String { "/records/\(id)" }
+    /// A map to pick the point of a near search on.
+    static let near = "/near"
+    static func tile(z: Int, x: Int, y: Int) -> String { "/tiles/\(z)/\(x)/\(y)" }
     static func retro(_ retro: Retro, crew slug: String) -> String { crew(slug) + "/retros/\(retro.id ?? 0)" }
     static func adminUser(_ username: String) -> String { "/admin/users/" + PercentEncoding.encode(username) }
     static func tag(_ tag: String) -> String { "/tags/" + PercentEncoding.encode(tag) }

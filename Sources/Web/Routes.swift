@@ -38,6 +38,9 @@ enum Routes {
             return response
         }
 
+        router.get(Paths.near, app.page(app.nearPick))
+        router.get("/tiles/:z/:x/:y") { [unowned app] request in try app.tileShow(request) }
+
         // MARK: - Crews
         router.get(Paths.crews, app.page(app.crewList))
         router.get(Paths.newCrew, app.page(app.crewNew))

@@ -29,6 +29,11 @@ public struct WebConfiguration: Sendable {
     /// Lets `GET /metrics` answer other addresses than loopback, sent as `Authorization: Bearer …`.
     public var metricsToken: String?
 
+    /// The map tile server; nil: maps are drawn without tiles (and without the network).
+    public var tiles: TileSource?
+    /// Where fetched tiles are kept.
+    public var tileDirectory = "data/tiles"
+
     /// Discourse-style caps for accounts in their first days.
     public struct NewAccountLimits: Sendable {
         /// How long an account counts as new.

@@ -28,6 +28,7 @@ enum PostgresMigrations {
     private static let later = [
         ("v16 shared rate limits", RateEventsSchema.sql(.postgres)),
         ("v17 photo tones", PhotoTonesSchema.sql(.postgres)),
+        ("v18 meetup places", MeetupPlacesSchema.sql),
     ]
 
     private static func apply(_ sql: String, as names: [String], on connection: PostgresConnection) throws {

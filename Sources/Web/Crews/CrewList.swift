@@ -13,6 +13,10 @@ struct CrewsView: PageView {
     /// For members who have not filtered: crews picked for them.
     var recommended: [CrewCardView] = []
     var hasRecommended: Bool { !recommended.isEmpty }
+    /// The "near" and "within" selects.
+    let near: NearChoicesView
+    /// In a near search: crews by their nearest meeting point, with its distance.
+    let isNear: Bool
 }
 
 extension App {
@@ -20,19 +24,40 @@ extension App {
     /// members) crews recommended for them.
     func crewList(_ context: RequestContext) throws -> HTTPResponse {
         let language = context.language
+        if let point = NearSearch.tapped(context.form) {
+            let radius = context.form["radius"].flatMap { Checked.integer($0, in: 1...30) } ?? NearSearch.defaultRadius
+            return .redirect(to: Paths.crews + "?near=\(point.text)&radius=\(radius)")
+        }
+        let near = NearSearch(context.form, user: context.user)
         let query = String((context.form["q"] ?? "").trimmed.prefix(100))
         let sport = context.form["sport"].flatMap(Crew.Sport.init(rawValue:))
         let region = context.form["region"].flatMap { Choices.regions.contains($0) ? $0 : nil }
         let order = context.form["sort"].flatMap(CrewOrder.init(rawValue:)) ?? .activity
-        let crews = try database.searchCrews(query, sport: sport, region: region, order: order)
+        var cards: [CrewCardView]
+        if let near {
+            // Crews by where they meet; the other filters narrow what is near.
+            let found = try database.crews(near: near.point, radius: near.meters).filter { crew, _ in
+                (sport == nil || crew.sport == sport) && (region == nil || crew.region == region)
+                    && (query.isEmpty || crew.name.localizedCaseInsensitiveContains(query) || crew.description.localizedCaseInsensitiveContains(query))
+            }
+            cards = found.map { crew, meters in
+                var card = crewCard(crew, language)
+                card.away = away(meters, language)
+                return card
+            }
+        } else {
+            cards = try database.searchCrews(query, sport: sport, region: region, order: order).map { crewCard($0, language) }
+        }
         var view = CrewsView(
             query: query,
-            crews: crews.map { crewCard($0, language) },
+            crews: cards,
             sports: choices(Crew.Sport.allCases.map(\.rawValue), labels: "crews.sport", selected: sport?.rawValue, language),
             regions: choices(Choices.regions, labels: "choices.region", selected: region, language),
-            orders: choices(CrewOrder.allCases.map(\.rawValue), labels: "crews.order", selected: order.rawValue, language)
+            orders: choices(CrewOrder.allCases.map(\.rawValue), labels: "crews.order", selected: order.rawValue, language),
+            near: nearChoices(near, user: context.user, language),
+            isNear: near != nil
         )
-        if let user = context.user, query.isEmpty, sport == nil, region == nil {
+        if let user = context.user, query.isEmpty, sport == nil, region == nil, near == nil {
             view.recommended = try database.recommendedCrews(userID: user.storedID, region: user.region).map { crewCard($0, language) }
         }
         return page(view, context, title: localizer.text("crews.title", language), section: .crews)

@@ -67,6 +67,8 @@ struct CrewCardView {
     let feeText: String?
     let full: Bool
     let cover: ImageView?
+    /// "1.2 km away": its nearest meeting point, in a near search.
+    var away: String? = nil
 }
 
 /// A stored image with its size, so the page does not jump as it loads, and its variants.

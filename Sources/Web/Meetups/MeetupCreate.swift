@@ -1,4 +1,5 @@
 import Foundation
+import Geo
 import HTTP
 import Storage
 
@@ -14,6 +15,9 @@ extension App {
     /// `POST /meetups`
     func meetupCreate(_ context: RequestContext) throws -> HTTPResponse {
         let user = try context.requireUser()
+        if let moved = MapPicker.action(in: context.form) {
+            return renderMeetupForm(MeetupForm(context.form, picked: moved.action), errors: FieldErrors(), editing: nil, context, picker: moved.picker)
+        }
         try requireCanPost(user, .meetups, context)
         let form = MeetupForm(context.form)
         let crew = try form.crew.isEmpty ? nil : database.crew(slug: form.crew)
@@ -44,6 +48,9 @@ extension App {
     func meetupUpdate(_ context: RequestContext) throws -> HTTPResponse {
         let old = try hostedMeetup(context)
         let user = try context.requireUser()
+        if let moved = MapPicker.action(in: context.form) {
+            return renderMeetupForm(MeetupForm(context.form, picked: moved.action), errors: FieldErrors(), editing: old, context, picker: moved.picker)
+        }
         let form = MeetupForm(context.form)
         var (edited, errors) = form.validate(host: user, crewID: old.crewID, timeZone: localizer.timeZone)
         // Once people have applied, the way places are given stays the same.
@@ -89,8 +96,9 @@ extension App {
         return meetup
     }
 
-    func renderMeetupForm(_ form: MeetupForm, errors: FieldErrors, editing: Meetup?, _ context: RequestContext) -> HTTPResponse {
+    func renderMeetupForm(_ form: MeetupForm, errors: FieldErrors, editing: Meetup?, _ context: RequestContext, picker: MapPicker? = nil) -> HTTPResponse {
         let language = context.language
+        let point = form.coordinate
         let view = MeetupFormView(
             action: editing.map { Paths.meetup($0.id ?? 0) + "/edit" } ?? Paths.meetups,
             editing: editing != nil,
@@ -104,7 +112,11 @@ extension App {
             genders: choices(Meetup.GenderRule.allCases.map(\.rawValue), labels: "meetups.gender", selected: form.genderRule, language),
             jobs: Choices.jobs.map { Choice(value: $0, label: localizer.text("choices.job.\($0)", language), selected: form.jobs.contains($0)) },
             errors: errors.localized(localizer, language),
-            daylight: localizer.daylight(daylight(of: form), language))
+            daylight: localizer.daylight(daylight(of: form), language),
+            picker: configuration.tiles.map { tiles in
+                (picker ?? meetupPicker(form, host: context.user)).view(pin: point, label: localizer.text("maps.pick", language), tiles: tiles)
+            },
+            pinnedAt: point.map { localizer.text("maps.pin_here", language, ["point": $0.text.replacingOccurrences(of: ",", with: ", ")]) })
         return page(view, context, title: localizer.text(editing == nil ? "meetups.new_title" : "meetups.edit_title", language),
                     section: .meetups, status: errors.isEmpty ? .ok : .unprocessableContent)
     }
@@ -123,6 +135,18 @@ extension App {
             groups.append(PaceGroup(label: group.label, capacity: group.capacity, leaderID: leaderID))
         }
         return groups
+    }
+
+    /// Where the meetup form's map opens: the point typed, else the crew's or the host's last
+    /// meeting point, else the region's centre, else Seoul.
+    private func meetupPicker(_ form: MeetupForm, host: User?) -> MapPicker {
+        if let point = form.coordinate { return MapPicker(around: point, zoom: 16) }
+        let crew = try? form.crew.isEmpty ? nil : database.crew(slug: form.crew)
+        if let host, let last = try? database.lastMeetupPoint(crewID: crew?.id, hostID: host.storedID) {
+            return MapPicker(around: last, zoom: 14)
+        }
+        if let center = RegionCenters.center(form.region.nilIfEmpty ?? crew?.region ?? host?.region) { return MapPicker(around: center, zoom: 12) }
+        return MapPicker(around: RegionCenters.fallback, zoom: 11)
     }
 
     /// The light for the time and place typed in the form, when both are complete.
@@ -157,4 +181,8 @@ struct MeetupFormView: PageView {
     var hasErrors: Bool { !errors.isEmpty }
     /// "It starts before sunrise (7:43 AM): bring a light."
     let daylight: String?
+    /// A map to set the meeting point by tapping, when the site has map tiles.
+    let picker: MapPickerView?
+    /// "The pin is at 37.528300, 126.932700."
+    let pinnedAt: String?
 }

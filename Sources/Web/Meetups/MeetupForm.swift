@@ -1,4 +1,5 @@
 import Foundation
+import Geo
 import HTTP
 import Storage
 
@@ -44,6 +45,21 @@ struct MeetupForm {
         minAge = text("min_age"); maxAge = text("max_age"); jobs = form.values("jobs"); crewOnly = form["crew_only"] == "on"
         crew = text("crew")
         groups = (form["groups"] ?? "").trimmed
+    }
+
+    /// What was typed, with the meeting point a tap on the map picked.
+    init(_ form: URLEncodedForm, picked action: MapPicker.Action) {
+        self.init(form)
+        if case .pick(let point) = action {
+            latitude = String(format: "%.6f", point.latitude)
+            longitude = String(format: "%.6f", point.longitude)
+        }
+    }
+
+    /// The meeting point typed, when both numbers are valid.
+    var coordinate: Coordinate? {
+        guard let latitude = Checked.decimal(latitude, in: -90...90), let longitude = Checked.decimal(longitude, in: -180...180) else { return nil }
+        return Coordinate(latitude: latitude, longitude: longitude)
     }
 
     init(_ meetup: Meetup, timeZone: TimeZone) {

@@ -26,6 +26,15 @@ struct MeetupsView: PageView {
     /// How many of the folded-away filters are set (nil for none): the fold stays open then.
     let activeFilters: Int?
     var filtersOpen: Bool { activeFilters != nil }
+    /// The "near" and "within" selects.
+    let near: NearChoicesView
+    /// In a near search: the list is nearest first, and "1.2 km away" on each card.
+    let isNear: Bool
+    /// The list as pins on a map (`view=map`), when the site has map tiles.
+    let map: MapPicture?
+    /// Links between the list and the map of the same search.
+    let listURL: String?
+    let mapURL: String?
 }
 
 extension App {
@@ -33,6 +42,11 @@ extension App {
     func meetupList(_ context: RequestContext) throws -> HTTPResponse {
         let language = context.language
         let form = context.form
+        if let point = NearSearch.tapped(form) {
+            let radius = form["radius"].flatMap { Checked.integer($0, in: 1...30) } ?? NearSearch.defaultRadius
+            return .redirect(to: Paths.meetups + "?near=\(point.text)&radius=\(radius)")
+        }
+        let near = NearSearch(form, user: context.user)
         var filter = MeetupFilter()
         let day = { (name: String) in form[name].flatMap { Checked.localDateTime($0 + "T00:00", in: self.localizer.timeZone) } }
         filter.from = day("from")
@@ -54,15 +68,27 @@ extension App {
             filter.job = mine.job ?? filter.job
             filter.openOnly = true
         }
-        let cursor = try meetupCursor(form["after"])
-        var (meetups, next) = try database.meetups(filter, viewerID: context.user?.id, after: cursor)
+        var meetups: [Meetup], next: MeetupCursor?, distances: [Int64: Double] = [:]
+        if let near {
+            let found = try database.meetups(filter, near: near.point, radius: near.meters, viewerID: context.user?.id)
+            (meetups, next) = (found.map(\.meetup), nil)
+            for (meetup, meters) in found { distances[meetup.id ?? 0] = meters }
+        } else {
+            (meetups, next) = try database.meetups(filter, viewerID: context.user?.id, after: try meetupCursor(form["after"]))
+        }
         if let mine { meetups = meetups.filter { $0.ineligibility(of: mine, at: Date()).isEmpty } }
 
         let folded = ["from", "to", "slot", "region", "pace", "min_km", "max_km", "gender", "age", "job"].count { !(form[$0] ?? "").isEmpty }
-        var query = context.request.queryString.split(separator: "&").filter { !$0.hasPrefix("after=") }.joined(separator: "&")
+        let kept = context.request.queryString.split(separator: "&").filter { !$0.hasPrefix("after=") && !$0.hasPrefix("map=") && !$0.hasPrefix("view=") }
+        var query = kept.joined(separator: "&")
         if !query.isEmpty { query += "&" }
+        let showsMap = form["view"] == "map" && configuration.tiles != nil
         let view = MeetupsView(
-            meetups: meetups.map { meetupCard($0, language) },
+            meetups: meetups.map { meetup in
+                var card = meetupCard(meetup, language)
+                card.away = distances[meetup.id ?? 0].map { away($0, language) }
+                return card
+            },
             nextURL: next.map { Paths.meetups + "?" + query + "after=\(Checked.rounded($0.startsAt.timeIntervalSince1970.rounded(.down), in: Int.min...Int.max) ?? 0)-\($0.id)" },
             q: form["q"] ?? "", from: form["from"] ?? "", to: form["to"] ?? "", minKm: form["min_km"] ?? "",
             maxKm: form["max_km"] ?? "", age: form["age"] ?? "", open: filter.openOnly, eligible: mine != nil,
@@ -74,7 +100,12 @@ extension App {
             calendarURL: try context.user.map { user in
                 "/calendar/" + (try database.calendarToken(userID: user.storedID) { Crypto.randomToken(24) }) + ".ics"
             },
-            activeFilters: folded > 0 ? folded : nil
+            activeFilters: folded > 0 ? folded : nil,
+            near: nearChoices(near, user: context.user, language),
+            isNear: near != nil,
+            map: showsMap ? meetupsMap(meetups, near: near, view: form["map"], query: query, language) : nil,
+            listURL: showsMap ? Paths.meetups + "?" + kept.joined(separator: "&") : nil,
+            mapURL: configuration.tiles != nil && !showsMap ? Paths.meetups + "?" + query + "view=map" : nil
         )
         return page(view, context, title: localizer.text("meetups.title", language), section: .meetups)
     }

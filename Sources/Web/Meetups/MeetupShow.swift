@@ -20,7 +20,7 @@ extension App {
         let waitlist = try database.waitlistLength(meetupID: meetupID)
         // Read before the talk, so the stream starts no later than what the page shows.
         let lastTalk = try database.lastTalkID(meetupID: meetupID)
-        let detail = MeetupDetailView(
+        var detail = MeetupDetailView(
             card: meetupCard(meetup, language),
             descriptionHTML: meetup.descriptionHTML.nilIfEmpty,
             host: UserView(host),
@@ -35,6 +35,7 @@ extension App {
             mode: localizer.text("meetups.mode.\(meetup.signupMode.rawValue)", language),
             waitlist: waitlist > 0 ? waitlist : nil,
             icsURL: Paths.meetup(meetupID) + ".ics")
+        detail.map = meetupMap(meetup, view: context.form["map"], language)
 
         // One call to action for the viewer.
         var action = MeetupActionView()
@@ -181,6 +182,8 @@ struct MeetupDetailView {
     /// How many wait for a place.
     let waitlist: Int?
     let icsURL: String
+    /// The meeting point on a map, when the site has map tiles and the meetup a point.
+    var map: MapPicture?
 }
 
 /// The one next step the viewer is offered.

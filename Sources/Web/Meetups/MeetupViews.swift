@@ -79,4 +79,6 @@ struct MeetupCardView {
     /// The eligibility rules in words; empty when anyone may join.
     let rules: [String]
     let crewOnly: Bool
+    /// "1.2 km away", in a near search.
+    var away: String? = nil
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Geo
 import HTTP
 import Storage
 
@@ -27,7 +28,13 @@ extension App {
             let track = GPXTrack(encoded: data)
             // Others never see the first and last 200 m: where a run starts is often home.
             let unit: RouteDrawing.Unit = (context.user?.units ?? runner.units) == "mi" ? .mile : .kilometre
-            run.route = RouteDrawing(isOwner ? track : track.trimmed(200), unit: unit)?.view
+            let view = MapFrame(query: context.form["map"], width: RouteDrawing.width, height: RouteDrawing.height)
+            if let drawing = RouteDrawing(isOwner ? track : track.trimmed(200), unit: unit, view: view) {
+                let path = Paths.record(id)
+                run.map = MapPicture(frame: drawing.frame, label: localizer.text("records.route", language), tiles: configuration.tiles,
+                                     route: drawing.route, unit: unit, controls: MapControls(drawing.frame) { "\(path)?map=\($0.query)#map" })
+                run.profile = drawing.profile
+            }
             run.trimmed = !isOwner
         }
         if let meetupID = record.meetupID, let meetup = try database.meetup(id: meetupID) {

@@ -66,7 +66,12 @@ struct RunView {
     var name: String = ""
     var noteHTML: String = ""
     var runner: UserView?
-    var route: RouteView?
+    /// The route on a map (on tiles when the site has them).
+    var map: MapPicture?
+    /// Elevation along the route, when every point has one.
+    var profile: ElevationProfile?
+    var profileWidth: Int { RouteDrawing.width }
+    var profileHeight: Int { Int(exactly: RouteDrawing.profileHeight) ?? 90 }
     /// Others never see the first and last 200 m.
     var trimmed: Bool = false
     var meetup: MeetupLinkView?

@@ -1,10 +1,11 @@
 import Foundation
+import Geo
 
-/// The numbers an SVG of a route needs: the track fitted to its bounding box with a margin
-/// (TrackUs's "fit the whole route"), start and end, a marker at every kilometre (or mile), a
-/// scale bar, and an elevation profile with its axis.
+/// The numbers a map of a route needs: the track fitted to the map with a margin (TrackUs's
+/// "fit the whole route"), or in the view a zoom or pan link asked for; start and end, a marker
+/// at every kilometre (or mile), and an elevation profile with its axis.
 struct RouteDrawing {
-    static let width = 600.0, height = 400.0, margin = 24.0
+    static let width = 600, height = 400, margin = 24.0
     static let profileHeight = 90.0
     /// A profile spans at least this many metres, so that ±5 m does not look like mountains.
     static let minimumRise = 40.0
@@ -17,39 +18,25 @@ struct RouteDrawing {
         static let mile = Unit(meters: 1609.344, label: "mi")
     }
 
-    let points: String
-    let start: (x: Int, y: Int)
-    let end: (x: Int, y: Int)
-    let markers: [DistanceMarker]
-    let scale: ScaleBar
+    let frame: MapFrame
+    let route: MapRoute
     let profile: ElevationProfile?
 
     /// Every number here is finite for a track of checked points (`Track.Point.checked`);
     /// `Checked.pixel` keeps drawing from trapping even if one were not.
-    init?(_ track: GPXTrack, unit: Unit = .kilometre) {
-        guard track.points.count >= 2 else { return nil }
-        let meanLatitude = track.points.map(\.latitude).reduce(0, +) / Double(track.points.count)
-        let xScale = cos(meanLatitude * .pi / 180)
-        // Equirectangular projection: fine at the scale of a run.
-        let projected = track.points.map { (x: $0.longitude * xScale, y: -$0.latitude) }
-        guard let minX = projected.map(\.x).min(), let maxX = projected.map(\.x).max(),
-              let minY = projected.map(\.y).min(), let maxY = projected.map(\.y).max() else { return nil }
-        let spanX = max(maxX - minX, 1e-9), spanY = max(maxY - minY, 1e-9)
-        let scale = min((Self.width - 2 * Self.margin) / spanX, (Self.height - 2 * Self.margin) / spanY)
-        let offsetX = (Self.width - spanX * scale) / 2, offsetY = (Self.height - spanY * scale) / 2
-        let exact = projected.map { (x: ($0.x - minX) * scale + offsetX, y: ($0.y - minY) * scale + offsetY) }
+    init?(_ track: GPXTrack, unit: Unit = .kilometre, view: MapFrame? = nil) {
+        let coordinates = track.points.compactMap { Coordinate(latitude: $0.latitude, longitude: $0.longitude) }
+        guard track.points.count >= 2, coordinates.count == track.points.count,
+              let frame = view ?? MapFrame(fitting: coordinates, width: Self.width, height: Self.height, padding: Self.margin, maximumZoom: 18)
+        else { return nil }
+        self.frame = frame
+        let exact = coordinates.map(frame.position)
         let xy = exact.map { (x: Checked.pixel($0.x), y: Checked.pixel($0.y)) }
-        points = xy.map { "\($0.x),\($0.y)" }.joined(separator: " ")
-        start = xy[0]
-        end = xy[xy.count - 1]
-
         var covered = [0.0]
         for (a, b) in zip(track.points, track.points.dropFirst()) { covered.append((covered.last ?? 0) + GPXTrack.distance(a, b)) }
-        let total = covered.last ?? 0
-        markers = Self.markers(along: exact, covered: covered, unit: unit)
-        // A degree of latitude is 111,195 m; `scale` is pixels per degree.
-        self.scale = ScaleBar(metersPerPixel: 111_195 / scale, unit: unit)
-        profile = ElevationProfile(track.points.map(\.elevation), covered: covered, total: total, unit: unit)
+        route = MapRoute(points: xy.map { "\($0.x),\($0.y)" }.joined(separator: " "), startX: xy[0].x, startY: xy[0].y,
+                         endX: xy[xy.count - 1].x, endY: xy[xy.count - 1].y, markers: Self.markers(along: exact, covered: covered, unit: unit))
+        profile = ElevationProfile(track.points.map(\.elevation), covered: covered, total: covered.last ?? 0, unit: unit)
     }
 
     /// A numbered marker where each whole unit is reached (every fifth past 20 units).
@@ -66,15 +53,10 @@ struct RouteDrawing {
             let t = after > before ? (target - before) / (after - before) : 0
             let a = xy[index - 1], b = xy[index]
             markers.append(DistanceMarker(x: Checked.pixel(a.x + (b.x - a.x) * t), y: Checked.pixel(a.y + (b.y - a.y) * t),
-                                          label: String(Int(next))))
+                                          label: String(Checked.pixel(next))))
             next += step
         }
         return markers
-    }
-
-    var view: RouteView {
-        RouteView(points: points, width: Int(Self.width), height: Int(Self.height), startX: start.x, startY: start.y,
-                  endX: end.x, endY: end.y, markers: markers, scale: scale, profile: profile, profileHeight: Int(Self.profileHeight))
     }
 }
 
@@ -89,11 +71,13 @@ struct ScaleBar {
     let length: Int
     let label: String
     let x: Int = 16
-    let y: Int = Int(RouteDrawing.height) - 16
+    let y: Int
     var endX: Int { x + length }
     var labelY: Int { y - 8 }
 
-    init(metersPerPixel: Double, unit: RouteDrawing.Unit) {
+    /// A bar at the bottom left of a map `height` pixels high.
+    init(metersPerPixel: Double, unit: RouteDrawing.Unit, height: Int) {
+        y = height - 16
         let candidates: [(meters: Double, label: String)] = unit.label == "km"
             ? [(50, "50 m"), (100, "100 m"), (200, "200 m"), (500, "500 m"), (1000, "1 km"), (2000, "2 km"), (5000, "5 km"),
                (10_000, "10 km"), (20_000, "20 km"), (50_000, "50 km"), (100_000, "100 km")]
@@ -121,26 +105,10 @@ struct ElevationProfile {
         let floor = low - (rise - (high - low)) / 2
         let plotTop = 6.0, plotHeight = RouteDrawing.profileHeight - 22
         points = zip(covered, known).map { distance, elevation in
-            "\(Checked.pixel(distance / total * RouteDrawing.width)),\(Checked.pixel(plotTop + plotHeight - (elevation - floor) / rise * plotHeight))"
+            "\(Checked.pixel(distance / total * Double(RouteDrawing.width))),\(Checked.pixel(plotTop + plotHeight - (elevation - floor) / rise * plotHeight))"
         }.joined(separator: " ")
         self.high = "\(Checked.rounded(high, in: -1_000...10_000) ?? 0) m"
         self.low = "\(Checked.rounded(low, in: -1_000...10_000) ?? 0) m"
         distance = String(format: "%.1f %@", total / unit.meters, unit.label)
     }
-}
-
-/// What the route's SVG template draws.
-struct RouteView {
-    let points: String
-    let width: Int
-    let height: Int
-    let startX: Int
-    let startY: Int
-    let endX: Int
-    let endY: Int
-    let markers: [DistanceMarker]
-    let scale: ScaleBar
-    /// The elevation profile, when every point has an elevation.
-    let profile: ElevationProfile?
-    let profileHeight: Int
 }

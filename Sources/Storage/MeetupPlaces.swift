@@ -1,0 +1,70 @@
+import Foundation
+import Geo
+
+/// Where meetups meet: the last point a crew or a host used, and the meetups and crews near a
+/// point. Near searches take the points in a bounding box on the indexed coordinates
+/// (`meetups_place`), then keep those within the exact distance, nearest first.
+extension AppDatabase {
+    /// The meeting point of the crew's newest meetup that has one, or else the host's.
+    public func lastMeetupPoint(crewID: Int64?, hostID: Int64) throws -> Coordinate? {
+        try readRows { connection in
+            for (column, id) in [("crewID", crewID), ("hostID", hostID)] {
+                guard let id else { continue }
+                let found = try connection.fetchAll("""
+                    SELECT latitude, longitude FROM meetups WHERE \(column) = ? AND latitude IS NOT NULL AND longitude IS NOT NULL
+                    ORDER BY id DESC LIMIT 1
+                    """, [id]) { Coordinate(latitude: try $0.decode(Double.self, atIndex: 0), longitude: try $0.decode(Double.self, atIndex: 1)) }
+                if let point = found.first ?? nil { return point }
+            }
+            return nil
+        }
+    }
+
+    /// Most meetups a near search weighs (the nearest are kept).
+    public static let nearCandidates = 2_000
+
+    /// Upcoming meetups matching `filter` within `radius` metres of `point`, nearest first,
+    /// with their distances; at most `limit`.
+    public func meetups(_ filter: MeetupFilter, near point: Coordinate, radius: Double, viewerID: Int64?, limit: Int = 50, now: Date = Date())
+        throws -> [(meetup: Meetup, meters: Double)]
+    {
+        var filter = filter
+        filter.area = point.boundingBox(meters: radius)
+        let candidates = try meetups(filter, viewerID: viewerID, after: nil, limit: Self.nearCandidates, now: now).meetups
+        return candidates.compactMap { meetup -> (Meetup, Double)? in
+            guard let latitude = meetup.latitude, let longitude = meetup.longitude,
+                  let place = Coordinate(latitude: latitude, longitude: longitude) else { return nil }
+            let meters = point.distance(to: place)
+            return meters <= radius ? (meetup, meters) : nil
+        }
+        .sorted { $0.1 < $1.1 }
+        .prefix(limit)
+        .map { $0 }
+    }
+
+    /// Crews with a meetup (past or upcoming, visible to all) within `radius` metres of
+    /// `point`, by their nearest meeting point; at most `limit`.
+    public func crews(near point: Coordinate, radius: Double, limit: Int = 50) throws -> [(crew: Crew, meters: Double)] {
+        let box = point.boundingBox(meters: radius)
+        let places = try readRows { connection in
+            try connection.fetchAll("""
+                SELECT crewID, latitude, longitude FROM meetups
+                WHERE latitude IS NOT NULL AND latitude BETWEEN ? AND ? AND longitude BETWEEN ? AND ?
+                    AND crewID IS NOT NULL AND hiddenAt IS NULL
+                LIMIT ?
+                """, [box.latitudes.lowerBound, box.latitudes.upperBound, box.longitudes.lowerBound, box.longitudes.upperBound, Self.nearCandidates]) {
+                (try $0.decode(Int64.self, atIndex: 0), Coordinate(latitude: try $0.decode(Double.self, atIndex: 1), longitude: try $0.decode(Double.self, atIndex: 2)))
+            }
+        }
+        var nearest: [Int64: Double] = [:]
+        for (crewID, place) in places {
+            guard let place else { continue }
+            let meters = point.distance(to: place)
+            if meters <= radius, meters < nearest[crewID] ?? .infinity { nearest[crewID] = meters }
+        }
+        return try nearest.sorted { $0.value < $1.value }.prefix(limit).compactMap { crewID, meters in
+            guard let crew = try crew(id: crewID), crew.hiddenAt == nil else { return nil }
+            return (crew, meters)
+        }
+    }
+}
