@@ -46,7 +46,8 @@ public struct Coordinate: Sendable, Equatable, Hashable {
     /// a query on indexed columns; the exact distance is checked afterwards. Near a pole or the
     /// antimeridian the box widens to the whole range rather than wrapping.
     public func boundingBox(meters: Double) -> (latitudes: ClosedRange<Double>, longitudes: ClosedRange<Double>) {
-        let degrees = meters / Self.earthRadius * 180 / .pi
+        // A hair wider than exact, so that rounding never drops a point on the circle itself.
+        let degrees = meters / Self.earthRadius * 180 / .pi * (1 + 1e-9) + 1e-9
         let south = latitude - degrees, north = latitude + degrees
         guard south > -90, north < 90 else { return (max(-90, south)...min(90, north), -180...180) }
         let widest = max(abs(south), abs(north)) * .pi / 180
