@@ -33,6 +33,7 @@ from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
 
 PORT = 18095
+TILE_PORT = 18096
 BASE = f"http://127.0.0.1:{PORT}"
 PASSWORD = "demo password"
 SIZES = {"phone": (375, 812), "desktop": (1280, 900)}
@@ -208,17 +209,21 @@ def seed(data):
     lead.post(meetup + "/comments", [("body", "Yes, the lockers by the convenience store take ₩1,000 coins.")], page=meetup)
     approval = dict(meetup_fields, title="Thursday track intervals (approval)", signup_mode="approval", capacity="8",
                     starts_at=local(start + datetime.timedelta(days=2, hours=13)), time_slot="afterWork", crew="",
-                    gender_rule="female", min_age="20", max_age="45")
+                    gender_rule="female", min_age="20", max_age="45",
+                    place_name="Yeouido track", latitude="37.5245", longitude="126.9410")
     people[2].post("/meetups", list(approval.items()), page="/meetups/new")
     lottery = dict(meetup_fields, title="Sunrise half marathon pacers (lottery)", signup_mode="lottery", capacity="3", crew="",
+                   place_name="Banpo bridge", latitude="37.5120", longitude="126.9960",
                    starts_at=local(start + datetime.timedelta(days=5)), deadline=local(start + datetime.timedelta(days=3)))
     draw = people[4].post("/meetups", list(lottery.items()), page="/meetups/new")
     for member in people[5:10]:
         member.post(draw + "/apply", [], page=draw)
     soon = dict(meetup_fields, title="Tonight's easy 5K (check-in open)", crew="", capacity="10",
+                place_name="Saetgang park", latitude="37.5170", longitude="126.9290",
                 starts_at=local(now + datetime.timedelta(minutes=20)), deadline=local(now + datetime.timedelta(minutes=10)))
     checkin = lead.post("/meetups", list(soon.items()), page="/meetups/new")
-    grouped = dict(meetup_fields, title="Sunday long run, three pace groups", crew="", groups="5:30 /km, 3, runner2\n6:00 /km, 4\n6:30 /km, 4, runner4",
+    grouped = dict(meetup_fields, title="Sunday long run, three pace groups", crew="", place_name="Mapo bridge",
+                   latitude="37.5380", longitude="126.9440", groups="5:30 /km, 3, runner2\n6:00 /km, 4\n6:30 /km, 4, runner4",
                    starts_at=local(start + datetime.timedelta(days=1, hours=1)))
     groups_url = lead.post("/meetups", list(grouped.items()), page="/meetups/new")
     for member in people[1:4]:
@@ -276,7 +281,9 @@ def pages(seeded):
         ("notifications", "/notifications"), ("crews", "/crews"), ("crew", crew), ("crew-members", crew + "/members"),
         ("crew-posts", crew + "/posts"), ("crew-meetups", crew + "/meetups"), ("crew-ledger", crew + "/ledger"),
         ("crew-retros", crew + "/retros"), ("crew-retro", seeded["retro"]), ("crew-edit", crew + "/edit"), ("crew-new", "/crews/new"),
-        ("meetups", "/meetups"), ("meetup", meetup), ("meetup-lottery", seeded["lottery"]), ("meetup-checkin", seeded["checkin"]), ("meetup-groups", seeded["groups"]), ("meetup-edit", meetup + "/edit"), ("meetup-new", "/meetups/new"),
+        ("meetups", "/meetups"), ("meetups-near", "/meetups?near=37.528300,126.932700&radius=3"),
+        ("meetups-map", "/meetups?near=37.528300,126.932700&radius=3&view=map"), ("near-pick", "/near?to=meetups"),
+        ("crews-near", "/crews?near=37.528300,126.932700&radius=3"), ("meetup", meetup), ("meetup-lottery", seeded["lottery"]), ("meetup-checkin", seeded["checkin"]), ("meetup-groups", seeded["groups"]), ("meetup-edit", meetup + "/edit"), ("meetup-new", "/meetups/new"),
         ("records", "/records"), ("record", seeded["record"]), ("record-new", "/records/new"),
         ("profile", "/u/runner1"), ("profile-records", "/u/runner1/records"), ("feedback", "/u/runner1/feedback"),
         ("followers", "/u/runner1/followers"), ("settings", "/settings"), ("report", "/reports/new?type=post&id=1"),
@@ -377,8 +384,11 @@ def main():
                    check=True, stdout=subprocess.DEVNULL)
     mail_directory = tempfile.mkdtemp(prefix="moim-screenshots-mail-")
     sink, sink_port = start_mail_sink(mail_directory)
+    # Maps on tiles that say where they are (script/test_tiles.py), fetched and cached by the site.
+    tiles = subprocess.Popen([sys.executable, "script/test_tiles.py", str(TILE_PORT)])
     server = subprocess.Popen([binary, "serve", "--no-supervise", "--port", str(PORT), "--data", data, "--quiet",
-                               "--smtp-url", f"smtp://127.0.0.1:{sink_port}", "--base-url", BASE])
+                               "--smtp-url", f"smtp://127.0.0.1:{sink_port}", "--base-url", BASE,
+                               "--tile-url", f"http://127.0.0.1:{TILE_PORT}/{{z}}/{{x}}/{{y}}.png", "--tile-attribution", "© Test tiles"])
     try:
         wait_until_serving()
         seeded = seed(data)
@@ -419,6 +429,8 @@ def main():
     finally:
         server.terminate()
         server.wait()
+        tiles.terminate()
+        tiles.wait()
         sink.stdin.close()
         sink.wait()
 

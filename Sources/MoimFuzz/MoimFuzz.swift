@@ -22,6 +22,7 @@ enum Targets {
         "image": WebTargets.image,
         "markdown": WebTargets.markdown,
         "route": WebTargets.route,
+        "map-query": WebTargets.mapQuery,
         "local-path": WebTargets.localPath,
         "accept-language": WebTargets.acceptLanguage,
         "search": WebTargets.search,

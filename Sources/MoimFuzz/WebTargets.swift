@@ -1,4 +1,5 @@
 import Foundation
+import Geo
 import GRDB
 import Imaging
 import Markdown
@@ -85,6 +86,40 @@ enum WebTargets {
         let track = GPXTrack(encoded: Data(bytes))
         _ = RouteDrawing(track)
         _ = RouteDrawing(track.trimmed(Double(bytes.first ?? 0)))
+    }
+
+    /// The query and form fields of maps (`map=`, `near=`, `radius=`, `pick.x`, `at.y`,
+    /// `map_move`) and a tile template: every point is on Earth, every tile in the world.
+    static func mapQuery(_ bytes: UnsafeBufferPointer<UInt8>) {
+        let text = String(decoding: bytes, as: UTF8.self)
+        _ = TileSource(template: text, attribution: "fuzz")
+        func check(_ point: Coordinate?) {
+            guard let point else { return }
+            guard point.latitude.isFinite, point.longitude.isFinite, abs(point.latitude) <= 90, abs(point.longitude) <= 180 else {
+                violated("a point off the Earth: \(point)")
+            }
+        }
+        check(Coordinate(text))
+        guard let form = try? URLEncodedForm(parsing: text) else { return }
+        if let frame = MapFrame(query: form["map"], width: App.listMapSize.width, height: App.listMapSize.height) {
+            check(frame.center)
+            let tiles = frame.tiles
+            guard tiles.count < 200, tiles.allSatisfy({ (0..<(1 << $0.z)).contains($0.x) && (0..<(1 << $0.z)).contains($0.y) }) else {
+                violated("tiles outside the world")
+            }
+            _ = MapControls(frame) { $0.query }
+        }
+        if let moved = MapPicker.action(in: form) {
+            if case .pick(let point) = moved.action { check(point) }
+            check(moved.picker.frame.center)
+        }
+        check(NearSearch.tapped(form))
+        if let near = NearSearch(form, user: nil) {
+            check(near.point)
+            guard NearSearch.radii.contains(near.radius) else { violated("a radius not offered") }
+            let box = near.point.boundingBox(meters: near.meters)
+            guard box.latitudes.lowerBound.isFinite, box.longitudes.upperBound.isFinite else { violated("a box without bounds") }
+        }
     }
 
     /// Return addresses: whatever comes in, the result stays on this site as a browser reads
