@@ -47,11 +47,12 @@ import TestSupport
         ]
     }
 
-    /// The tiles a page shows: address and top-left corner.
+    /// The tiles of a page's wide map: address and top-left corner.
     static func tiles(in html: String) -> [(path: String, x: Double, y: Double)] {
-        html.matches(of: /<image href="(\/tiles\/[0-9\/]+)" x="([-0-9.]+)" y="([-0-9.]+)"/).compactMap { match in
-            guard let x = Double(match.2), let y = Double(match.3) else { return nil }
-            return (String(match.1), x, y)
+        let wide = html.components(separatedBy: #"class="map-view wide""#).dropFirst().first ?? ""
+        return wide.matches(of: /<foreignObject x="([-0-9.]+)" y="([-0-9.]+)"[^>]*><img class="map-tile" src="(\/tiles\/[0-9\/]+)"/).compactMap { match in
+            guard let x = Double(match.1), let y = Double(match.2) else { return nil }
+            return (String(match.3), x, y)
         }
     }
 
@@ -60,8 +61,8 @@ import TestSupport
         let url = try site.meetup("Dawn 10K", Self.yeouido.latitude, Self.yeouido.longitude)
         let html = site.host.get(url).bodyText
         // Zoom 16 on Yeouido: the point is on tile 16/55875/25387 (the OSM wiki's formula),
-        // drawn in the middle of the 600 × 320 map, and that tile lies under it.
-        #expect(html.contains(#"<path d="M300 160"#))
+        // drawn in the middle of the 600 × 320 map (and of the phone's 320 × 220), and that tile lies under it.
+        #expect(html.contains(#"<path d="M300 160"#) && html.contains(#"<path d="M160 110"#))
         let under = try #require(Self.tiles(in: html).first { $0.path == "/tiles/16/55875/25387" })
         #expect((under.x...(under.x + 256)).contains(300) && (under.y...(under.y + 256)).contains(160))
         #expect(html.contains("© Test tiles"))
@@ -112,6 +113,37 @@ import TestSupport
         let next = Date()
         #expect(site.host.get("/tiles/16/55880/25387").status == .serviceUnavailable)
         #expect(Date().timeIntervalSince(next) < 0.2)
+    }
+
+    @Test func oneNetworkCannotWalkTheTileServersWorldThroughMoim() throws {
+        let server = try TileServer()
+        for x in 0..<4 { try server.add(z: 2, x: x, y: 1) }
+        let source = try #require(TileSource(template: server.template, attribution: "© Test tiles"))
+        let tiles = try MapTiles(source: source, directory: NSTemporaryDirectory() + "moim-tile-cache-\(UUID().uuidString)",
+                                 userAgent: "Moim/1.0 test", missesPerClient: 3)
+        let answers = (0..<4).map { tiles.tile(z: 2, x: $0, y: 1, for: "192.0.2.0") }
+        #expect(answers.prefix(3).allSatisfy { if case .tile = $0 { true } else { false } })
+        #expect(answers[3] == .unavailable)
+        // What is cached is still served to it, and another network is not held back.
+        #expect(tiles.tile(z: 2, x: 0, y: 1, for: "192.0.2.0") == .tile(TestTiles.png(z: 2, x: 0, y: 1), type: "image/png"))
+        #expect(tiles.tile(z: 2, x: 3, y: 1, for: "198.51.100.0") == .tile(TestTiles.png(z: 2, x: 3, y: 1), type: "image/png"))
+        #expect(server.requests.count == 4)
+    }
+
+    @Test func theCacheStaysWithinItsSizeDroppingTheLeastRecentlyShown() throws {
+        let server = try TileServer()
+        for x in 0..<6 { try server.add(z: 3, x: x, y: 2) }
+        var source = try #require(TileSource(template: server.template, attribution: "© Test tiles"))
+        let size = TestTiles.png(z: 3, x: 0, y: 2).count
+        source.cacheSize = size * 5 / 2  // room for two tiles
+        let folder = NSTemporaryDirectory() + "moim-tile-cache-\(UUID().uuidString)"
+        let tiles = try MapTiles(source: source, directory: folder, userAgent: "Moim/1.0 test")
+        for x in 0..<6 { _ = tiles.tile(z: 3, x: x, y: 2, for: "192.0.2.0") }
+        let kept = try FileManager.default.subpathsOfDirectory(atPath: folder).filter { $0.split(separator: "/").count == 3 }
+        #expect(tiles.storedBytes <= source.cacheSize)
+        #expect(kept.count <= 2 && kept.contains("3/5/2"), "the newest stays: \(kept)")
+        // A new process counts what the folder holds.
+        #expect(try MapTiles(source: source, directory: folder, userAgent: "Moim/1.0 test").storedBytes == tiles.storedBytes)
     }
 
     @Test func twoTapsSetTheMeetingPointWithoutAScript() throws {
@@ -205,7 +237,7 @@ import TestSupport
         let host = site.browser()
         host.signUp(username: "hostess")
         let url = try #require(host.post("/meetups", Self.fields(title: "Dawn", latitude: "37.5283", longitude: "126.9327"), from: "/meetups/new").headers["Location"])
-        #expect(!host.get(url).bodyText.contains("<image"))
+        #expect(!host.get(url).bodyText.contains("map-tile"))
         #expect(!host.get("/meetups/new").bodyText.contains(#"type="image""#))
         #expect(host.get("/tiles/16/55875/25387").status == .notFound)
         #expect(host.get("/near?to=meetups").status == .notFound)

@@ -1,36 +1,51 @@
 import Foundation
 import Geo
 
-/// What `map.mustache` draws: the tiles of a frame as SVG images, and on top of them, in the
-/// same projection, a route, pins, a scale bar, the tile credit and links to zoom and pan.
-/// Everything is attributes of one SVG (the pages' CSP allows no inline style), so the map
-/// scales to any width as a unit.
+/// What `map.mustache` draws: a map for phones and one for wider screens (CSS shows one),
+/// each an SVG with its tiles as `<img>`s in `<foreignObject>`s and on top of them, in the same
+/// projection, a route, pins and a scale bar; then the tile credit and links to zoom and pan.
+/// Tiles are placed by SVG attributes because the pages' CSP allows no inline style, and load
+/// lazily, so a browser fetches only the tiles of the map it shows. Each map is drawn at about
+/// the size it is shown, so tiles stay sharp and their labels readable on a phone.
 struct MapPicture {
-    let width: Int
-    let height: Int
     /// What a screen reader hears for the whole picture.
     let label: String
+    let views: [MapView]
+    /// The tile server's credit; nil when the map is drawn without tiles.
+    let attribution: String?
+    let controls: MapControls?
+
+    /// The sizes maps are drawn at: a phone's column, and a wide column.
+    enum Screen: String, CaseIterable {
+        case phone, wide
+    }
+
+    /// `frames` for each screen, and what each holds on top of its tiles.
+    init(_ frames: [(Screen, MapFrame)], label: String, tiles source: TileSource?, unit: RouteDrawing.Unit = .kilometre,
+         controls: MapControls? = nil, draw: (MapFrame) -> (route: MapRoute?, pins: [MapPin]) = { _ in (nil, []) }) {
+        self.label = label
+        views = frames.map { screen, frame in
+            let overlay = draw(frame)
+            return MapView(screen: screen.rawValue, width: frame.width, height: frame.height,
+                           tiles: source == nil ? [] : frame.tiles.map(MapTile.init), route: overlay.route, pins: overlay.pins,
+                           scale: ScaleBar(metersPerPixel: frame.metersPerPixel, unit: unit, height: frame.height))
+        }
+        attribution = source?.attribution
+        self.controls = controls
+    }
+}
+
+/// One screen's map.
+struct MapView {
+    /// `phone` or `wide`: which screens show it.
+    let screen: String
+    let width: Int
+    let height: Int
     let tiles: [MapTile]
     let route: MapRoute?
     let pins: [MapPin]
     let scale: ScaleBar
-    /// The tile server's credit; nil when the map is drawn without tiles.
-    let attribution: String?
-    let controls: MapControls?
     var hasTiles: Bool { !tiles.isEmpty }
-
-    init(frame: MapFrame, label: String, tiles source: TileSource?, route: MapRoute? = nil, pins: [MapPin] = [],
-         unit: RouteDrawing.Unit = .kilometre, controls: MapControls? = nil) {
-        width = frame.width
-        height = frame.height
-        self.label = label
-        tiles = source == nil ? [] : frame.tiles.map(MapTile.init)
-        self.route = route
-        self.pins = pins
-        scale = ScaleBar(metersPerPixel: frame.metersPerPixel, unit: unit, height: frame.height)
-        attribution = source?.attribution
-        self.controls = controls
-    }
 }
 
 struct MapTile {
@@ -62,11 +77,12 @@ struct MapPin {
     /// The name written beside the pin, shortened.
     let label: String?
     let url: String?
-    /// The name sits left of the pin when the pin is near the right edge.
-    let labelOnLeft: Bool
+    /// How the name lines up with the pin above it: `middle`, or `start`/`end` near an edge.
+    let labelAnchor: String
     /// The point a near search measures from, drawn as a target rather than a pin.
     var isCenter: Bool = false
-    var labelX: Int { labelOnLeft ? x - 12 : x + 12 }
+    /// A near search's radius around the centre, in pixels.
+    var radius: Int? = nil
 }
 
 /// A route drawn on a map: the line, its start and end, a marker at each kilometre.

@@ -13,35 +13,34 @@ import Synchronization
 /// threads ever wait on the tile server, plus those waiting for a slot for at most `timeout`.
 final class MapTiles: @unchecked Sendable {
     let source: TileSource
-    private let directory: String
+    private let folder: TileFolder
     private let userAgent: String
     /// Tiles older than this are fetched again (and served as they are if that fails).
     static let freshFor: TimeInterval = 7 * 86_400
     static let fetchSlots = 4
     static let pause: TimeInterval = 30
     static let largestTile = 1 << 20
+    /// Tiles one network may have fetched from the tile server per `missWindow` seconds: a
+    /// member panning around a city asks for a few hundred; a script walking the world is
+    /// turned away instead of turning Moim into a bulk downloader.
+    let missesPerClient: Int
+    static let missWindow: TimeInterval = 600
 
     private struct State {
         var fetching = 0
         var resting: Date?
-        /// What the folder holds: bytes and when each tile was last served, for eviction.
-        var stored: [String: (bytes: Int, used: Date)] = [:]
-        var storedBytes = 0
+        /// Fetches per network in the current window.
+        var misses: [String: (since: Date, count: Int)] = [:]
     }
     private let state = Mutex(State())
     /// Signalled when a fetch slot frees up.
     private let slotFreed = NSCondition()
 
-    init(source: TileSource, directory: String, userAgent: String) throws {
+    init(source: TileSource, directory: String, userAgent: String, missesPerClient: Int = 600) throws {
         self.source = source
-        self.directory = directory
+        self.missesPerClient = missesPerClient
+        folder = try TileFolder(directory, capacity: source.cacheSize)
         self.userAgent = userAgent
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let found = Self.scan(directory)
-        state.withLock { state in
-            state.stored = found
-            state.storedBytes = found.values.reduce(0) { $0 + $1.bytes }
-        }
     }
 
     enum Answer: Equatable {
@@ -50,23 +49,34 @@ final class MapTiles: @unchecked Sendable {
         case unavailable
     }
 
-    /// Tile `z/x/y`, from the folder or the tile server; nil when there is no such tile.
-    func tile(z: Int, x: Int, y: Int, now: Date = Date()) -> Answer? {
+    /// Tile `z/x/y`, from the folder or the tile server for `client` (a network, `AddressKey`);
+    /// nil when there is no such tile.
+    func tile(z: Int, x: Int, y: Int, for client: String, now: Date = Date()) -> Answer? {
         guard (0...19).contains(z), (0..<(1 << z)).contains(x), (0..<(1 << z)).contains(y) else { return nil }
         let key = "\(z)/\(x)/\(y)"
-        let path = directory + "/" + key
-        let cached = FileManager.default.contents(atPath: path).map { [UInt8]($0) }
-        let modified = (try? FileManager.default.attributesOfItem(atPath: path)[.modificationDate]) as? Date
-        if let cached, let type = Self.imageType(cached), let modified, now.timeIntervalSince(modified) < Self.freshFor {
-            state.withLock { $0.stored[key]?.used = now }
-            return .tile(cached, type: type)
+        let cached = folder.tile(key, now: now)
+        if let cached, let type = Self.imageType(cached.bytes), now.timeIntervalSince(cached.fetched) < Self.freshFor {
+            return .tile(cached.bytes, type: type)
         }
-        if let fetched = fetch(key: key, target: source.target(z: z, x: x, y: y), now: now) {
-            store(fetched.bytes, key: key, now: now)
+        if mayFetch(for: client, now: now), let fetched = fetch(key: key, target: source.target(z: z, x: x, y: y), now: now) {
+            folder.store(fetched.bytes, as: key, now: now)
             return .tile(fetched.bytes, type: fetched.type)
         }
-        if let cached, let type = Self.imageType(cached) { return .tile(cached, type: type) }
+        if let cached, let type = Self.imageType(cached.bytes) { return .tile(cached.bytes, type: type) }
         return .unavailable
+    }
+
+    /// Counts a fetch against `client`'s budget; false past it.
+    private func mayFetch(for client: String, now: Date) -> Bool {
+        state.withLock { state in
+            if state.misses.count > 10_000 { state.misses = state.misses.filter { now.timeIntervalSince($0.value.since) < Self.missWindow } }
+            var entry = state.misses[client] ?? (now, 0)
+            if now.timeIntervalSince(entry.since) >= Self.missWindow { entry = (now, 0) }
+            guard entry.count < missesPerClient else { return false }
+            entry.count += 1
+            state.misses[client] = entry
+            return true
+        }
     }
 
     /// Takes a fetch slot, waiting for one until `deadline`; false when the tile server is
@@ -115,37 +125,8 @@ final class MapTiles: @unchecked Sendable {
         }
     }
 
-    /// Writes the tile (through a temporary file, so a reader never sees half of one) and
-    /// evicts the least recently served tiles past the cache size.
-    private func store(_ bytes: [UInt8], key: String, now: Date) {
-        let path = directory + "/" + key
-        let temporary = path + ".part"
-        do {
-            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-            try Data(bytes).write(to: URL(fileURLWithPath: temporary))
-            guard rename(temporary, path) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-        } catch {
-            Self.log("tile \(key): cannot keep it: \(error)")
-            return
-        }
-        let evicted = state.withLock { state -> [String] in
-            state.storedBytes += bytes.count - (state.stored[key]?.bytes ?? 0)
-            state.stored[key] = (bytes.count, now)
-            guard state.storedBytes > source.cacheSize else { return [] }
-            // Down to 90%, so that eviction runs once per many tiles, not on each one.
-            var leaving: [String] = []
-            for (old, entry) in state.stored.sorted(by: { $0.value.used < $1.value.used }) where state.storedBytes > source.cacheSize * 9 / 10 {
-                leaving.append(old)
-                state.storedBytes -= entry.bytes
-                state.stored[old] = nil
-            }
-            return leaving
-        }
-        for old in evicted { try? FileManager.default.removeItem(atPath: directory + "/" + old) }
-    }
-
     /// Bytes held on disk right now.
-    var storedBytes: Int { state.withLock { $0.storedBytes } }
+    var storedBytes: Int { folder.storedBytes }
 
     /// PNG, JPEG or WebP by their first bytes; nothing else is passed on to browsers.
     static func imageType(_ bytes: [UInt8]) -> String? {
@@ -155,21 +136,7 @@ final class MapTiles: @unchecked Sendable {
         return nil
     }
 
-    private static func scan(_ directory: String) -> [String: (bytes: Int, used: Date)] {
-        var found: [String: (bytes: Int, used: Date)] = [:]
-        guard let walker = FileManager.default.enumerator(atPath: directory) else { return found }
-        while let relative = walker.nextObject() as? String {
-            guard let attributes = walker.fileAttributes, attributes[.type] as? FileAttributeType == .typeRegular else { continue }
-            if relative.hasSuffix(".part") {
-                try? FileManager.default.removeItem(atPath: directory + "/" + relative)
-                continue
-            }
-            found[relative] = ((attributes[.size] as? NSNumber)?.intValue ?? 0, attributes[.modificationDate] as? Date ?? .distantPast)
-        }
-        return found
-    }
-
-    private static func log(_ message: String) {
+    static func log(_ message: String) {
         FileHandle.standardError.write(Data("moim: maps: \(message)\n".utf8))
     }
 }

@@ -3,19 +3,23 @@ import Geo
 import Storage
 
 extension App {
-    static let meetupMapSize = (width: 600, height: 320)
+    /// The sizes of a meetup's map, in the pixels of a phone's column and of a wide one.
+    static let meetupMapSizes: [MapPicture.Screen: (width: Int, height: Int)] = [.phone: (320, 220), .wide: (600, 320)]
 
     /// A meetup's meeting point on the tiles, or in the view `?map=` asks for.
     func meetupMap(_ meetup: Meetup, view: String?, _ language: Language) -> MapPicture? {
         guard let tiles = configuration.tiles, let id = meetup.id,
               let latitude = meetup.latitude, let longitude = meetup.longitude,
               let point = Coordinate(latitude: latitude, longitude: longitude) else { return nil }
-        let size = Self.meetupMapSize
-        let frame = MapFrame(query: view, width: size.width, height: size.height)
-            ?? MapFrame(center: point, zoom: 16, width: size.width, height: size.height)
-        return MapPicture(frame: frame, label: localizer.text("maps.meeting_point", language), tiles: tiles,
-                          pins: Self.pins([(point, meetup.placeName, nil)], on: frame),
-                          controls: MapControls(frame) { "\(Paths.meetup(id))?map=\($0.query)#map" })
+        let frames = MapPicture.Screen.allCases.map { screen in
+            let size = Self.meetupMapSizes[screen] ?? (600, 320)
+            return (screen, MapFrame(query: view, width: size.width, height: size.height)
+                ?? MapFrame(center: point, zoom: 16, width: size.width, height: size.height))
+        }
+        return MapPicture(frames, label: localizer.text("maps.meeting_point", language), tiles: tiles,
+                          controls: frames.last.map { MapControls($0.1) { "\(Paths.meetup(id))?map=\($0.query)#map" } }) { frame in
+            (nil, Self.pins([(point, meetup.placeName, nil)], on: frame))
+        }
     }
 
     /// Most pins that get their names written beside them; past it names would overlap.
@@ -28,18 +32,18 @@ extension App {
             let at = frame.position(of: place.point)
             let label = place.label.count > 24 ? String(place.label.prefix(23)) + "…" : place.label
             return MapPin(x: Checked.pixel(at.x), y: Checked.pixel(at.y), title: place.label,
-                          label: shown.count <= labelledPins ? label : nil, url: place.url, labelOnLeft: at.x > Double(frame.width) * 0.6)
+                          label: shown.count <= labelledPins ? label : nil, url: place.url,
+                          labelAnchor: at.x < 90 ? "start" : at.x > Double(frame.width) - 90 ? "end" : "middle")
         }
     }
 }
 
 extension App {
-    static let listMapSize = (width: 640, height: 440)
+    static let listMapSizes: [MapPicture.Screen: (width: Int, height: Int)] = [.phone: (320, 320), .wide: (640, 440)]
 
     /// The meetups of a list as pins, the view fitted to them (and to the searched circle).
     func meetupsMap(_ meetups: [Meetup], near: NearSearch?, view: String?, query: String, _ language: Language) -> MapPicture? {
         guard let tiles = configuration.tiles else { return nil }
-        let size = Self.listMapSize
         let places = meetups.compactMap { meetup -> (point: Coordinate, label: String, url: String?)? in
             guard let latitude = meetup.latitude, let longitude = meetup.longitude, let id = meetup.id,
                   let point = Coordinate(latitude: latitude, longitude: longitude) else { return nil }
@@ -51,15 +55,21 @@ extension App {
             shown += [Coordinate(clamping: box.latitudes.lowerBound, box.longitudes.lowerBound),
                       Coordinate(clamping: box.latitudes.upperBound, box.longitudes.upperBound)]
         }
-        let frame = MapFrame(query: view, width: size.width, height: size.height)
-            ?? MapFrame(fitting: shown, width: size.width, height: size.height, padding: 40, maximumZoom: 16, integral: true)
-            ?? MapFrame(center: RegionCenters.fallback, zoom: 11, width: size.width, height: size.height)
-        var pins = Self.pins(places, on: frame)
-        if let near, frame.contains(near.point) {
-            let at = frame.position(of: near.point)
-            pins.insert(MapPin(x: Checked.pixel(at.x), y: Checked.pixel(at.y), title: "", label: nil, url: nil, labelOnLeft: false, isCenter: true), at: 0)
+        let frames = MapPicture.Screen.allCases.map { screen in
+            let size = Self.listMapSizes[screen] ?? (640, 440)
+            return (screen, MapFrame(query: view, width: size.width, height: size.height)
+                ?? MapFrame(fitting: shown, width: size.width, height: size.height, padding: 32, maximumZoom: 16, integral: true)
+                ?? MapFrame(center: RegionCenters.fallback, zoom: 11, width: size.width, height: size.height))
         }
-        return MapPicture(frame: frame, label: localizer.text("maps.meetups_map", language), tiles: tiles, pins: pins,
-                          controls: MapControls(frame) { "\(Paths.meetups)?\(query)view=map&map=\($0.query)#map" })
+        return MapPicture(frames, label: localizer.text("maps.meetups_map", language), tiles: tiles,
+                          controls: frames.last.map { MapControls($0.1) { "\(Paths.meetups)?\(query)view=map&map=\($0.query)#map" } }) { frame in
+            var pins = Self.pins(places, on: frame)
+            if let near, frame.contains(near.point) {
+                let at = frame.position(of: near.point)
+                pins.insert(MapPin(x: Checked.pixel(at.x), y: Checked.pixel(at.y), title: "", label: nil, url: nil, labelAnchor: "middle",
+                                   isCenter: true, radius: Checked.pixel(near.meters / frame.metersPerPixel)), at: 0)
+            }
+            return (nil, pins)
+        }
     }
 }

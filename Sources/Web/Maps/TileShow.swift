@@ -9,7 +9,7 @@ extension App {
               let z = request.parameters["z"].flatMap({ Checked.integer($0, in: 0...19) }),
               let x = request.parameters["x"].flatMap({ Checked.integer($0, in: 0...(1 << 19)) }),
               let y = request.parameters["y"].flatMap({ Checked.integer($0, in: 0...(1 << 19)) }),
-              let answer = tiles.tile(z: z, x: x, y: y)
+              let answer = tiles.tile(z: z, x: x, y: y, for: AddressKey.of(request.remoteAddress))
         else { throw HTTPError(.notFound) }
         switch answer {
         case .tile(let bytes, let type):

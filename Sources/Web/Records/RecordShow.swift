@@ -28,12 +28,19 @@ extension App {
             let track = GPXTrack(encoded: data)
             // Others never see the first and last 200 m: where a run starts is often home.
             let unit: RouteDrawing.Unit = (context.user?.units ?? runner.units) == "mi" ? .mile : .kilometre
-            let view = MapFrame(query: context.form["map"], width: RouteDrawing.width, height: RouteDrawing.height)
-            if let drawing = RouteDrawing(isOwner ? track : track.trimmed(200), unit: unit, view: view) {
+            let shown = isOwner ? track : track.trimmed(200)
+            let drawings = MapPicture.Screen.allCases.compactMap { screen -> (MapPicture.Screen, RouteDrawing)? in
+                let size = RouteDrawing.sizes[screen] ?? (RouteDrawing.width, RouteDrawing.height)
+                let view = MapFrame(query: context.form["map"], width: size.width, height: size.height)
+                return RouteDrawing(shown, unit: unit, size: size, view: view).map { (screen, $0) }
+            }
+            if let wide = drawings.last?.1 {
                 let path = Paths.record(id)
-                run.map = MapPicture(frame: drawing.frame, label: localizer.text("records.route", language), tiles: configuration.tiles,
-                                     route: drawing.route, unit: unit, controls: MapControls(drawing.frame) { "\(path)?map=\($0.query)#map" })
-                run.profile = drawing.profile
+                run.map = MapPicture(drawings.map { ($0.0, $0.1.frame) }, label: localizer.text("records.route", language), tiles: configuration.tiles,
+                                     unit: unit, controls: MapControls(wide.frame) { "\(path)?map=\($0.query)#map" }) { frame in
+                    (drawings.first { $0.1.frame == frame }?.1.route, [])
+                }
+                run.profile = wide.profile
             }
             run.trimmed = !isOwner
         }

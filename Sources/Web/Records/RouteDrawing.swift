@@ -6,6 +6,8 @@ import Geo
 /// at every kilometre (or mile), and an elevation profile with its axis.
 struct RouteDrawing {
     static let width = 600, height = 400, margin = 24.0
+    /// The map's size on a phone's column and on a wide one.
+    static let sizes: [MapPicture.Screen: (width: Int, height: Int)] = [.phone: (320, 240), .wide: (width, height)]
     static let profileHeight = 90.0
     /// A profile spans at least this many metres, so that ±5 m does not look like mountains.
     static let minimumRise = 40.0
@@ -24,10 +26,10 @@ struct RouteDrawing {
 
     /// Every number here is finite for a track of checked points (`Track.Point.checked`);
     /// `Checked.pixel` keeps drawing from trapping even if one were not.
-    init?(_ track: GPXTrack, unit: Unit = .kilometre, view: MapFrame? = nil) {
+    init?(_ track: GPXTrack, unit: Unit = .kilometre, size: (width: Int, height: Int) = (width, height), view: MapFrame? = nil) {
         let coordinates = track.points.compactMap { Coordinate(latitude: $0.latitude, longitude: $0.longitude) }
         guard track.points.count >= 2, coordinates.count == track.points.count,
-              let frame = view ?? MapFrame(fitting: coordinates, width: Self.width, height: Self.height, padding: Self.margin, maximumZoom: 18)
+              let frame = view ?? MapFrame(fitting: coordinates, width: size.width, height: size.height, padding: Self.margin, maximumZoom: 18)
         else { return nil }
         self.frame = frame
         let exact = coordinates.map(frame.position)
