@@ -56,7 +56,7 @@ var targets: [Target] = [
     .testTarget(name: "MarkdownTests", dependencies: ["Markdown"]),
     .testTarget(name: "GeoTests", dependencies: ["Geo"]),
     .testTarget(name: "MailTests", dependencies: ["Mail", "TestSupport"]),
-    .testTarget(name: "NetworkTests", dependencies: ["Network", "TestSupport"], exclude: ["Fixtures"]),
+    .testTarget(name: "NetworkTests", dependencies: ["Network", "COpenSSL", "TestSupport"], exclude: ["Fixtures"]),
     .testTarget(name: "ImagingTests", dependencies: ["Imaging", "TestSupport"]),
     .testTarget(name: "TemplateCompilerTests", dependencies: ["TemplateCompiler"]),
     .testTarget(name: "StorageTests", dependencies: ["Storage", "TestSupport"]),

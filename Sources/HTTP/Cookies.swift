@@ -19,7 +19,8 @@ public enum Cookies {
 
 /// One `Set-Cookie` header value.
 public struct SetCookie: Sendable {
-    public enum SameSite: String, Sendable { case strict = "Strict", lax = "Lax" }
+    /// `none` only with `secure`: browsers drop a `SameSite=None` cookie that is not `Secure`.
+    public enum SameSite: String, Sendable { case strict = "Strict", lax = "Lax", none = "None" }
 
     public var name: String
     public var value: String

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HTTP
 import Mail
+import Network
 import Storage
 import Web
 
@@ -70,6 +71,31 @@ struct Serve: ParsableCommand {
     @Option(name: .customLong("tile-timeout"), help: "Seconds to wait for one tile before the map shows its background there (env MOIM_TILE_TIMEOUT).")
     var tileTimeout: Int = Environment.value("MOIM_TILE_TIMEOUT").flatMap(Int.init) ?? 3
 
+    @Option(name: .customLong("kakao-client-id"), help: "Sign in with Kakao: the REST API key of your Kakao app (env MOIM_KAKAO_CLIENT_ID; with --kakao-client-secret).")
+    var kakaoClientIDFlag: String?
+    @Option(name: .customLong("kakao-client-secret"), help: "Sign in with Kakao: the app's client secret (env MOIM_KAKAO_CLIENT_SECRET).")
+    var kakaoClientSecretFlag: String?
+    @Option(name: .customLong("google-client-id"), help: "Sign in with Google: the OAuth client id (env MOIM_GOOGLE_CLIENT_ID; with --google-client-secret).")
+    var googleClientIDFlag: String?
+    @Option(name: .customLong("google-client-secret"), help: "Sign in with Google: the OAuth client secret (env MOIM_GOOGLE_CLIENT_SECRET).")
+    var googleClientSecretFlag: String?
+    @Option(name: .customLong("apple-client-id"), help: "Sign in with Apple: the Services ID (env MOIM_APPLE_CLIENT_ID; with --apple-team-id, --apple-key-id and --apple-private-key).")
+    var appleClientIDFlag: String?
+    @Option(name: .customLong("apple-team-id"), help: "Sign in with Apple: your team id (env MOIM_APPLE_TEAM_ID).")
+    var appleTeamIDFlag: String?
+    @Option(name: .customLong("apple-key-id"), help: "Sign in with Apple: the id of the key below (env MOIM_APPLE_KEY_ID).")
+    var appleKeyIDFlag: String?
+    @Option(name: .customLong("apple-private-key"), help: "Sign in with Apple: the .p8 key file Moim signs its client secret with (env MOIM_APPLE_PRIVATE_KEY).")
+    var applePrivateKeyFlag: String?
+    @Option(name: .customLong("oidc-issuer"), help: "Sign in with any OpenID Connect provider (a club's Keycloak or Authentik, a company's Google Workspace) by its issuer URL (env MOIM_OIDC_ISSUER; with --oidc-client-id, --oidc-client-secret and --oidc-name).")
+    var oidcIssuerFlag: String?
+    @Option(name: .customLong("oidc-client-id"), help: "The client id Moim is registered with at --oidc-issuer (env MOIM_OIDC_CLIENT_ID).")
+    var oidcClientIDFlag: String?
+    @Option(name: .customLong("oidc-client-secret"), help: "Its client secret (env MOIM_OIDC_CLIENT_SECRET).")
+    var oidcClientSecretFlag: String?
+    @Option(name: .customLong("oidc-name"), help: "The provider's name on its button, e.g. 'Hangang Runners SSO' (env MOIM_OIDC_NAME).")
+    var oidcNameFlag: String?
+
     @Option(help: "SQLite copies the WAL back into the database once it holds this many pages; 0 leaves it to Litestream (env MOIM_WAL_AUTOCHECKPOINT; script/replicate sets 0).")
     var walAutocheckpoint: Int = Environment.value("MOIM_WAL_AUTOCHECKPOINT").flatMap(Int.init) ?? 1_000
 
@@ -86,6 +112,7 @@ struct Serve: ParsableCommand {
     private var smtpCAFile: String? { smtpCAFileFlag ?? Environment.value("MOIM_SMTP_CA_FILE") }
     private var metricsToken: String? { metricsTokenFlag ?? Environment.value("MOIM_METRICS_TOKEN") }
     private var tileURL: String? { tileURLFlag ?? Environment.value("MOIM_TILE_URL") }
+    private func flag(_ value: String?, _ name: String) -> String? { value ?? Environment.value(name) }
     private var tileAttribution: String? { tileAttributionFlag ?? Environment.value("MOIM_TILE_ATTRIBUTION") }
 
     func run() throws {
@@ -142,6 +169,7 @@ struct Serve: ParsableCommand {
         web.metrics = metrics
         web.metricsToken = metricsToken
         web.tiles = try tileSource()
+        web.providers = try signInProviders()
         web.tileDirectory = dataOptions.data + "/tiles"
         let app = try App(database: database, configuration: web)
 
@@ -185,6 +213,49 @@ struct Serve: ParsableCommand {
     }
 
     /// The mail settings, checked: nil without --smtp-url.
+    /// The sign-in providers whose client id is given, each checked whole.
+    private func signInProviders() throws -> [OpenIDProvider.Configuration] {
+        var providers: [OpenIDProvider.Configuration] = []
+        func pair(_ id: String?, _ secret: String?, _ name: String) throws -> (String, String)? {
+            switch (id, secret) {
+            case (nil, nil): return nil
+            case (let id?, let secret?) where !id.isEmpty && !secret.isEmpty: return (id, secret)
+            default: throw ValidationError("--\(name)-client-id and --\(name)-client-secret go together.")
+            }
+        }
+        if let (id, secret) = try pair(flag(kakaoClientIDFlag, "MOIM_KAKAO_CLIENT_ID"), flag(kakaoClientSecretFlag, "MOIM_KAKAO_CLIENT_SECRET"), "kakao") {
+            providers.append(.init(id: "kakao", name: "Kakao", issuer: "https://kauth.kakao.com", clientID: id, clientSecret: .fixed(secret)))
+        }
+        if let (id, secret) = try pair(flag(googleClientIDFlag, "MOIM_GOOGLE_CLIENT_ID"), flag(googleClientSecretFlag, "MOIM_GOOGLE_CLIENT_SECRET"), "google") {
+            providers.append(.init(id: "google", name: "Google", issuer: "https://accounts.google.com", clientID: id, clientSecret: .fixed(secret)))
+        }
+        if let clientID = flag(appleClientIDFlag, "MOIM_APPLE_CLIENT_ID") {
+            guard let team = flag(appleTeamIDFlag, "MOIM_APPLE_TEAM_ID"), let key = flag(appleKeyIDFlag, "MOIM_APPLE_KEY_ID"),
+                  let file = flag(applePrivateKeyFlag, "MOIM_APPLE_PRIVATE_KEY") else {
+                throw ValidationError("--apple-client-id needs --apple-team-id, --apple-key-id and --apple-private-key.")
+            }
+            guard let pem = try? String(contentsOfFile: file, encoding: .utf8), let signer = AppleClientSecret(teamID: team, keyID: key, privateKey: pem) else {
+                throw ValidationError("--apple-private-key must be the .p8 file of a P-256 key from Apple.")
+            }
+            var apple = OpenIDProvider.Configuration(id: "apple", name: "Apple", issuer: "https://appleid.apple.com", clientID: clientID, clientSecret: .apple(signer))
+            apple.scopes = ["openid", "email", "name"]
+            apple.postsBack = true
+            providers.append(apple)
+        }
+        if let issuer = flag(oidcIssuerFlag, "MOIM_OIDC_ISSUER") {
+            guard HTTPEndpoint.split(issuer) != nil else { throw ValidationError("--oidc-issuer must be an http(s) URL.") }
+            guard let (id, secret) = try pair(flag(oidcClientIDFlag, "MOIM_OIDC_CLIENT_ID"), flag(oidcClientSecretFlag, "MOIM_OIDC_CLIENT_SECRET"), "oidc") else {
+                throw ValidationError("--oidc-issuer needs --oidc-client-id and --oidc-client-secret.")
+            }
+            let name = flag(oidcNameFlag, "MOIM_OIDC_NAME") ?? "SSO"
+            providers.append(.init(id: "oidc", name: String(name.prefix(40)), issuer: issuer, clientID: id, clientSecret: .fixed(secret)))
+        }
+        if !providers.isEmpty, baseURL == nil {
+            throw ValidationError("sign-in providers need --base-url: it is the address they send people back to.")
+        }
+        return providers
+    }
+
     private func tileSource() throws -> TileSource? {
         guard let tileURL else { return nil }
         guard let attribution = tileAttribution?.trimmingCharacters(in: .whitespaces), !attribution.isEmpty else {

@@ -1,6 +1,7 @@
 import Foundation
 import Geo
 import GRDB
+import HTTP
 import Imaging
 import Markdown
 import Storage
@@ -101,7 +102,7 @@ enum WebTargets {
         }
         check(Coordinate(text))
         guard let form = try? URLEncodedForm(parsing: text) else { return }
-        if let frame = MapFrame(query: form["map"], width: App.listMapSize.width, height: App.listMapSize.height) {
+        if let frame = MapFrame(query: form["map"], width: 640, height: 440) {
             check(frame.center)
             let tiles = frame.tiles
             guard tiles.count < 200, tiles.allSatisfy({ (0..<(1 << $0.z)).contains($0.x) && (0..<(1 << $0.z)).contains($0.y) }) else {

@@ -53,6 +53,19 @@ public struct HTTPEndpoint: Sendable, Equatable {
         }
     }
 
+    /// Splits an absolute http(s) URL into where to connect and the request target (path and
+    /// query, "/" when empty); nil for anything else, fragments and user parts included.
+    public static func split(_ url: String) -> (endpoint: HTTPEndpoint, target: String)? {
+        let schemeLength = url.hasPrefix("https://") ? 8 : url.hasPrefix("http://") ? 7 : 0
+        guard schemeLength > 0, url.utf8.count <= 2048, !url.contains("#"),
+              url.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F }) else { return nil }
+        let afterScheme = url.index(url.startIndex, offsetBy: schemeLength)
+        let pathStart = url[afterScheme...].firstIndex { $0 == "/" || $0 == "?" } ?? url.endIndex
+        guard let endpoint = HTTPEndpoint(String(url[..<pathStart])) else { return nil }
+        let rest = String(url[pathStart...])
+        return (endpoint, rest.isEmpty ? "/" : rest.hasPrefix("?") ? "/" + rest : rest)
+    }
+
     /// The `Host` header's value: the port only when it is not the scheme's own.
     public var hostHeader: String {
         let name = host.contains(":") ? "[\(host)]" : host

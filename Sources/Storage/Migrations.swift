@@ -23,6 +23,7 @@ enum Migrations {
         migrator.registerMigration("v16 shared rate limits", migrate: { db in try db.execute(sql: RateEventsSchema.sql(.sqlite)) })
         migrator.registerMigration("v17 photo tones", migrate: { db in try db.execute(sql: PhotoTonesSchema.sql(.sqlite)) })
         migrator.registerMigration("v18 meetup places", migrate: { db in try db.execute(sql: MeetupPlacesSchema.sql) })
+        migrator.registerMigration("v19 sign-in providers", migrate: { db in try db.execute(sql: IdentitiesSchema.sql(.sqlite)) })
         return migrator
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import HTTP
 import Imaging
+import Network
 import Storage
 
 /// The Moim site: everything a request needs, and the route table that dispatches it.
@@ -27,6 +28,8 @@ public final class App: HTTPHandler, @unchecked Sendable {
     let live: LiveStreams
     /// Map tiles from the operator's tile server; nil without one.
     let tiles: MapTiles?
+    /// Sign-in providers, in the order their buttons appear.
+    let providers: [OpenIDProvider]
     /// Verified against when a login names no account, so both cases cost one hash.
     let dummyPasswordHash: String
     // Set once in init, read-only afterwards.
@@ -55,6 +58,7 @@ public final class App: HTTPHandler, @unchecked Sendable {
             let site = configuration.baseURL.map { " (+\($0.origin))" } ?? ""
             return try MapTiles(source: source, directory: configuration.tileDirectory, userAgent: "Moim/1.0 self-hosted community site\(site)")
         }
+        providers = configuration.providers.map { OpenIDProvider($0) }
         live = LiveStreams(database: database, lifetime: configuration.sessionLifetime, render: LiveRendering(localizer: localizer))
         mailSender = try configuration.mail.map { mail in
             // Links in mail are absolute, and mail has no request to take the site's address from.
@@ -102,6 +106,10 @@ struct CookieNames: Sendable {
     let csrf: String
     let flash: String
     let language: String
+    /// A sign-in's `state`, while the browser is at the provider.
+    let signIn: String
+    /// A newcomer's provider account, while they pick a username.
+    let pendingIdentity: String
 
     init(secure: Bool) {
         self.secure = secure
@@ -110,5 +118,7 @@ struct CookieNames: Sendable {
         csrf = prefix + "moim_csrf"
         flash = prefix + "moim_flash"
         language = prefix + "moim_lang"
+        signIn = prefix + "moim_signin"
+        pendingIdentity = prefix + "moim_newcomer"
     }
 }

@@ -14,6 +14,10 @@ enum Paths {
     static func verifyEmail(_ token: String) -> String { "/email/verify/" + token }
     static func unsubscribe(_ token: String, list: MailSettings.List) -> String { "/unsubscribe/\(token)?list=\(list.rawValue)" }
     static let language = "/language"
+    static func providerStart(_ id: String) -> String { "/auth/" + id }
+    static func providerCallback(_ id: String) -> String { "/auth/\(id)/callback" }
+    /// A newcomer from a provider picks a username.
+    static let providerSignup = "/signup/provider"
     static let search = "/search"
 
     static let newPost = "/posts/new"

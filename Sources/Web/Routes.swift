@@ -41,6 +41,15 @@ enum Routes {
         router.get(Paths.near, app.page(app.nearPick))
         router.get("/tiles/:z/:x/:y") { [unowned app] request in try app.tileShow(request) }
 
+        // MARK: - Sign-in providers
+        router.get("/auth/:provider", app.page(app.providerStart))
+        router.get("/auth/:provider/callback", app.page(app.providerCallback))
+        // Apple posts its answer from its own site: the single-use `state` guards this POST.
+        router.post("/auth/:provider/callback", app.page(app.providerCallback, checksCSRF: false))
+        router.get(Paths.providerSignup, app.page(app.providerSignupShow))
+        router.post(Paths.providerSignup, app.page(app.providerSignupCreate))
+        router.post("/settings/providers/:provider/unlink", app.page(app.providerUnlink))
+
         // MARK: - Crews
         router.get(Paths.crews, app.page(app.crewList))
         router.get(Paths.newCrew, app.page(app.crewNew))

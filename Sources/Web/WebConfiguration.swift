@@ -34,6 +34,9 @@ public struct WebConfiguration: Sendable {
     /// Where fetched tiles are kept.
     public var tileDirectory = "data/tiles"
 
+    /// Sign-in providers (OpenID Connect), in the order their buttons appear.
+    public var providers: [OpenIDProvider.Configuration] = []
+
     /// Discourse-style caps for accounts in their first days.
     public struct NewAccountLimits: Sendable {
         /// How long an account counts as new.

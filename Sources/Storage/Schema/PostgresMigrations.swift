@@ -29,6 +29,7 @@ enum PostgresMigrations {
         ("v16 shared rate limits", RateEventsSchema.sql(.postgres)),
         ("v17 photo tones", PhotoTonesSchema.sql(.postgres)),
         ("v18 meetup places", MeetupPlacesSchema.sql),
+        ("v19 sign-in providers", IdentitiesSchema.sql(.postgres)),
     ]
 
     private static func apply(_ sql: String, as names: [String], on connection: PostgresConnection) throws {

@@ -22,7 +22,10 @@ extension App {
         }
         // Verify against a throwaway hash when there is no such user, so that the answer
         // takes as long either way and does not reveal which accounts exist.
-        let verified = try passwords.verify(password, against: user?.passwordHash ?? dummyPasswordHash)
+        // An account made through a sign-in provider has no password (an empty hash) until it
+        // sets one: it is checked against the throwaway hash too, and fails.
+        let hash = user.flatMap { $0.passwordHash.isEmpty ? nil : $0.passwordHash }
+        let verified = try passwords.verify(password, against: hash ?? dummyPasswordHash) && hash != nil
         guard let user, verified else {
             loginThrottle.recordFailure(account: account, address: address)
             return renderLogin(login: login, next: next, error: "errors.login_failed", context)

@@ -7,6 +7,9 @@ struct LoginView: PageView {
     /// Where to go once signed in.
     let next: String
     let error: String?
+    /// "Continue with …" for each sign-in provider.
+    let providers: [ProviderButton]
+    var hasProviders: Bool { !providers.isEmpty }
 }
 
 extension App {
@@ -19,7 +22,7 @@ extension App {
 
     func renderLogin(login: String, next: String, error: String?, status: HTTPStatus? = nil, _ context: RequestContext) -> HTTPResponse {
         page(
-            LoginView(login: login, next: next, error: error.map { localizer.text($0, context.language) }),
+            LoginView(login: login, next: next, error: error.map { localizer.text($0, context.language) }, providers: providerButtons(next: next)),
             context, title: localizer.text("login.title", context.language),
             status: status ?? (error == nil ? .ok : .unprocessableContent)
         )

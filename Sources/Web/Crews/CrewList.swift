@@ -24,10 +24,7 @@ extension App {
     /// members) crews recommended for them.
     func crewList(_ context: RequestContext) throws -> HTTPResponse {
         let language = context.language
-        if let point = NearSearch.tapped(context.form) {
-            let radius = context.form["radius"].flatMap { Checked.integer($0, in: 1...30) } ?? NearSearch.defaultRadius
-            return .redirect(to: Paths.crews + "?near=\(point.text)&radius=\(radius)")
-        }
+        if let tapped = NearSearch.redirect(context.form, to: Paths.crews) { return tapped }
         let near = NearSearch(context.form, user: context.user)
         let query = String((context.form["q"] ?? "").trimmed.prefix(100))
         let sport = context.form["sport"].flatMap(Crew.Sport.init(rawValue:))

@@ -22,18 +22,23 @@ extension App {
         }
     }
 
-    /// Most pins that get their names written beside them; past it names would overlap.
-    static let labelledPins = 8
-
-    /// Pins for the places that fall on `frame`, names shortened to fit beside them.
+    /// Pins for the places that fall on `frame`, each with its name above it (shortened) where
+    /// that name would not cover another's: names are placed in order, and one that would
+    /// overlap a name already placed is left to the pin's tooltip.
     static func pins(_ places: [(point: Coordinate, label: String, url: String?)], on frame: MapFrame) -> [MapPin] {
-        let shown = places.filter { frame.contains($0.point) }
-        return shown.map { place in
+        var placed: [(x: ClosedRange<Double>, y: ClosedRange<Double>)] = []
+        return places.filter { frame.contains($0.point) }.map { place in
             let at = frame.position(of: place.point)
             let label = place.label.count > 24 ? String(place.label.prefix(23)) + "…" : place.label
-            return MapPin(x: Checked.pixel(at.x), y: Checked.pixel(at.y), title: place.label,
-                          label: shown.count <= labelledPins ? label : nil, url: place.url,
-                          labelAnchor: at.x < 90 ? "start" : at.x > Double(frame.width) - 90 ? "end" : "middle")
+            let anchor = at.x < 90 ? "start" : at.x > Double(frame.width) - 90 ? "end" : "middle"
+            // About 9.5 pixels a character at the labels' 18 px, wider for Hangul.
+            let width = label.unicodeScalars.reduce(0.0) { $0 + ($1.value > 0x2E80 ? 18 : 9.5) }
+            let left = anchor == "start" ? at.x : anchor == "end" ? at.x - width : at.x - width / 2
+            let box = (x: left...(left + width), y: (at.y - 48)...(at.y - 26))
+            let free = !placed.contains { $0.x.overlaps(box.x) && $0.y.overlaps(box.y) }
+            if free { placed.append(box) }
+            return MapPin(x: Checked.pixel(at.x), y: Checked.pixel(at.y), title: place.label, label: free ? label : nil, url: place.url,
+                          labelAnchor: anchor)
         }
     }
 }

@@ -32,6 +32,13 @@ struct NearSearch {
         radius = form["radius"].flatMap { Checked.integer($0, in: 1...30) }.flatMap { Self.radii.contains($0) ? $0 : nil } ?? Self.defaultRadius
     }
 
+    /// The list at `path` around the point a tap on the near picker chose; nil without a tap.
+    static func redirect(_ form: URLEncodedForm, to path: String) -> HTTPResponse? {
+        guard let point = tapped(form) else { return nil }
+        let radius = form["radius"].flatMap { Checked.integer($0, in: 1...30) }.flatMap { radii.contains($0) ? $0 : nil } ?? defaultRadius
+        return .redirect(to: path + "?near=\(point.text)&radius=\(radius)")
+    }
+
     /// The point a tap on a near picker (`at.x`, `at.y` on the view `map`) chose.
     static func tapped(_ form: URLEncodedForm) -> Coordinate? {
         guard let frame = MapFrame(query: form["map"], width: MapPicker.size, height: MapPicker.size),

@@ -28,8 +28,6 @@ struct MeetupsView: PageView {
     var filtersOpen: Bool { activeFilters != nil }
     /// The "near" and "within" selects.
     let near: NearChoicesView
-    /// In a near search: the list is nearest first, and "1.2 km away" on each card.
-    let isNear: Bool
     /// The list as pins on a map (`view=map`), when the site has map tiles.
     let map: MapPicture?
     /// Links between the list and the map of the same search.
@@ -42,10 +40,7 @@ extension App {
     func meetupList(_ context: RequestContext) throws -> HTTPResponse {
         let language = context.language
         let form = context.form
-        if let point = NearSearch.tapped(form) {
-            let radius = form["radius"].flatMap { Checked.integer($0, in: 1...30) } ?? NearSearch.defaultRadius
-            return .redirect(to: Paths.meetups + "?near=\(point.text)&radius=\(radius)")
-        }
+        if let tapped = NearSearch.redirect(form, to: Paths.meetups) { return tapped }
         let near = NearSearch(form, user: context.user)
         var filter = MeetupFilter()
         let day = { (name: String) in form[name].flatMap { Checked.localDateTime($0 + "T00:00", in: self.localizer.timeZone) } }
@@ -102,7 +97,6 @@ extension App {
             },
             activeFilters: folded > 0 ? folded : nil,
             near: nearChoices(near, user: context.user, language),
-            isNear: near != nil,
             map: showsMap ? meetupsMap(meetups, near: near, view: form["map"], query: query, language) : nil,
             listURL: showsMap ? Paths.meetups + "?" + kept.joined(separator: "&") : nil,
             mapURL: configuration.tiles != nil && !showsMap ? Paths.meetups + "?" + query + "view=map" : nil

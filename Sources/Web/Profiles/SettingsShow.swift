@@ -19,6 +19,11 @@ struct SettingsView: PageView {
     let newEmail: String
     let digestOptions: [Choice]
     let meetupNotices: Bool
+    /// Sign-in providers: linked or not.
+    let providers: [ProviderLink]
+    var hasProviders: Bool { !providers.isEmpty }
+    /// An account made through a provider has no password until it sets one.
+    let hasPassword: Bool
 }
 
 extension App {
@@ -38,7 +43,9 @@ extension App {
             digestOptions: MailSettings.Digest.allCases.map {
                 Choice(value: $0.rawValue, label: localizer.text("settings.digest_\($0.rawValue)", language), selected: $0 == mail.digest)
             },
-            meetupNotices: mail.meetupNotices)
+            meetupNotices: mail.meetupNotices,
+            providers: try providerLinks(user),
+            hasPassword: !user.passwordHash.isEmpty)
         return page(view, context, title: localizer.text("settings.title", language), status: errors.isEmpty ? .ok : .unprocessableContent)
     }
 }

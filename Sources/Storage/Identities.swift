@@ -1,0 +1,141 @@
+import Foundation
+
+/// A sign-in sent to a provider and not yet back: what the browser must bring back (`state`)
+/// and what only the server knows (the nonce, the PKCE verifier).
+public struct SignInAttempt: Sendable, Equatable {
+    public let state: String
+    public let provider: String
+    public let nonce: String
+    public let verifier: String
+    /// Where to go once signed in.
+    public let next: String
+    /// Set when a signed-in member is linking the provider to their account.
+    public let linkUserID: Int64?
+
+    public init(state: String, provider: String, nonce: String, verifier: String, next: String, linkUserID: Int64?) {
+        self.state = state
+        self.provider = provider
+        self.nonce = nonce
+        self.verifier = verifier
+        self.next = next
+        self.linkUserID = linkUserID
+    }
+}
+
+/// A provider account with no member yet: kept while the newcomer picks a username.
+public struct PendingIdentity: Sendable, Equatable {
+    public let provider: String
+    public let subject: String
+    /// Only an address the provider marked verified.
+    public let email: String?
+    public let name: String?
+
+    public init(provider: String, subject: String, email: String?, name: String?) {
+        self.provider = provider
+        self.subject = subject
+        self.email = email
+        self.name = name
+    }
+}
+
+extension AppDatabase {
+    /// How long a sign-in may take at the provider, and a newcomer to pick a username.
+    public static let signInLifetime: TimeInterval = 600
+
+    public func startSignIn(_ attempt: SignInAttempt, now: Date = Date()) throws {
+        try write { db in
+            try db.execute("DELETE FROM signInAttempts WHERE createdAt < ?", [now.addingTimeInterval(-Self.signInLifetime)])
+            try db.execute("""
+                INSERT INTO signInAttempts (state, provider, nonce, verifier, next, linkUserID, createdAt) VALUES (?, ?, ?, ?, ?, ?, ?)
+                """, [attempt.state, attempt.provider, attempt.nonce, attempt.verifier, attempt.next, attempt.linkUserID, now])
+        }
+    }
+
+    /// The attempt `state` names, taken out so it can be used once; nil when unknown, used,
+    /// expired or for another provider.
+    public func takeSignIn(state: String, provider: String, now: Date = Date()) throws -> SignInAttempt? {
+        try write { db in
+            try db.fetchOne("""
+                DELETE FROM signInAttempts WHERE state = ? RETURNING provider, nonce, verifier, next, linkUserID, createdAt
+                """, [state]) { row -> SignInAttempt? in
+                guard try row.string(atIndex: 0) == provider, try row.date(atIndex: 5) > now.addingTimeInterval(-Self.signInLifetime) else { return nil }
+                return SignInAttempt(state: state, provider: provider, nonce: try row.string(atIndex: 1), verifier: try row.string(atIndex: 2),
+                                     next: try row.string(atIndex: 3), linkUserID: try row.decode(Int64?.self, atIndex: 4))
+            } ?? nil
+        }
+    }
+
+    /// The member this provider account signs in as.
+    public func user(provider: String, subject: String) throws -> User? {
+        try read { db in
+            try db.record(User.self, "SELECT users.* FROM identities JOIN users ON users.id = identities.userID WHERE provider = ? AND subject = ?",
+                          [provider, subject])
+        }
+    }
+
+    /// The providers linked to `userID`.
+    public func identities(userID: Int64) throws -> [String] {
+        try read { db in try db.values("SELECT provider FROM identities WHERE userID = ? ORDER BY provider", [userID], as: String.self) }
+    }
+
+    /// Links a provider account to a member; `.duplicate` when it belongs to someone already,
+    /// or the member has another account of that provider.
+    public func link(provider: String, subject: String, userID: Int64, now: Date = Date()) throws {
+        try write { db in
+            let taken = try db.value("""
+                SELECT EXISTS (SELECT 1 FROM identities WHERE (provider = ? AND subject = ?) OR (provider = ? AND userID = ?))
+                """, [provider, subject, provider, userID], as: Bool.self) ?? true
+            guard !taken else { throw StorageError.duplicate }
+            try db.execute("INSERT INTO identities (provider, subject, userID, createdAt) VALUES (?, ?, ?, ?)", [provider, subject, userID, now])
+        }
+    }
+
+    /// Unlinks a provider while another way in remains (a password or another provider);
+    /// `.locked` otherwise.
+    public func unlink(provider: String, userID: Int64) throws {
+        try write { db in
+            let hasPassword = try db.value("SELECT passwordHash != '' FROM users WHERE id = ?", [userID], as: Bool.self) ?? false
+            let others = try db.value("SELECT count(*) FROM identities WHERE userID = ? AND provider != ?", [userID, provider], as: Int.self) ?? 0
+            guard hasPassword || others > 0 else { throw StorageError.locked }
+            try db.execute("DELETE FROM identities WHERE userID = ? AND provider = ?", [userID, provider])
+        }
+    }
+
+    /// A newcomer's member and their provider account, together.
+    public func createUser(_ user: User, identity: PendingIdentity, now: Date = Date()) throws -> User {
+        try write { db in
+            if try db.value("SELECT EXISTS (SELECT 1 FROM identities WHERE provider = ? AND subject = ?)", [identity.provider, identity.subject]) == true {
+                throw StorageError.duplicate
+            }
+            if try db.value("SELECT EXISTS (SELECT 1 FROM users WHERE username = ?)", [user.username]) == true { throw StorageError.usernameTaken }
+            if try db.value("SELECT EXISTS (SELECT 1 FROM users WHERE email = ?)", [user.email]) == true { throw StorageError.emailTaken }
+            var user = user
+            user.id = try db.insert(user)
+            try db.execute("INSERT INTO identities (provider, subject, userID, createdAt) VALUES (?, ?, ?, ?)",
+                           [identity.provider, identity.subject, user.id, now])
+            return user
+        }
+    }
+
+    public func keepPendingIdentity(_ identity: PendingIdentity, token: String, now: Date = Date()) throws {
+        try write { db in
+            try db.execute("DELETE FROM pendingIdentities WHERE createdAt < ?", [now.addingTimeInterval(-Self.signInLifetime)])
+            try db.execute("INSERT INTO pendingIdentities (token, provider, subject, email, name, createdAt) VALUES (?, ?, ?, ?, ?, ?)",
+                           [token, identity.provider, identity.subject, identity.email, identity.name, now])
+        }
+    }
+
+    public func pendingIdentity(token: String, now: Date = Date()) throws -> PendingIdentity? {
+        try read { db in
+            try db.fetchOne("SELECT provider, subject, email, name FROM pendingIdentities WHERE token = ? AND createdAt > ?",
+                            [token, now.addingTimeInterval(-Self.signInLifetime)]) { row in
+                PendingIdentity(provider: try row.string(atIndex: 0), subject: try row.string(atIndex: 1),
+                                email: try row.decode(String?.self, atIndex: 2), name: try row.decode(String?.self, atIndex: 3))
+            }
+        }
+    }
+
+    public func dropPendingIdentity(token: String) throws {
+        try write { db in try db.execute("DELETE FROM pendingIdentities WHERE token = ?", [token]) }
+    }
+}

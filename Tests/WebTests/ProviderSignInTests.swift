@@ -1,0 +1,155 @@
+import Foundation
+import HTTP
+import Network
+import Testing
+import TestSupport
+@testable import Web
+
+/// Signing in through a real OpenID Connect provider on loopback (oidc-provider-mock, started
+/// by `script/oidc`): the browser's way there and back, newcomers, linking, and the answers
+/// that must be refused.
+@Suite(.serialized) struct ProviderSignInTests {
+    final class Provider {
+        let issuer: String
+        private let folder = NSTemporaryDirectory() + "moim-oidc-\(UUID().uuidString)"
+
+        init(users: [String]) throws {
+            issuer = try runTool(TestSite.root + "/script/oidc", ["start", folder] + users, timeout: 300).output
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+
+        deinit { _ = try? runTool(TestSite.root + "/script/oidc", ["stop", folder]) }
+
+        /// The member at the provider's page picks `subject` (or denies): where the provider
+        /// sends the browser back.
+        func answer(_ authorizeURL: String, subject: String?) throws -> String {
+            let fields = subject.map { ["--data-urlencode", "sub=\($0)"] } ?? ["--data-urlencode", "action=deny"]
+            return try runTool("/usr/bin/curl", ["-s", "-o", "/dev/null", "-w", "%{redirect_url}", "-X", "POST"] + fields + [authorizeURL]).output
+        }
+    }
+
+    static let mina = #"{"sub":"mina-at-club","email":"mina@club.example","email_verified":true,"name":"Mina Kim"}"#
+    static let unverified = #"{"sub":"jun-at-club","email":"jun@club.example","email_verified":false,"name":"Jun"}"#
+
+    let provider: Provider
+    let site: TestSite
+
+    init() throws {
+        provider = try Provider(users: [Self.mina, Self.unverified])
+        var configuration = TestSite.configuration()
+        configuration.baseURL = PublicURL("http://moim.test")
+        configuration.providers = [.init(id: "oidc", name: "Club SSO", issuer: provider.issuer, clientID: "moim", clientSecret: .fixed("secret"))]
+        site = try TestSite(configuration: configuration)
+    }
+
+    /// Button → provider → back: the site's answer to the provider's redirect.
+    func signIn(_ browser: Browser, as subject: String?, start: String = "/auth/oidc") throws -> HTTPResponse {
+        let started = browser.get(start)
+        #expect(started.status == .found)
+        let authorize = try #require(started.headers["Location"])
+        #expect(authorize.hasPrefix(provider.issuer + "/oauth2/authorize?"))
+        #expect(authorize.contains("code_challenge_method=S256") && authorize.contains("nonce=") && authorize.contains("state="))
+        let back = try provider.answer(authorize, subject: subject)
+        #expect(back.hasPrefix("http://moim.test/auth/oidc/callback?"))
+        return browser.get(String(back.dropFirst("http://moim.test".count)))
+    }
+
+    @Test func aNewcomerSignsUpWithTheProviderAndComesBackWithOneClick() throws {
+        let browser = site.browser()
+        #expect(browser.get("/login").bodyText.contains(#"href="/auth/oidc""#))
+        let back = try signIn(browser, as: "mina-at-club")
+        #expect(back.status == .seeOther && back.headers["Location"] == "/signup/provider")
+        let form = browser.get("/signup/provider").bodyText
+        #expect(form.contains(#"value="mina""#), "a username suggested from the verified address")
+        #expect(form.contains("mina@club.example") && form.contains("Club SSO"))
+        let created = browser.post("/signup/provider", [("username", "mina"), ("display_name", "Mina Kim")])
+        #expect(created.status == .seeOther)
+        #expect(browser.get("/settings").bodyText.contains("mina@club.example"))
+
+        // Another browser: the provider alone signs her in, to where she was going.
+        let later = site.browser()
+        let again = try signIn(later, as: "mina-at-club", start: "/auth/oidc?next=%2Fmeetups")
+        #expect(again.status == .seeOther && again.headers["Location"] == "/meetups")
+        #expect(later.get("/settings").status == .ok)
+        // No password was ever set: the password form cannot sign in as her.
+        #expect(site.browser().logIn("mina", "").status == .unprocessableContent)
+        #expect(site.browser().logIn("mina", "correct horse battery").bodyText.contains("form-error"))
+    }
+
+    @Test func answersThatAreNotThisBrowsersOrAreUsedTwiceAreRefused() throws {
+        let browser = site.browser()
+        let started = browser.get("/auth/oidc")
+        let back = try provider.answer(try #require(started.headers["Location"]), subject: "mina-at-club")
+        let path = String(back.dropFirst("http://moim.test".count))
+        // Another browser cannot finish this sign-in (login CSRF): it lacks the state cookie.
+        #expect(site.browser().get(path).status == .badRequest)
+        // A changed state is refused, and so is the same answer a second time.
+        #expect(browser.get(path.replacingOccurrences(of: "state=", with: "state=x")).status == .badRequest)
+        #expect(browser.get(path).status == .seeOther)
+        #expect(browser.get(path).status == .badRequest)
+        // Cancelled at the provider: back to the login page.
+        let denied = try signIn(site.browser(), as: nil)
+        #expect(denied.status == .seeOther && denied.headers["Location"] == "/login")
+    }
+
+    @Test func theReturnAddressNeverLeavesTheSite() throws {
+        let browser = site.browser()
+        _ = try signIn(browser, as: "mina-at-club")
+        browser.post("/signup/provider", [("username", "mina"), ("display_name", "Mina")])
+        browser.logOut()
+        for next in ["//evil.test", "https://evil.test", "/%5Cevil.test"] {
+            let back = try signIn(browser, as: "mina-at-club", start: "/auth/oidc?next=" + PercentEncoding.encode(next))
+            let location = try #require(back.headers["Location"])
+            // A path on this site, as a browser reads it (backslashes count as slashes).
+            #expect(location.hasPrefix("/") && !location.replacingOccurrences(of: "\\", with: "/").hasPrefix("//"))
+            #expect(!location.contains("://"))
+            browser.logOut()
+        }
+    }
+
+    @Test func aMemberLinksTheProviderInSettingsAndAnAddressAloneLinksNothing() throws {
+        // Jun has a password account; the provider knows an unverified jun@club.example.
+        let jun = site.browser()
+        jun.signUp(username: "jun", email: "jun@club.example")
+        let newcomer = site.browser()
+        #expect(try signIn(newcomer, as: "jun-at-club").headers["Location"] == "/signup/provider")
+        // Unverified: the address is asked for, not offered; and an address already in use is refused.
+        #expect(newcomer.get("/signup/provider").bodyText.contains(#"name="email""#))
+        let taken = newcomer.post("/signup/provider", [("username", "jun2"), ("email", "jun@club.example"), ("display_name", "Jun")])
+        #expect(taken.status == .unprocessableContent)
+
+        // Signed in with his password, Jun links the provider; then it signs him in.
+        #expect(try signIn(jun, as: "jun-at-club", start: "/auth/oidc?link=1").headers["Location"] == "/settings")
+        #expect(jun.get("/settings").bodyText.contains("/settings/providers/oidc/unlink"))
+        let other = site.browser()
+        let back = try signIn(other, as: "jun-at-club")
+        #expect(back.headers["Location"] == "/")
+        #expect(other.get("/settings").bodyText.contains("jun@club.example"))
+        // He may unlink it: his password remains.
+        #expect(jun.post("/settings/providers/oidc/unlink", [], from: "/settings").status == .seeOther)
+        #expect(try signIn(site.browser(), as: "jun-at-club").headers["Location"] == "/signup/provider")
+    }
+
+    @Test func theOnlyWayInCannotBeUnlinked() throws {
+        let browser = site.browser()
+        _ = try signIn(browser, as: "mina-at-club")
+        browser.post("/signup/provider", [("username", "mina"), ("display_name", "Mina")])
+        #expect(!browser.get("/settings").bodyText.contains("/settings/providers/oidc/unlink"))
+        #expect(browser.post("/settings/providers/oidc/unlink", [], from: "/settings").status == .seeOther)
+        #expect(try site.database.identities(userID: try #require(try site.database.user(username: "mina")?.id)) == ["oidc"])
+    }
+
+    @Test func aProviderThatIsDownIsAClearPageNotAWait() throws {
+        var configuration = TestSite.configuration()
+        configuration.baseURL = PublicURL("http://moim.test")
+        configuration.providers = [.init(id: "oidc", name: "Club SSO", issuer: "http://127.0.0.1:\(freeLoopbackPort())", clientID: "moim",
+                                         clientSecret: .fixed("secret"))]
+        let down = try TestSite(configuration: configuration)
+        let started = Date()
+        let answer = down.browser().get("/auth/oidc")
+        #expect(answer.status == .serviceUnavailable)
+        #expect(answer.bodyText.contains("Club SSO"))
+        #expect(Date().timeIntervalSince(started) < 3)
+        #expect(down.browser().get("/auth/nobody").status == .notFound)
+    }
+}
