@@ -392,9 +392,14 @@ def main():
     sink, sink_port = start_mail_sink(mail_directory)
     # Maps on tiles that say where they are (script/test_tiles.py), fetched and cached by the site.
     tiles = subprocess.Popen([sys.executable, "script/test_tiles.py", str(TILE_PORT)])
+    # A sign-in provider on loopback, so the login page and settings show theirs.
+    provider_dir = tempfile.mkdtemp(prefix="moim-screenshots-oidc-")
+    issuer = subprocess.run(["script/oidc", "start", provider_dir], check=True, capture_output=True, text=True).stdout.strip()
     server = subprocess.Popen([binary, "serve", "--no-supervise", "--port", str(PORT), "--data", data, "--quiet",
                                "--smtp-url", f"smtp://127.0.0.1:{sink_port}", "--base-url", BASE,
-                               "--tile-url", f"http://127.0.0.1:{TILE_PORT}/{{z}}/{{x}}/{{y}}.png", "--tile-attribution", "© Test tiles"])
+                               "--tile-url", f"http://127.0.0.1:{TILE_PORT}/{{z}}/{{x}}/{{y}}.png", "--tile-attribution", "© Test tiles",
+                               "--oidc-issuer", issuer, "--oidc-client-id", "moim", "--oidc-client-secret", "screenshots",
+                               "--oidc-name", "Hangang Runners SSO"])
     try:
         wait_until_serving()
         seeded = seed(data)
@@ -437,6 +442,7 @@ def main():
         server.wait()
         tiles.terminate()
         tiles.wait()
+        subprocess.run(["script/oidc", "stop", provider_dir])
         sink.stdin.close()
         sink.wait()
 

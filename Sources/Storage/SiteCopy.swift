@@ -33,7 +33,7 @@ extension AppDatabase {
         "users", "sessions", "crews", "posts", "photos", "postTags", "likes", "bookmarks", "follows", "comments", "crewMembers",
         "crewLedger", "crewComments", "meetups", "meetupGroups", "meetupApplications", "meetupTalk", "meetupBookmarks",
         "checkinAttempts", "notifications", "reports", "moderationLog", "warnings", "blocks", "records", "retros", "retroFeedback",
-        "mailSettings", "emailTokens", "outbox", "mailCursors", "timeline", "rateEvents",
+        "mailSettings", "emailTokens", "outbox", "mailCursors", "timeline", "rateEvents", "identities", "signInAttempts", "pendingIdentities",
     ]
 
     /// Tables whose triggers keep other tables (timelines, mail settings): quiet during the
