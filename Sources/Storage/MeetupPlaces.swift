@@ -20,8 +20,9 @@ extension AppDatabase {
         }
     }
 
-    /// Most meetups a near search weighs (the nearest are kept).
-    public static let nearCandidates = 2_000
+    /// Most meetups a near search weighs (the nearest are kept): only their coordinates are
+    /// read, and only the nearest `limit` whole.
+    public static let nearCandidates = 20_000
 
     /// Upcoming meetups matching `filter` within `radius` metres of `point`, nearest first,
     /// with their distances; at most `limit`.
@@ -30,16 +31,22 @@ extension AppDatabase {
     {
         var filter = filter
         filter.area = point.boundingBox(meters: radius)
-        let candidates = try meetups(filter, viewerID: viewerID, after: nil, limit: Self.nearCandidates, now: now).meetups
-        return candidates.compactMap { meetup -> (Meetup, Double)? in
-            guard let latitude = meetup.latitude, let longitude = meetup.longitude,
-                  let place = Coordinate(latitude: latitude, longitude: longitude) else { return nil }
-            let meters = point.distance(to: place)
-            return meters <= radius ? (meetup, meters) : nil
+        let (conditions, arguments) = meetupConditions(filter, viewerID: viewerID, after: nil, now: now)
+        return try readRows { connection in
+            let places = try connection.fetchAll("SELECT id, latitude, longitude FROM meetups WHERE \(conditions) LIMIT ?",
+                                                 arguments + [Self.nearCandidates]) { row -> (Int64, Double)? in
+                guard let place = Coordinate(latitude: try row.decode(Double.self, atIndex: 1), longitude: try row.decode(Double.self, atIndex: 2)) else { return nil }
+                let meters = point.distance(to: place)
+                return meters <= radius ? (try row.decode(Int64.self, atIndex: 0), meters) : nil
+            }
+            let nearest = places.compactMap { $0 }.sorted { ($0.1, $0.0) < ($1.1, $1.0) }.prefix(limit)
+            guard !nearest.isEmpty else { return [] }
+            let distances = Dictionary(nearest.map { ($0.0, $0.1) }, uniquingKeysWith: { first, _ in first })
+            let marks = Array(repeating: "?", count: nearest.count).joined(separator: ", ")
+            let meetups = try connection.fetchAll("SELECT * FROM meetups WHERE id IN (\(marks))", nearest.map(\.0)) { try Meetup(row: $0, startingAt: 0) }
+            return meetups.compactMap { meetup in meetup.id.flatMap { distances[$0] }.map { (meetup, $0) } }
+                .sorted { ($0.1, $0.0.id ?? 0) < ($1.1, $1.0.id ?? 0) }
         }
-        .sorted { $0.1 < $1.1 }
-        .prefix(limit)
-        .map { $0 }
     }
 
     /// Crews with a meetup (past or upcoming, visible to all) within `radius` metres of

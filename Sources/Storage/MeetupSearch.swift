@@ -41,6 +41,21 @@ extension AppDatabase {
     public func meetups(_ filter: MeetupFilter, viewerID: Int64?, after cursor: MeetupCursor?, limit: Int = 20, now: Date = Date())
         throws -> (meetups: [Meetup], next: MeetupCursor?)
     {
+        let (conditions, arguments) = meetupConditions(filter, viewerID: viewerID, after: cursor, now: now)
+        // A handful of filter combinations, each prepared once.
+        let found = try readRows { connection in
+            try connection.fetchAll("""
+                SELECT * FROM meetups WHERE \(conditions) ORDER BY startsAt, id LIMIT ?
+                """, arguments + [limit + 1]) { try Meetup(row: $0, startingAt: 0) }
+        }
+        let shown = Array(found.prefix(limit))
+        let next = found.count > limit ? shown.last.map { MeetupCursor(startsAt: $0.startsAt, id: $0.id ?? 0) } : nil
+        return (shown, next)
+    }
+
+    /// The WHERE clause (and its arguments) of the meetups matching `filter` that `viewerID`
+    /// may see, after `cursor`.
+    func meetupConditions(_ filter: MeetupFilter, viewerID: Int64?, after cursor: MeetupCursor?, now: Date) -> (String, [any SQLBindable]) {
         var conditions = ["startsAt >= ?", "hiddenAt IS NULL"]
         var arguments: [any SQLBindable] = [filter.from.map { max($0, now) } ?? now]
         func add(_ condition: String, _ values: any SQLBindable...) {
@@ -68,15 +83,7 @@ extension AppDatabase {
         }
         if let cursor { add("(startsAt > ? OR (startsAt = ? AND id > ?))", cursor.startsAt, cursor.startsAt, cursor.id) }
         add("(crewOnly = FALSE OR crewID IN (SELECT crewID FROM crewMembers WHERE userID = ? AND role != 'pending'))", viewerID ?? -1)
-        // A handful of filter combinations, each prepared once.
-        let found = try readRows { connection in
-            try connection.fetchAll("""
-                SELECT * FROM meetups WHERE \(conditions.joined(separator: " AND ")) ORDER BY startsAt, id LIMIT ?
-                """, arguments + [limit + 1]) { try Meetup(row: $0, startingAt: 0) }
-        }
-        let shown = Array(found.prefix(limit))
-        let next = found.count > limit ? shown.last.map { MeetupCursor(startsAt: $0.startsAt, id: $0.id ?? 0) } : nil
-        return (shown, next)
+        return (conditions.joined(separator: " AND "), arguments)
     }
 
     /// The upcoming and recent meetups `userID` is going to (accepted) or hosts.
