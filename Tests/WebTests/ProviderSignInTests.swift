@@ -137,6 +137,13 @@ import TestSupport
         #expect(!browser.get("/settings").bodyText.contains("/settings/providers/oidc/unlink"))
         #expect(browser.post("/settings/providers/oidc/unlink", [], from: "/settings").status == .seeOther)
         #expect(try site.database.identities(userID: try #require(try site.database.user(username: "mina")?.id)) == ["oidc"])
+        // She sets a first password (there is none to give), and then may unlink.
+        #expect(!browser.get("/settings").bodyText.contains(#"name="current_password""#))
+        let set = browser.post("/settings/password", [("new_password", "correct horse battery"), ("new_password_confirmation", "correct horse battery")],
+                               from: "/settings")
+        #expect(set.status == .seeOther)
+        #expect(site.browser().logIn("mina").status == .seeOther)
+        #expect(browser.get("/settings").bodyText.contains("/settings/providers/oidc/unlink"))
     }
 
     @Test func aProviderThatIsDownIsAClearPageNotAWait() throws {

@@ -16,7 +16,8 @@ extension App {
         let new = context.form["new_password"] ?? ""
         var errors = FieldErrors()
         PasswordRules.check(new, confirmation: context.form["new_password_confirmation"] ?? "", field: "new_password", into: &errors)
-        if !(try passwords.verify(current, against: user.passwordHash)) {
+        // An account made through a sign-in provider sets its first password without one.
+        if !user.passwordHash.isEmpty, !(try passwords.verify(current, against: user.passwordHash)) {
             errors.add("current_password", "errors.current_password")
         }
         guard errors.isEmpty else { return try renderSettings(ProfileFields(user), user: user, errors: errors, context) }
