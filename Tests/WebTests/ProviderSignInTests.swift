@@ -57,6 +57,7 @@ import TestSupport
     @Test func aNewcomerSignsUpWithTheProviderAndComesBackWithOneClick() throws {
         let browser = site.browser()
         #expect(browser.get("/login").bodyText.contains(#"href="/auth/oidc""#))
+        #expect(browser.get("/signup").bodyText.contains(#"href="/auth/oidc""#))
         let back = try signIn(browser, as: "mina-at-club")
         #expect(back.status == .seeOther && back.headers["Location"] == "/signup/provider")
         let form = browser.get("/signup/provider").bodyText

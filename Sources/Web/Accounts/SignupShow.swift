@@ -11,6 +11,9 @@ struct SignupView: PageView {
     var hasErrors: Bool { !errors.isEmpty }
     /// Why the whole form was refused (too many accounts from one network), kept with what was typed.
     var refusal: String? = nil
+    /// "Continue with …" for each sign-in provider: an account without inventing a password.
+    var providers: [ProviderButton] = []
+    var hasProviders: Bool { !providers.isEmpty }
 }
 
 extension App {
@@ -26,7 +29,7 @@ extension App {
         var fields = form.profile
         if fields.language.isEmpty { fields.language = language.rawValue }
         let view = SignupView(username: form.username, email: form.email, profile: profileForm(fields, language),
-                              errors: errors.localized(localizer, language), refusal: refusal)
+                              errors: errors.localized(localizer, language), refusal: refusal, providers: providerButtons(next: Paths.home))
         return page(view, context, title: localizer.text("signup.title", language),
                     status: status ?? (errors.isEmpty ? .ok : .unprocessableContent))
     }
