@@ -29,12 +29,15 @@ public struct PendingIdentity: Sendable, Equatable {
     /// Only an address the provider marked verified.
     public let email: String?
     public let name: String?
+    /// Where they were going when they chose to sign in.
+    public let next: String
 
-    public init(provider: String, subject: String, email: String?, name: String?) {
+    public init(provider: String, subject: String, email: String?, name: String?, next: String) {
         self.provider = provider
         self.subject = subject
         self.email = email
         self.name = name
+        self.next = next
     }
 }
 
@@ -120,17 +123,18 @@ extension AppDatabase {
     public func keepPendingIdentity(_ identity: PendingIdentity, token: String, now: Date = Date()) throws {
         try write { db in
             try db.execute("DELETE FROM pendingIdentities WHERE createdAt < ?", [now.addingTimeInterval(-Self.signInLifetime)])
-            try db.execute("INSERT INTO pendingIdentities (token, provider, subject, email, name, createdAt) VALUES (?, ?, ?, ?, ?, ?)",
-                           [token, identity.provider, identity.subject, identity.email, identity.name, now])
+            try db.execute("INSERT INTO pendingIdentities (token, provider, subject, email, name, next, createdAt) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                           [token, identity.provider, identity.subject, identity.email, identity.name, identity.next, now])
         }
     }
 
     public func pendingIdentity(token: String, now: Date = Date()) throws -> PendingIdentity? {
         try read { db in
-            try db.fetchOne("SELECT provider, subject, email, name FROM pendingIdentities WHERE token = ? AND createdAt > ?",
+            try db.fetchOne("SELECT provider, subject, email, name, next FROM pendingIdentities WHERE token = ? AND createdAt > ?",
                             [token, now.addingTimeInterval(-Self.signInLifetime)]) { row in
                 PendingIdentity(provider: try row.string(atIndex: 0), subject: try row.string(atIndex: 1),
-                                email: try row.decode(String?.self, atIndex: 2), name: try row.decode(String?.self, atIndex: 3))
+                                email: try row.decode(String?.self, atIndex: 2), name: try row.decode(String?.self, atIndex: 3),
+                                next: try row.string(atIndex: 4))
             }
         }
     }

@@ -58,13 +58,13 @@ import TestSupport
         let browser = site.browser()
         #expect(browser.get("/login").bodyText.contains(#"href="/auth/oidc""#))
         #expect(browser.get("/signup").bodyText.contains(#"href="/auth/oidc""#))
-        let back = try signIn(browser, as: "mina-at-club")
+        let back = try signIn(browser, as: "mina-at-club", start: "/auth/oidc?next=%2Fcrews")
         #expect(back.status == .seeOther && back.headers["Location"] == "/signup/provider")
         let form = browser.get("/signup/provider").bodyText
         #expect(form.contains(#"value="mina""#), "a username suggested from the verified address")
         #expect(form.contains("mina@club.example") && form.contains("Club SSO"))
         let created = browser.post("/signup/provider", [("username", "mina"), ("display_name", "Mina Kim")])
-        #expect(created.status == .seeOther)
+        #expect(created.status == .seeOther && created.headers["Location"] == "/crews", "on to where she was going")
         #expect(browser.get("/settings").bodyText.contains("mina@club.example"))
 
         // Another browser: the provider alone signs her in, to where she was going.

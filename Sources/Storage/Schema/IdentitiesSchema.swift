@@ -28,6 +28,7 @@ enum IdentitiesSchema {
                 subject \(text) NOT NULL,
                 email \(text),
                 name \(text),
+                next \(text) NOT NULL,
                 createdAt \(date) NOT NULL
             );
             """

@@ -74,7 +74,8 @@ extension App {
             // A newcomer: keep the provider account while they pick a username. Only an address
             // the provider verified is offered, and never used to join an existing account.
             let pending = PendingIdentity(provider: provider.configuration.id, subject: token.subject,
-                                          email: token.emailVerified ? token.email : nil, name: token.name ?? token.preferredUsername)
+                                          email: token.emailVerified ? token.email : nil, name: token.name ?? token.preferredUsername,
+                                          next: attempt.next)
             let key = Crypto.randomToken()
             try database.keepPendingIdentity(pending, token: key)
             response = .redirect(to: Paths.providerSignup)

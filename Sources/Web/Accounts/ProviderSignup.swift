@@ -68,7 +68,8 @@ extension App {
         }
         signupLimit.record(address)
         if let token = context.request.cookies[cookies.pendingIdentity] { try database.dropPendingIdentity(token: token) }
-        var response = redirect(to: Paths.home, flash: "welcome")
+        // On to where they were going (`next` is a local path, checked when the sign-in began).
+        var response = redirect(to: pending.next, flash: "welcome")
         response.setCookie(.expired(cookies.pendingIdentity, secure: cookies.secure))
         try signIn(user, replacing: context.session, on: &response)
         return response

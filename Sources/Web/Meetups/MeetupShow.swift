@@ -40,7 +40,7 @@ extension App {
         // One call to action for the viewer.
         var action = MeetupActionView()
         if viewer == nil {
-            action.login = true
+            action.loginURL = Paths.login(next: Paths.meetup(meetupID))
         } else if isHost {
             action.host = true
         } else if let application, application.status != .cancelled {
@@ -188,7 +188,8 @@ struct MeetupDetailView {
 
 /// The one next step the viewer is offered.
 struct MeetupActionView {
-    var login: Bool = false
+    /// For visitors: sign in, and come back here.
+    var loginURL: String? = nil
     var host: Bool = false
     var apply: Bool = false
     /// Applying now joins the waitlist; `entersDraw`: the lottery.
