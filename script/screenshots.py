@@ -354,12 +354,6 @@ def save_html(member, language, output, named_paths):
 def shoot(driver, output, name, path, mail=False):
     """A page of the site (a path), or with `mail` an email's HTML (a file:// address; no <h1>)."""
     driver.get(path if mail else BASE + path)
-    # Map tiles load lazily, after the page's load event: wait for those of the map shown.
-    for _ in range(100):
-        if driver.execute_script("""return [...document.querySelectorAll('img.map-tile')]
-                .filter(i => getComputedStyle(i.closest('svg')).display !== 'none').every(i => i.complete)"""):
-            break
-        time.sleep(0.1)
     width = driver.execute_script("return document.documentElement.scrollWidth")
     viewport = driver.execute_script("return document.documentElement.clientWidth")
     h1s = driver.execute_script("return document.querySelectorAll('h1').length")
@@ -372,6 +366,12 @@ def shoot(driver, output, name, path, mail=False):
     height = driver.execute_script("return document.documentElement.scrollHeight")
     size = driver.get_window_size()
     driver.set_window_size(size["width"], min(height + 140, 6000))
+    # Map tiles load lazily once in view, after the page's load event: wait for the shown map's.
+    for _ in range(100):
+        if driver.execute_script("""return [...document.querySelectorAll('img.map-tile')]
+                .filter(i => getComputedStyle(i.closest('svg')).display !== 'none').every(i => i.complete)"""):
+            break
+        time.sleep(0.1)
     driver.save_screenshot(os.path.join(output, name + ".png"))
     driver.set_window_size(size["width"], size["height"])
     problems = []

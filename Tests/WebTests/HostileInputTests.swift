@@ -89,6 +89,22 @@ import Storage
         #expect(login.contains(#"name="next" value="/""#))
     }
 
+    @Test(arguments: [
+        ("/meetups?near=1e999,nan&radius=-1", 200), ("/meetups?near=91,181&radius=99999999999999999999", 200),
+        ("/crews?near=%00,%00&radius=3", 200), ("/meetups?map=17/37.5/126.9&at.x=1e9&at.y=nan", 200),
+        ("/meetups?view=map&map=" + String(repeating: "9", count: 2_000), 200), ("/tiles/99999999999999999999/0/0", 404),
+        ("/tiles/19/524288/0", 404), ("/near?to=meetups", 404), ("/auth/oidc", 404),
+        ("/auth/oidc/callback?state=" + String(repeating: "s", count: 5_000) + "&code=x", 404),
+    ])
+    func mapAndSignInAddressesNeverTrap(target: String, status: Int) throws {
+        let live = try LiveSite()
+        #expect(try live.get(target).statusCode == status)
+        // A tap far outside the picker on the meetup form is a plain submission, checked as one.
+        let form = try live.post("/meetups", [("map", "17/37.5/126.9"), ("pick.x", "-99999999999999999999"), ("pick.y", "1e400"), ("title", "")])
+        #expect(form.statusCode == 422)
+        #expect(live.isUp)
+    }
+
     @Test(arguments: ["/search?q=ab%00", "/search?q=%00%00%00", "/crews?q=abc%00", "/search?q=%22%00OR%01", "/meetups?q=%00a%25"])
     func searchesWithControlCharactersAnswer200(target: String) throws {
         let live = try LiveSite()
