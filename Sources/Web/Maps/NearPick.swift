@@ -23,12 +23,12 @@ extension App {
         let near = NearSearch(context.form, user: context.user)
         let start = near?.point ?? RegionCenters.center(context.user?.region) ?? RegionCenters.fallback
         let picker = MapPicker.moved(in: context.form) ?? MapPicker(around: start, zoom: 13)
-        let radius = near?.radius ?? context.form["radius"].flatMap { Checked.integer($0, in: 1...30) } ?? NearSearch.defaultRadius
+        let radius = near?.radius ?? NearSearch.radius(context.form)
         let view = NearPickView(
             action: action, to: action == Paths.crews ? "crews" : "meetups",
             picker: picker.view(pin: near?.point, label: localizer.text("maps.pick_near", language), tiles: tiles, input: "at",
                                 moveAction: Paths.near),
-            radii: NearSearch.radii.map { Choice(value: String($0), label: "\($0) km", selected: $0 == radius) })
+            radii: NearSearch.radiusChoices(selected: radius))
         return page(view, context, title: localizer.text("maps.near_title", language), section: action == Paths.crews ? .crews : .meetups)
     }
 }

@@ -14,8 +14,6 @@ struct NearSearch {
     /// The point is the member's home area, not one picked.
     let fromHome: Bool
     var meters: Double { Double(radius) * 1000 }
-    /// `near=…&radius=…`, for links that keep the search.
-    var query: String { "near=\(fromHome ? "home" : point.text)&radius=\(radius)" }
 
     /// nil without `near` or with one that is not a point (or `home` for someone without a region).
     init?(_ form: URLEncodedForm, user: User?) {
@@ -29,14 +27,23 @@ struct NearSearch {
             point = picked
             fromHome = false
         }
-        radius = form["radius"].flatMap { Checked.integer($0, in: 1...30) }.flatMap { Self.radii.contains($0) ? $0 : nil } ?? Self.defaultRadius
+        radius = Self.radius(form)
+    }
+
+    /// `radius=` when it is one of `radii`, else the default.
+    static func radius(_ form: URLEncodedForm) -> Int {
+        form["radius"].flatMap { Checked.integer($0, in: 1...30) }.flatMap { radii.contains($0) ? $0 : nil } ?? defaultRadius
+    }
+
+    /// The "within" select's options.
+    static func radiusChoices(selected: Int) -> [Choice] {
+        radii.map { Choice(value: String($0), label: "\($0) km", selected: $0 == selected) }
     }
 
     /// The list at `path` around the point a tap on the near picker chose; nil without a tap.
     static func redirect(_ form: URLEncodedForm, to path: String) -> HTTPResponse? {
         guard let point = tapped(form) else { return nil }
-        let radius = form["radius"].flatMap { Checked.integer($0, in: 1...30) }.flatMap { radii.contains($0) ? $0 : nil } ?? defaultRadius
-        return .redirect(to: path + "?near=\(point.text)&radius=\(radius)")
+        return .redirect(to: path + "?near=\(point.text)&radius=\(radius(form))")
     }
 
     /// The point a tap on a near picker (`at.x`, `at.y` on the view `map`) chose.
@@ -65,8 +72,8 @@ extension App {
         if let near, !near.fromHome {
             places.append(Choice(value: near.point.text, label: localizer.text("maps.near_point", language), selected: true))
         }
-        let radii = NearSearch.radii.map { Choice(value: String($0), label: "\($0) km", selected: $0 == (near?.radius ?? NearSearch.defaultRadius)) }
-        return NearChoicesView(places: places, radii: radii, canPick: configuration.tiles != nil)
+        return NearChoicesView(places: places, radii: NearSearch.radiusChoices(selected: near?.radius ?? NearSearch.defaultRadius),
+                               canPick: configuration.tiles != nil)
     }
 }
 
