@@ -79,7 +79,7 @@ public struct MapFrame: Sendable, Equatable {
     /// The tiles that cover the frame, at the level nearest its zoom: columns wrap around the
     /// world, rows beyond the poles are left out (the frame's background shows there).
     public var tiles: [Tile] {
-        let level = Int(zoom.rounded())
+        let level = Self.whole(zoom.rounded())
         let scale = pow(2, zoom - Double(level))
         let size = WebMercator.tileSize * scale
         let corner = origin

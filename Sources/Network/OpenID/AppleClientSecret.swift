@@ -8,7 +8,8 @@ public struct AppleClientSecret: Sendable {
     public let keyID: String
     /// The `.p8` file's PEM text (a P-256 private key).
     let privateKey: String
-    static let lifetime: TimeInterval = 300
+    /// Seconds the secret is good for.
+    static let lifetime = 300
 
     /// nil unless `privateKey` is a PEM P-256 private key OpenSSL can read.
     public init?(teamID: String, keyID: String, privateKey: String) {
@@ -22,7 +23,7 @@ public struct AppleClientSecret: Sendable {
     func token(clientID: String, now: Date) throws(OpenIDError) -> String {
         let issued = Int(exactly: now.timeIntervalSince1970.rounded(.down)) ?? 0
         let header = ["alg": "ES256", "kid": keyID]
-        let claims: [String: Any] = ["iss": teamID, "iat": issued, "exp": issued + Int(Self.lifetime), "aud": "https://appleid.apple.com", "sub": clientID]
+        let claims: [String: Any] = ["iss": teamID, "iat": issued, "exp": issued + Self.lifetime, "aud": "https://appleid.apple.com", "sub": clientID]
         guard let headerJSON = try? JSONSerialization.data(withJSONObject: header, options: .sortedKeys),
               let claimsJSON = try? JSONSerialization.data(withJSONObject: claims, options: .sortedKeys) else {
             throw .provider("cannot write Apple's client secret")
