@@ -398,6 +398,8 @@ def main():
     server = subprocess.Popen([binary, "serve", "--no-supervise", "--port", str(PORT), "--data", data, "--quiet",
                                "--smtp-url", f"smtp://127.0.0.1:{sink_port}", "--base-url", BASE,
                                "--tile-url", f"http://127.0.0.1:{TILE_PORT}/{{z}}/{{x}}/{{y}}.png", "--tile-attribution", "© Test tiles",
+                               # Python draws each tile: give it time on a busy machine (a slow tile is background).
+                               "--tile-timeout", "10",
                                "--oidc-issuer", issuer, "--oidc-client-id", "moim", "--oidc-client-secret", "screenshots",
                                "--oidc-name", "Hangang Runners SSO"])
     try:
