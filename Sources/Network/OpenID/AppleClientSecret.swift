@@ -21,7 +21,8 @@ public struct AppleClientSecret: Sendable {
     }
 
     func token(clientID: String, now: Date) throws(OpenIDError) -> String {
-        let issued = Int(exactly: now.timeIntervalSince1970.rounded(.down)) ?? 0
+        let seconds = now.timeIntervalSince1970.rounded(.down)
+        let issued = Int(exactly: seconds) ?? 0  // nil for a clock that is not a number
         let header = ["alg": "ES256", "kid": keyID]
         let claims: [String: Any] = ["iss": teamID, "iat": issued, "exp": issued + Self.lifetime, "aud": "https://appleid.apple.com", "sub": clientID]
         guard let headerJSON = try? JSONSerialization.data(withJSONObject: header, options: .sortedKeys),

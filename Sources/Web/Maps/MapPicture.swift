@@ -129,6 +129,6 @@ extension MapFrame {
 
     /// The value of `?map=` for this view (whole zoom levels only).
     var query: String {
-        String(format: "%d/%.5f/%.5f", Int(exactly: zoom.rounded()) ?? 0, center.latitude, center.longitude)
+        String(format: "%d/%.5f/%.5f", Checked.rounded(zoom, in: WebMercator.zooms) ?? 0, center.latitude, center.longitude)
     }
 }
