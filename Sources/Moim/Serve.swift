@@ -71,6 +71,8 @@ struct Serve: ParsableCommand {
     @Option(name: .customLong("tile-timeout"), help: "Seconds to wait for one tile before the map shows its background there (env MOIM_TILE_TIMEOUT).")
     var tileTimeout: Int = Environment.value("MOIM_TILE_TIMEOUT").flatMap(Int.init) ?? 3
 
+    @Option(name: .customLong("sign-in-file"), help: "A JSON file of sign-in providers instead of (or beside) their flags: {\"kakao\": {\"client_id\": …, \"client_secret\": …}, \"google\": …, \"apple\": {…, \"team_id\", \"key_id\", \"private_key_file\"}, \"oidc\": {\"issuer\", …, \"name\"}} (env MOIM_SIGN_IN_FILE).")
+    var signInFileFlag: String?
     @Option(name: .customLong("kakao-client-id"), help: "Sign in with Kakao: the REST API key of your Kakao app (env MOIM_KAKAO_CLIENT_ID; with --kakao-client-secret).")
     var kakaoClientIDFlag: String?
     @Option(name: .customLong("kakao-client-secret"), help: "Sign in with Kakao: the app's client secret (env MOIM_KAKAO_CLIENT_SECRET).")
@@ -213,43 +215,19 @@ struct Serve: ParsableCommand {
     }
 
     /// The mail settings, checked: nil without --smtp-url.
-    /// The sign-in providers whose client id is given, each checked whole.
+    /// The sign-in providers turned on by `--sign-in-file` and the flags (never the same field both ways).
     private func signInProviders() throws -> [OpenIDProvider.Configuration] {
-        var providers: [OpenIDProvider.Configuration] = []
-        func pair(_ id: String?, _ secret: String?, _ name: String) throws -> (String, String)? {
-            switch (id, secret) {
-            case (nil, nil): return nil
-            case (let id?, let secret?) where !id.isEmpty && !secret.isEmpty: return (id, secret)
-            default: throw ValidationError("--\(name)-client-id and --\(name)-client-secret go together.")
-            }
-        }
-        if let (id, secret) = try pair(flag(kakaoClientIDFlag, "MOIM_KAKAO_CLIENT_ID"), flag(kakaoClientSecretFlag, "MOIM_KAKAO_CLIENT_SECRET"), "kakao") {
-            providers.append(.init(id: "kakao", name: "Kakao", issuer: "https://kauth.kakao.com", clientID: id, clientSecret: .fixed(secret)))
-        }
-        if let (id, secret) = try pair(flag(googleClientIDFlag, "MOIM_GOOGLE_CLIENT_ID"), flag(googleClientSecretFlag, "MOIM_GOOGLE_CLIENT_SECRET"), "google") {
-            providers.append(.init(id: "google", name: "Google", issuer: "https://accounts.google.com", clientID: id, clientSecret: .fixed(secret)))
-        }
-        if let clientID = flag(appleClientIDFlag, "MOIM_APPLE_CLIENT_ID") {
-            guard let team = flag(appleTeamIDFlag, "MOIM_APPLE_TEAM_ID"), let key = flag(appleKeyIDFlag, "MOIM_APPLE_KEY_ID"),
-                  let file = flag(applePrivateKeyFlag, "MOIM_APPLE_PRIVATE_KEY") else {
-                throw ValidationError("--apple-client-id needs --apple-team-id, --apple-key-id and --apple-private-key.")
-            }
-            guard let pem = try? String(contentsOfFile: file, encoding: .utf8), let signer = AppleClientSecret(teamID: team, keyID: key, privateKey: pem) else {
-                throw ValidationError("--apple-private-key must be the .p8 file of a P-256 key from Apple.")
-            }
-            var apple = OpenIDProvider.Configuration(id: "apple", name: "Apple", issuer: "https://appleid.apple.com", clientID: clientID, clientSecret: .apple(signer))
-            apple.scopes = ["openid", "email", "name"]
-            apple.postsBack = true
-            providers.append(apple)
-        }
-        if let issuer = flag(oidcIssuerFlag, "MOIM_OIDC_ISSUER") {
-            guard HTTPEndpoint.split(issuer) != nil else { throw ValidationError("--oidc-issuer must be an http(s) URL.") }
-            guard let (id, secret) = try pair(flag(oidcClientIDFlag, "MOIM_OIDC_CLIENT_ID"), flag(oidcClientSecretFlag, "MOIM_OIDC_CLIENT_SECRET"), "oidc") else {
-                throw ValidationError("--oidc-issuer needs --oidc-client-id and --oidc-client-secret.")
-            }
-            let name = flag(oidcNameFlag, "MOIM_OIDC_NAME") ?? "SSO"
-            providers.append(.init(id: "oidc", name: String(name.prefix(40)), issuer: issuer, clientID: id, clientSecret: .fixed(secret)))
-        }
+        var settings = try flag(signInFileFlag, "MOIM_SIGN_IN_FILE").map { try SignInSettings(file: $0) } ?? SignInSettings()
+        let flags: [(String, String, String?, String)] = [
+            ("kakao", "client_id", kakaoClientIDFlag, "MOIM_KAKAO_CLIENT_ID"), ("kakao", "client_secret", kakaoClientSecretFlag, "MOIM_KAKAO_CLIENT_SECRET"),
+            ("google", "client_id", googleClientIDFlag, "MOIM_GOOGLE_CLIENT_ID"), ("google", "client_secret", googleClientSecretFlag, "MOIM_GOOGLE_CLIENT_SECRET"),
+            ("apple", "client_id", appleClientIDFlag, "MOIM_APPLE_CLIENT_ID"), ("apple", "team_id", appleTeamIDFlag, "MOIM_APPLE_TEAM_ID"),
+            ("apple", "key_id", appleKeyIDFlag, "MOIM_APPLE_KEY_ID"), ("apple", "private_key_file", applePrivateKeyFlag, "MOIM_APPLE_PRIVATE_KEY"),
+            ("oidc", "issuer", oidcIssuerFlag, "MOIM_OIDC_ISSUER"), ("oidc", "client_id", oidcClientIDFlag, "MOIM_OIDC_CLIENT_ID"),
+            ("oidc", "client_secret", oidcClientSecretFlag, "MOIM_OIDC_CLIENT_SECRET"), ("oidc", "name", oidcNameFlag, "MOIM_OIDC_NAME"),
+        ]
+        for (provider, field, value, environment) in flags { try settings.set(provider, field, flag(value, environment)) }
+        let providers = try settings.providers()
         if !providers.isEmpty, baseURL == nil {
             throw ValidationError("sign-in providers need --base-url: it is the address they send people back to.")
         }

@@ -94,7 +94,7 @@ extension App {
     }
 }
 
-public struct ConfigurationError: Error, CustomStringConvertible {
+public struct ConfigurationError: Error, CustomStringConvertible, Equatable {
     public let description: String
     init(_ description: String) { self.description = description }
 }
