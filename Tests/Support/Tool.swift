@@ -45,8 +45,21 @@ public func runTool(_ executable: String, _ arguments: [String], input: [UInt8]?
     let merged = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
     let argv = command.map { strdup($0) } + [nil], envp = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]
     defer { (argv + envp).forEach { free($0) } }
+    // Signals as a shell would give them: a test process may block SIGTERM in its threads (the
+    // servers under test do), and a server the command starts would inherit that and outlive
+    // its `stop`.
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var unblocked = sigset_t(), defaults = sigset_t()
+    sigemptyset(&unblocked)
+    sigemptyset(&defaults)
+    for signal in [SIGTERM, SIGINT, SIGHUP, SIGPIPE] { sigaddset(&defaults, signal) }
+    posix_spawnattr_setsigmask(&attributes, &unblocked)
+    posix_spawnattr_setsigdefault(&attributes, &defaults)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
     var pid: pid_t = 0
-    let spawned = posix_spawn(&pid, executable, &actions, nil, argv, envp)
+    let spawned = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
     guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .ENOENT) }
 
     let deadline = Date().addingTimeInterval(timeout)
