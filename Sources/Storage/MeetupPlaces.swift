@@ -53,8 +53,8 @@ extension AppDatabase {
     /// `point`, by their nearest meeting point; at most `limit`.
     public func crews(near point: Coordinate, radius: Double, limit: Int = 50) throws -> [(crew: Crew, meters: Double)] {
         let box = point.boundingBox(meters: radius)
-        let places = try readRows { connection in
-            try connection.fetchAll("""
+        return try readRows { connection in
+            let places = try connection.fetchAll("""
                 SELECT crewID, latitude, longitude FROM meetups
                 WHERE latitude IS NOT NULL AND latitude BETWEEN ? AND ? AND longitude BETWEEN ? AND ?
                     AND crewID IS NOT NULL AND hiddenAt IS NULL
@@ -62,16 +62,21 @@ extension AppDatabase {
                 """, [box.latitudes.lowerBound, box.latitudes.upperBound, box.longitudes.lowerBound, box.longitudes.upperBound, Self.nearCandidates]) {
                 (try $0.decode(Int64.self, atIndex: 0), Coordinate(latitude: try $0.decode(Double.self, atIndex: 1), longitude: try $0.decode(Double.self, atIndex: 2)))
             }
-        }
-        var nearest: [Int64: Double] = [:]
-        for (crewID, place) in places {
-            guard let place else { continue }
-            let meters = point.distance(to: place)
-            if meters <= radius, meters < nearest[crewID] ?? .infinity { nearest[crewID] = meters }
-        }
-        return try nearest.sorted { $0.value < $1.value }.prefix(limit).compactMap { crewID, meters in
-            guard let crew = try crew(id: crewID), crew.hiddenAt == nil else { return nil }
-            return (crew, meters)
+            var nearest: [Int64: Double] = [:]
+            for (crewID, place) in places {
+                guard let place else { continue }
+                let meters = point.distance(to: place)
+                if meters <= radius, meters < nearest[crewID] ?? .infinity { nearest[crewID] = meters }
+            }
+            let chosen = nearest.sorted { ($0.value, $0.key) < ($1.value, $1.key) }.prefix(limit)
+            guard !chosen.isEmpty else { return [] }
+            // The crews in one read, not one each.
+            let marks = Array(repeating: "?", count: chosen.count).joined(separator: ", ")
+            let crews = try connection.fetchAll("SELECT * FROM crews WHERE id IN (\(marks)) AND hiddenAt IS NULL", chosen.map(\.key)) {
+                try Crew(row: $0, startingAt: 0)
+            }
+            return crews.compactMap { crew in crew.id.flatMap { nearest[$0] }.map { (crew, $0) } }
+                .sorted { ($0.1, $0.0.id ?? 0) < ($1.1, $1.0.id ?? 0) }
         }
     }
 }
