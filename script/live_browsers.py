@@ -16,13 +16,10 @@ import subprocess
 import sys
 import time
 
-from selenium import webdriver
-from selenium.webdriver.chrome.options import Options
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 
 sys.path.insert(0, os.path.dirname(__file__))
-from screenshots import BASE, PORT, Member, demo_site, wait_until_serving  # noqa: E402
+from screenshots import BASE, PORT, Member, chromium, demo_site, host_meetup, wait_until_serving  # noqa: E402
 
 failures = []
 
@@ -34,13 +31,7 @@ def check(condition, what):
 
 
 def browser(member, javascript=True):
-    options = Options()
-    for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1280,900"]:
-        options.add_argument(argument)
-    if not javascript:
-        options.add_experimental_option("prefs", {"profile.managed_default_content_settings.javascript": 2})
-    options.binary_location = "/usr/bin/chromium"
-    driver = webdriver.Chrome(options=options, service=Service("/usr/bin/chromedriver"))
+    driver = chromium(javascript=javascript)
     driver.get(BASE + "/healthz")
     driver.add_cookie({"name": "moim_session", "value": member.session, "path": "/"})
     return driver
@@ -73,12 +64,7 @@ def main():
     drivers = []
     try:
         host, going, follower = Member("runner1").log_in(), Member("runner2").log_in(), Member("runner3").log_in()
-        start = time.strftime("%Y-%m-%dT%H:%M", time.localtime(time.time() + 3 * 86400))
-        meetup = host.post("/meetups", [
-            ("title", "Dawn 10K, Yeouido"), ("description", "Steady."), ("starts_at", start), ("duration", "60"),
-            ("place_name", "Yeouido Park"), ("address", "Seoul"), ("latitude", ""), ("longitude", ""), ("place_note", ""),
-            ("region", "seoul"), ("time_slot", "weekend"), ("distance", "10"), ("pace", "average"), ("style", "run"),
-            ("capacity", "2"), ("signup_mode", "firstCome"), ("deadline", ""), ("gender_rule", "any")], page="/meetups/new")
+        meetup = host_meetup(host, capacity=2)
         going.post(meetup + "/apply", [], page=meetup)
 
         a, b = browser(host), browser(going)

@@ -9,15 +9,11 @@ import os
 import subprocess
 import sys
 import tempfile
-import time
 
-from selenium import webdriver
-from selenium.webdriver.chrome.options import Options
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 
 sys.path.insert(0, os.path.dirname(__file__))
-from screenshots import BASE, PORT, Member, demo_site, wait_until_serving  # noqa: E402
+from screenshots import BASE, PORT, Member, chromium, demo_site, host_meetup, wait_until_serving  # noqa: E402
 
 failures = []
 NEWCOMER = '{"sub":"sora-at-club","email":"sora@club.example","email_verified":true,"name":"Sora Choi"}'
@@ -27,15 +23,6 @@ def check(condition, what):
     print(("ok    " if condition else "FAIL  ") + what)
     if not condition:
         failures.append(what)
-
-
-def browser():
-    options = Options()
-    for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=390,900"]:
-        options.add_argument(argument)
-    options.add_experimental_option("prefs", {"profile.managed_default_content_settings.javascript": 2})
-    options.binary_location = "/usr/bin/chromium"
-    return webdriver.Chrome(options=options, service=Service("/usr/bin/chromedriver"))
 
 
 def through_the_provider(driver):
@@ -56,14 +43,9 @@ def main():
     try:
         wait_until_serving()
         host = Member("runner1").log_in()
-        start = time.strftime("%Y-%m-%dT%H:%M", time.localtime(time.time() + 3 * 86400))
-        meetup = host.post("/meetups", [
-            ("title", "Dawn 10K, Yeouido"), ("description", "Steady."), ("starts_at", start), ("duration", "60"),
-            ("place_name", "Yeouido Park"), ("address", "Seoul"), ("latitude", ""), ("longitude", ""), ("place_note", ""),
-            ("region", "seoul"), ("time_slot", "weekend"), ("distance", "10"), ("pace", "average"), ("style", "run"),
-            ("capacity", "5"), ("signup_mode", "firstCome"), ("deadline", ""), ("gender_rule", "any")], page="/meetups/new")
+        meetup = host_meetup(host, capacity=5)
 
-        newcomer = browser()
+        newcomer = chromium(width=390, javascript=False)
         drivers.append(newcomer)
         newcomer.get(BASE + meetup)
         newcomer.find_element(By.CSS_SELECTOR, ".cta a.button").click()
@@ -79,7 +61,7 @@ def main():
         check(bool(newcomer.find_elements(By.CSS_SELECTOR, f"form[action='{meetup}/apply']")), "signed in: the page offers to join")
         check(not newcomer.find_elements(By.CSS_SELECTOR, ".cta a[href^='/login']"), "no more 'log in to join'")
 
-        returning = browser()
+        returning = chromium(width=390, javascript=False)
         drivers.append(returning)
         returning.get(BASE + "/login?next=" + meetup)
         returning.find_element(By.CSS_SELECTOR, "a.provider-oidc").click()

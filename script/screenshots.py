@@ -113,6 +113,27 @@ def demo_site(binary, prefix, users):
     return data
 
 
+def chromium(width=1280, javascript=True):
+    """A headless Chromium, with JavaScript or without."""
+    options = Options()
+    for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", f"--window-size={width},900"]:
+        options.add_argument(argument)
+    if not javascript:
+        options.add_experimental_option("prefs", {"profile.managed_default_content_settings.javascript": 2})
+    options.binary_location = "/usr/bin/chromium"
+    return webdriver.Chrome(options=options, service=Service("/usr/bin/chromedriver"))
+
+
+def host_meetup(member, capacity):
+    """A run three days from now, hosted by `member` through the form; its page's path."""
+    start = time.strftime("%Y-%m-%dT%H:%M", time.localtime(time.time() + 3 * 86400))
+    return member.post("/meetups", [
+        ("title", "Dawn 10K, Yeouido"), ("description", "Steady."), ("starts_at", start), ("duration", "60"),
+        ("place_name", "Yeouido Park"), ("address", "Seoul"), ("latitude", ""), ("longitude", ""), ("place_note", ""),
+        ("region", "seoul"), ("time_slot", "weekend"), ("distance", "10"), ("pace", "average"), ("style", "run"),
+        ("capacity", str(capacity)), ("signup_mode", "firstCome"), ("deadline", ""), ("gender_rule", "any")], page="/meetups/new")
+
+
 def wait_until_serving():
     """Returns once the server at BASE answers its health check (or after ten seconds)."""
     for _ in range(100):
