@@ -36,18 +36,4 @@ extension App {
             return ProviderLink(id: id, name: provider.configuration.name, linked: linked.contains(id), canUnlink: ways > 1)
         }
     }
-
-    /// `POST /settings/providers/:provider/unlink`
-    func providerUnlink(_ context: RequestContext) throws -> HTTPResponse {
-        let user = try context.requireUser()
-        guard let id = context.request.parameters["provider"], providers.contains(where: { $0.configuration.id == id }) else {
-            throw HTTPError(.notFound)
-        }
-        do {
-            try database.unlink(provider: id, userID: user.storedID)
-        } catch StorageError.locked {
-            return redirect(to: Paths.settings, flash: "provider_last_way_in")
-        }
-        return redirect(to: Paths.settings, flash: "provider_unlinked")
-    }
 }
