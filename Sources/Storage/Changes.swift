@@ -136,17 +136,27 @@ final class PostgresSignal: ChangeSignal {
         var lostTouch = false
         while true {
             do {
-                let connection = try PostgresConnection(url: url)
-                try connection.execute("LISTEN \(Self.channel)")
-                if lostTouch { listeners.tell([.everything]) } else { listening.signal() }
-                while true {
-                    let payloads = try connection.notifications(on: Self.channel, waiting: 5_000)
-                    listeners.tell(payloads.reduce(into: Set<Change>()) { $0.formUnion(Change.decode($1)) })
+                try listenUntilLost {
+                    if lostTouch { listeners.tell([.everything]) } else { listening.signal() }
                 }
             } catch {
                 lostTouch = true
                 Thread.sleep(forTimeInterval: 1)
             }
+        }
+    }
+
+    /// Connects, `LISTEN`s, calls `listening`, then passes on what it hears until the
+    /// connection is lost. Kept out of `hear`'s loop: the optimizer spent half an hour of a
+    /// release build on the two endless loops written as one function.
+    @inline(never)
+    private func listenUntilLost(_ listening: () -> Void) throws {
+        let connection = try PostgresConnection(url: url)
+        try connection.execute("LISTEN \(Self.channel)")
+        listening()
+        while true {
+            let payloads = try connection.notifications(on: Self.channel, waiting: 5_000)
+            listeners.tell(payloads.reduce(into: Set<Change>()) { $0.formUnion(Change.decode($1)) })
         }
     }
 }
