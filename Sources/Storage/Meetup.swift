@@ -52,6 +52,8 @@ public struct Meetup: Codable, Sendable, Equatable, StoredRecord {
     public var lotteryResult: String? = nil
     /// The six digits people type to check themselves in (made when first shown).
     public var checkinCode: String? = nil
+    /// Only members with a verified workplace may join (`User.verifiedWorkplace`).
+    public var workplaceOnly: Bool = false
 
     public init(
         id: Int64?,
@@ -155,6 +157,7 @@ public struct Meetup: Codable, Sendable, Equatable, StoredRecord {
         if !jobList.isEmpty {
             if let job = user.job { if !jobList.contains(job) { reasons.append(.job) } } else { reasons.append(.missingJob) }
         }
+        if workplaceOnly, user.verifiedWorkplace(at: now) == nil { reasons.append(.missingWorkplace) }
         return reasons
     }
 }
@@ -163,7 +166,7 @@ public struct Meetup: Codable, Sendable, Equatable, StoredRecord {
 // column names per row, most of a list page's time.
 extension Meetup: SQLRecord {
     /// The table's columns in its own order, which `init(row:)` reads by position.
-    static let columns = ["id", "hostID", "crewID", "crewOnly", "title", "description", "descriptionHTML", "startsAt", "durationMinutes", "placeName", "address", "latitude", "longitude", "placeNote", "region", "timeSlot", "distanceKm", "pace", "style", "capacity", "signupMode", "deadline", "afterParty", "genderRule", "minAge", "maxAge", "jobs", "acceptedCount", "closedAt", "sequence", "createdAt", "updatedAt", "hiddenAt", "lotterySeed", "lotteryCommitment", "drawnAt", "lotteryResult", "checkinCode"]
+    static let columns = ["id", "hostID", "crewID", "crewOnly", "title", "description", "descriptionHTML", "startsAt", "durationMinutes", "placeName", "address", "latitude", "longitude", "placeNote", "region", "timeSlot", "distanceKm", "pace", "style", "capacity", "signupMode", "deadline", "afterParty", "genderRule", "minAge", "maxAge", "jobs", "acceptedCount", "closedAt", "sequence", "createdAt", "updatedAt", "hiddenAt", "lotterySeed", "lotteryCommitment", "drawnAt", "lotteryResult", "checkinCode", "workplaceOnly"]
 
 
     init(row: some PositionalRow, startingAt offset: Int) throws {
@@ -206,10 +209,11 @@ extension Meetup: SQLRecord {
         drawnAt = try row.optionalDate(atIndex: offset + 35)
         lotteryResult = try row.decode(atIndex: offset + 36)
         checkinCode = try row.decode(atIndex: offset + 37)
+        workplaceOnly = try row.decode(atIndex: offset + 38)
     }
 
     var columnValues: [(any SQLBindable)?] {
-        [hostID, crewID, crewOnly, title, description, descriptionHTML, startsAt, durationMinutes, placeName, address, latitude, longitude, placeNote, region, timeSlot.rawValue, distanceKm, pace.rawValue, style.rawValue, capacity, signupMode.rawValue, deadline, afterParty, genderRule.rawValue, minAge, maxAge, jobs, acceptedCount, closedAt, sequence, createdAt, updatedAt, hiddenAt, lotterySeed, lotteryCommitment, drawnAt, lotteryResult, checkinCode]
+        [hostID, crewID, crewOnly, title, description, descriptionHTML, startsAt, durationMinutes, placeName, address, latitude, longitude, placeNote, region, timeSlot.rawValue, distanceKm, pace.rawValue, style.rawValue, capacity, signupMode.rawValue, deadline, afterParty, genderRule.rawValue, minAge, maxAge, jobs, acceptedCount, closedAt, sequence, createdAt, updatedAt, hiddenAt, lotterySeed, lotteryCommitment, drawnAt, lotteryResult, checkinCode, workplaceOnly]
     }
 }
 
@@ -217,8 +221,10 @@ extension Meetup: SQLRecord {
 public enum Ineligibility: String, Sendable, Equatable {
     case gender, age, job
     case missingGender, missingBirthYear, missingJob
+    /// The meetup is for verified office workers, and the member has no verified workplace.
+    case missingWorkplace
 
-    public var needsProfile: Bool { self == .missingGender || self == .missingBirthYear || self == .missingJob }
+    public var needsProfile: Bool { self != .gender && self != .age && self != .job }
 }
 
 /// Where an application stands.

@@ -16,6 +16,8 @@ public struct MeetupFilter: Sendable {
     public var job: String?
     /// Only meetups still taking signups.
     public var openOnly = false
+    /// Only meetups for verified office workers.
+    public var workplaceOnly = false
     public var keyword: String?
     public var crewID: Int64?
     /// Meetups whose meeting point lies in these ranges (a near search's first cut).
@@ -72,6 +74,7 @@ extension AppDatabase {
         if let age = filter.age { add("(minAge IS NULL OR minAge <= ?) AND (maxAge IS NULL OR maxAge >= ?)", age, age) }
         if let job = filter.job { add("(jobs = '' OR ',' || jobs || ',' LIKE ?)", "%," + job + ",%") }
         if filter.openOnly { add("closedAt IS NULL AND deadline > ? AND acceptedCount < capacity", now) }
+        if filter.workplaceOnly { add("workplaceOnly") }
         if let crewID = filter.crewID { add("crewID = ?", crewID) }
         if let area = filter.area {
             add("latitude IS NOT NULL AND latitude BETWEEN ? AND ? AND longitude BETWEEN ? AND ?",

@@ -34,6 +34,7 @@ extension AppDatabase {
         "crewLedger", "crewComments", "meetups", "meetupGroups", "meetupApplications", "meetupTalk", "meetupBookmarks",
         "checkinAttempts", "notifications", "reports", "moderationLog", "warnings", "blocks", "records", "retros", "retroFeedback",
         "mailSettings", "emailTokens", "outbox", "mailCursors", "timeline", "rateEvents", "identities", "signInAttempts", "pendingIdentities",
+        "workplaceCodes",
     ]
 
     /// Tables whose triggers keep other tables (timelines, mail settings): quiet during the

@@ -31,6 +31,12 @@ public struct User: Codable, Sendable, Equatable {
     public var units: String
     /// Shows this month's distance on their crews' leaderboards.
     public var onLeaderboard: Bool
+    /// The domain of the work address they proved they read (`example.co.kr`), and when;
+    /// see `verifiedWorkplace(at:)`.
+    public var workplaceDomain: String?
+    public var workplaceVerifiedAt: Date?
+    /// SHA-256 of that address: one address vouches for one member.
+    var workplaceAddressHash: Data?
 
     public static let databaseTableName = "users"
 
@@ -57,11 +63,26 @@ public struct User: Codable, Sendable, Equatable {
         self.sanctionReason = ""
         self.units = "km"
         self.onLeaderboard = false
+        self.workplaceDomain = nil
+        self.workplaceVerifiedAt = nil
+        self.workplaceAddressHash = nil
     }
 
     public func isSuspended(at now: Date = Date()) -> Bool { suspendedUntil.map { $0 > now } ?? false }
     public func isSilenced(at now: Date = Date()) -> Bool { silencedUntil.map { $0 > now } ?? false }
     public var isStaff: Bool { role != .member }
+
+    /// A verification holds for a year; verifying again renews it.
+    public static let workplaceLifetime: TimeInterval = 365 * 24 * 3_600
+
+    /// The domain of their workplace while its verification holds, else nil.
+    public func verifiedWorkplace(at now: Date = Date()) -> String? {
+        guard let workplaceDomain, let expiry = workplaceExpiry, expiry > now else { return nil }
+        return workplaceDomain
+    }
+
+    /// When the workplace badge lapses unless renewed.
+    public var workplaceExpiry: Date? { workplaceVerifiedAt?.addingTimeInterval(Self.workplaceLifetime) }
 
 }
 
@@ -89,12 +110,14 @@ public struct ProfileChanges: Sendable {
 extension User: SQLRecord {
     /// Decoded by hand, as `Post` is.
     /// The table's columns in its own order, which `init(row:)` reads by position.
-    static let columns = ["id", "username", "email", "passwordHash", "displayName", "bio", "gender", "birthYear", "job", "region", "language", "role", "createdAt", "calendarToken", "suspendedUntil", "silencedUntil", "sanctionReason", "units", "onLeaderboard"]
+    static let columns = ["id", "username", "email", "passwordHash", "displayName", "bio", "gender", "birthYear", "job", "region", "language", "role", "createdAt", "calendarToken", "suspendedUntil", "silencedUntil", "sanctionReason", "units", "onLeaderboard",
+                          "workplaceDomain", "workplaceVerifiedAt", "workplaceAddressHash"]
 
 
     var columnValues: [(any SQLBindable)?] {
         [username, email, passwordHash, displayName, bio, gender, birthYear, job, region, language, role.rawValue, createdAt,
-         calendarToken, suspendedUntil, silencedUntil, sanctionReason, units, onLeaderboard]
+         calendarToken, suspendedUntil, silencedUntil, sanctionReason, units, onLeaderboard,
+         workplaceDomain, workplaceVerifiedAt, workplaceAddressHash]
     }
 
     /// Reads the columns from `offset` on, where a joined row holds them after another table's.
@@ -123,5 +146,8 @@ extension User: SQLRecord {
         sanctionReason = try row.decode(atIndex: offset + 16)
         units = try row.decode(atIndex: offset + 17)
         onLeaderboard = try row.decode(atIndex: offset + 18)
+        workplaceDomain = try row.decode(atIndex: offset + 19)
+        workplaceVerifiedAt = try row.optionalDate(atIndex: offset + 20)
+        workplaceAddressHash = try row.decode(atIndex: offset + 21)
     }
 }

@@ -152,6 +152,9 @@ enum Routes {
         router.post("/settings/email", app.page(app.settingsEmailUpdate))
         router.post("/settings/email/verify", app.page(app.emailVerificationResend))
         router.post("/settings/mail", app.page(app.settingsMailUpdate))
+        router.post("/settings/workplace", app.page(app.workplaceCodeCreate))
+        router.post("/settings/workplace/confirm", app.page(app.workplaceConfirm))
+        router.post("/settings/workplace/remove", app.page(app.workplaceRemove))
 
         // MARK: - Moderation
         router.get("/reports/new", app.page(app.reportNew))

@@ -30,6 +30,7 @@ enum PostgresMigrations {
         ("v17 photo tones", PhotoTonesSchema.sql(.postgres)),
         ("v18 meetup places", MeetupPlacesSchema.sql),
         ("v19 sign-in providers", IdentitiesSchema.sql(.postgres)),
+        ("v20 verified workplaces", WorkplacesSchema.sql(.postgres)),
     ]
 
     private static func apply(_ sql: String, as names: [String], on connection: PostgresConnection) throws {

@@ -1,18 +1,19 @@
 import Foundation
 import HTTP
 
-/// Validation errors of a form: for each field, the catalog key of its first problem.
+/// Validation errors of a form: for each field, the catalog key of its first problem (and
+/// the values its text names, if any).
 struct FieldErrors {
-    private(set) var keys: [String: String] = [:]
+    private var problems: [String: (key: String, arguments: [String: String])] = [:]
 
-    var isEmpty: Bool { keys.isEmpty }
+    var isEmpty: Bool { problems.isEmpty }
 
-    mutating func add(_ field: String, _ key: String) {
-        if keys[field] == nil { keys[field] = key }
+    mutating func add(_ field: String, _ key: String, _ arguments: [String: String] = [:]) {
+        if problems[field] == nil { problems[field] = (key, arguments) }
     }
 
     func localized(_ localizer: Localizer, _ language: Language) -> [String: String] {
-        keys.mapValues { localizer.text($0, language) }
+        problems.mapValues { localizer.text($0.key, language, $0.arguments) }
     }
 }
 

@@ -32,6 +32,18 @@ struct LinkMail: MailView {
     let ignore: String
 }
 
+/// A code to type back on the site: proves the member reads the address it went to.
+struct CodeMail: MailView {
+    static let template = "mail-code"
+    static let textTemplate = "mail-code.txt"
+    let frame: MailFrame
+    let greeting: String
+    let body: String
+    let code: String
+    /// What to do if the mail was not asked for.
+    let ignore: String
+}
+
 /// Sent to the old address when a member changes theirs.
 struct EmailChangedMail: MailView {
     static let template = "mail-email-changed"

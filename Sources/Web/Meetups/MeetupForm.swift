@@ -30,6 +30,7 @@ struct MeetupForm {
     var minAge: String = ""
     var maxAge: String = ""
     var jobs: [String] = []
+    var workplaceOnly: Bool = false
     var crewOnly: Bool = false
     var crew: String = ""
 
@@ -43,6 +44,7 @@ struct MeetupForm {
         pace = text("pace"); style = text("style"); capacity = text("capacity"); signupMode = text("signup_mode")
         deadline = text("deadline"); afterParty = form["after_party"] == "on"; genderRule = text("gender_rule")
         minAge = text("min_age"); maxAge = text("max_age"); jobs = form.values("jobs"); crewOnly = form["crew_only"] == "on"
+        workplaceOnly = form["workplace_only"] == "on"
         crew = text("crew")
         groups = (form["groups"] ?? "").trimmed
     }
@@ -72,7 +74,7 @@ struct MeetupForm {
         capacity = String(meetup.capacity); signupMode = meetup.signupMode.rawValue; deadline = Self.local(meetup.deadline, timeZone)
         afterParty = meetup.afterParty; genderRule = meetup.genderRule.rawValue
         minAge = meetup.minAge.map(String.init) ?? ""; maxAge = meetup.maxAge.map(String.init) ?? ""
-        jobs = meetup.jobList; crewOnly = meetup.crewOnly
+        jobs = meetup.jobList; crewOnly = meetup.crewOnly; workplaceOnly = meetup.workplaceOnly
     }
 
     /// `2026-11-23T19:00` in `timeZone`, as `<input type="datetime-local">` sends it.
@@ -144,13 +146,14 @@ struct MeetupForm {
         if crewOnly, crewID == nil { errors.add("crew_only", "errors.choice") }
         guard errors.isEmpty, let start, let minutes, let slot, let paceValue, let styleValue, let mode, let rule, let seats, let closes,
               let hostID = host.id else { return (nil, errors) }
-        let meetup = Meetup(
+        var meetup = Meetup(
             id: nil, hostID: hostID, crewID: crewID, crewOnly: crewOnly, title: title, description: description,
             descriptionHTML: MarkdownRenderer.html(description), startsAt: start, durationMinutes: minutes, placeName: placeName,
             address: address, latitude: lat, longitude: lon, placeNote: placeNote, region: region.nilIfEmpty, timeSlot: slot,
             distanceKm: km, pace: paceValue, style: styleValue, capacity: seats, signupMode: mode, deadline: closes,
             afterParty: afterParty, genderRule: rule, minAge: youngest, maxAge: oldest, jobs: jobs.joined(separator: ","),
             acceptedCount: 0, closedAt: nil, sequence: 0, createdAt: now, updatedAt: now)
+        meetup.workplaceOnly = workplaceOnly
         return (meetup, errors)
     }
 }

@@ -16,6 +16,8 @@ struct MeetupsView: PageView {
     let age: String
     let open: Bool
     let eligible: Bool
+    /// Only meetups for verified office workers.
+    let workplace: Bool
     let slots: [Choice]
     let paces: [Choice]
     let genders: [Choice]
@@ -55,6 +57,7 @@ extension App {
         filter.age = form["age"].flatMap { Checked.integer($0, in: 0...150) }
         filter.job = form["job"].flatMap { Choices.jobs.contains($0) ? $0 : nil }
         filter.openOnly = form["open"] == "1"
+        filter.workplaceOnly = form["workplace"] == "1"
         filter.keyword = form["q"].map { String($0.trimmed.prefix(100)) }
         let mine = form["eligible"] == "1" ? context.user : nil
         if let mine {
@@ -86,7 +89,7 @@ extension App {
             },
             nextURL: next.map { Paths.meetups + "?" + query + "after=\(Checked.rounded($0.startsAt.timeIntervalSince1970.rounded(.down), in: Int.min...Int.max) ?? 0)-\($0.id)" },
             q: form["q"] ?? "", from: form["from"] ?? "", to: form["to"] ?? "", minKm: form["min_km"] ?? "",
-            maxKm: form["max_km"] ?? "", age: form["age"] ?? "", open: filter.openOnly, eligible: mine != nil,
+            maxKm: form["max_km"] ?? "", age: form["age"] ?? "", open: filter.openOnly, eligible: mine != nil, workplace: filter.workplaceOnly,
             slots: choices(Meetup.TimeSlot.allCases.map(\.rawValue), labels: "meetups.slot", selected: filter.timeSlot?.rawValue, language),
             paces: choices(Meetup.Pace.allCases.map(\.rawValue), labels: "meetups.pace", selected: filter.pace?.rawValue, language),
             genders: choices(Meetup.GenderRule.allCases.map(\.rawValue), labels: "meetups.gender", selected: filter.genderRule?.rawValue, language),

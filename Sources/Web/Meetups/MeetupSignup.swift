@@ -19,7 +19,9 @@ extension App {
         case .closed: throw HTTPError(.conflict, message: localizer.text("meetups.errors.closed", language))
         case .chooseGroup: throw HTTPError(.unprocessableContent, message: localizer.text("meetups.groups.choose", language))
         case .notEligible(let reasons) where reasons.contains(where: \.needsProfile):
-            return redirect(to: Paths.settings + "?for=" + PercentEncoding.encode(Paths.meetup(try meetup.storedID)), flash: "profile_needed")
+            let back = Paths.settings + "?for=" + PercentEncoding.encode(Paths.meetup(try meetup.storedID))
+            if reasons.contains(.missingWorkplace) { return redirect(to: back + "#workplace", flash: "workplace_needed") }
+            return redirect(to: back, flash: "profile_needed")
         case .notEligible(let reasons):
             let why = reasons.map { localizer.text("meetups.why.\($0.rawValue)", language) }.joined(separator: " ")
             throw HTTPError(.forbidden, message: why)

@@ -39,6 +39,7 @@ extension App {
         if !meetup.jobList.isEmpty {
             rules.append(meetup.jobList.map { localizer.text("choices.job.\($0)", language) }.joined(separator: ", "))
         }
+        if meetup.workplaceOnly { rules.append(localizer.text("meetups.rule.workplace", language)) }
         return rules
     }
 

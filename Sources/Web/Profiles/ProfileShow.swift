@@ -33,6 +33,8 @@ struct ProfileHeadView {
     let role: String?
     let region: String?
     let joined: String
+    /// "Works at example.co.kr", while the member's workplace verification holds.
+    let workplace: String?
     let bio: String?
     let crews: [ProfileCrewView]
     var hasCrews: Bool { !crews.isEmpty }
@@ -119,6 +121,7 @@ extension App {
             role: user.role == .member ? nil : localizer.text("roles.\(user.role.rawValue)", language),
             region: user.region.map { localizer.text("choices.region.\($0)", language) },
             joined: localizer.text("profile.joined", language, ["date": localizer.monthYear(user.createdAt, language)]),
+            workplace: user.verifiedWorkplace().map { localizer.text("workplace.profile", language, ["domain": $0]) },
             bio: user.bio.nilIfEmpty,
             crews: try database.crews(ofUser: userID).map { entry in
                 ProfileCrewView(url: Paths.crew(entry.crew.slug), name: entry.crew.name,

@@ -24,6 +24,7 @@ struct SettingsView: PageView {
     var hasProviders: Bool { !providers.isEmpty }
     /// An account made through a provider has no password until it sets one.
     let hasPassword: Bool
+    let workplace: WorkplaceSettingsView
 }
 
 extension App {
@@ -33,7 +34,8 @@ extension App {
         return try renderSettings(ProfileFields(user), user: user, errors: FieldErrors(), context)
     }
 
-    func renderSettings(_ fields: ProfileFields, user: User, errors: FieldErrors, newEmail: String = "", _ context: RequestContext) throws -> HTTPResponse {
+    func renderSettings(_ fields: ProfileFields, user: User, errors: FieldErrors, newEmail: String = "", workEmail: String = "",
+                        _ context: RequestContext) throws -> HTTPResponse {
         let language = context.language
         let mail = try database.mailSettings(userID: user.storedID)
         let view = SettingsView(
@@ -45,7 +47,8 @@ extension App {
             },
             meetupNotices: mail.meetupNotices,
             providers: try providerLinks(user),
-            hasPassword: !user.passwordHash.isEmpty)
+            hasPassword: !user.passwordHash.isEmpty,
+            workplace: try workplaceSettings(user, address: workEmail, next: context.request.query["for"] ?? context.form["next"], language))
         return page(view, context, title: localizer.text("settings.title", language), status: errors.isEmpty ? .ok : .unprocessableContent)
     }
 }
