@@ -71,12 +71,16 @@ struct Serve: ParsableCommand {
     @Option(name: .customLong("tile-timeout"), help: "Seconds to wait for one tile before the map shows its background there (env MOIM_TILE_TIMEOUT).")
     var tileTimeout: Int = Environment.value("MOIM_TILE_TIMEOUT").flatMap(Int.init) ?? 3
 
-    @Option(name: .customLong("sign-in-file"), help: "A JSON file of sign-in providers instead of (or beside) their flags: {\"kakao\": {\"client_id\": …, \"client_secret\": …}, \"google\": …, \"apple\": {…, \"team_id\", \"key_id\", \"private_key_file\"}, \"oidc\": {\"issuer\", …, \"name\"}} (env MOIM_SIGN_IN_FILE).")
+    @Option(name: .customLong("sign-in-file"), help: "A JSON file of sign-in providers instead of (or beside) their flags: {\"kakao\": {\"client_id\": …, \"client_secret\": …}, \"naver\": …, \"google\": …, \"apple\": {…, \"team_id\", \"key_id\", \"private_key_file\"}, \"oidc\": {\"issuer\", …, \"name\"}} (env MOIM_SIGN_IN_FILE).")
     var signInFileFlag: String?
     @Option(name: .customLong("kakao-client-id"), help: "Sign in with Kakao: the REST API key of your Kakao app (env MOIM_KAKAO_CLIENT_ID; with --kakao-client-secret).")
     var kakaoClientIDFlag: String?
     @Option(name: .customLong("kakao-client-secret"), help: "Sign in with Kakao: the app's client secret (env MOIM_KAKAO_CLIENT_SECRET).")
     var kakaoClientSecretFlag: String?
+    @Option(name: .customLong("naver-client-id"), help: "Sign in with Naver: the Client ID of your Naver Developers application (env MOIM_NAVER_CLIENT_ID; with --naver-client-secret).")
+    var naverClientIDFlag: String?
+    @Option(name: .customLong("naver-client-secret"), help: "Sign in with Naver: the application's Client Secret (env MOIM_NAVER_CLIENT_SECRET).")
+    var naverClientSecretFlag: String?
     @Option(name: .customLong("google-client-id"), help: "Sign in with Google: the OAuth client id (env MOIM_GOOGLE_CLIENT_ID; with --google-client-secret).")
     var googleClientIDFlag: String?
     @Option(name: .customLong("google-client-secret"), help: "Sign in with Google: the OAuth client secret (env MOIM_GOOGLE_CLIENT_SECRET).")
@@ -220,6 +224,7 @@ struct Serve: ParsableCommand {
         var settings = try flag(signInFileFlag, "MOIM_SIGN_IN_FILE").map { try SignInSettings(file: $0) } ?? SignInSettings()
         let flags: [(String, String, String?, String)] = [
             ("kakao", "client_id", kakaoClientIDFlag, "MOIM_KAKAO_CLIENT_ID"), ("kakao", "client_secret", kakaoClientSecretFlag, "MOIM_KAKAO_CLIENT_SECRET"),
+            ("naver", "client_id", naverClientIDFlag, "MOIM_NAVER_CLIENT_ID"), ("naver", "client_secret", naverClientSecretFlag, "MOIM_NAVER_CLIENT_SECRET"),
             ("google", "client_id", googleClientIDFlag, "MOIM_GOOGLE_CLIENT_ID"), ("google", "client_secret", googleClientSecretFlag, "MOIM_GOOGLE_CLIENT_SECRET"),
             ("apple", "client_id", appleClientIDFlag, "MOIM_APPLE_CLIENT_ID"), ("apple", "team_id", appleTeamIDFlag, "MOIM_APPLE_TEAM_ID"),
             ("apple", "key_id", appleKeyIDFlag, "MOIM_APPLE_KEY_ID"), ("apple", "private_key_file", applePrivateKeyFlag, "MOIM_APPLE_PRIVATE_KEY"),

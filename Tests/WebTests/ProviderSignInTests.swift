@@ -77,6 +77,47 @@ import TestSupport
         #expect(site.browser().logIn("mina", "correct horse battery").bodyText.contains("form-error"))
     }
 
+    /// Naver speaks OAuth 2, not OpenID Connect: the code is traded at the token endpoint (the
+    /// provider's here) and the member read from the profile endpoint with the access token
+    /// (Naver's answer, served by nginx only to a bearer of a token).
+    @Test func naverSignsInThroughItsProfileAndItsAddressIsNeverTakenAsVerified() throws {
+        let profiles = try TileServer(locations: #"""
+            location = /v1/nid/me {
+                default_type application/json;
+                if ($http_authorization !~ "^Bearer [!-~]+$") { return 401 '{"resultcode":"024","message":"Authentication failed"}'; }
+                return 200 '{"resultcode":"00","message":"success","response":{"id":"naver-4711","email":"mina@naver.com","nickname":"mina_runs","name":"Mina Kim"}}';
+            }
+            """#)
+        var configuration = TestSite.configuration()
+        configuration.baseURL = PublicURL("http://moim.test")
+        var naver = OpenIDProvider.Configuration(id: "naver", name: "Naver", issuer: "https://nid.naver.com", clientID: "moim", clientSecret: .fixed("secret"))
+        naver.oauth = .init(authorization: provider.issuer + "/oauth2/authorize", token: provider.issuer + "/oauth2/token",
+                            profile: "http://127.0.0.1:\(profiles.port)/v1/nid/me", reading: .naver)
+        configuration.providers = [naver]
+        let site = try TestSite(configuration: configuration)
+
+        let browser = site.browser()
+        #expect(browser.get("/login").bodyText.contains("provider-naver"))
+        let started = browser.get("/auth/naver")
+        let authorize = try #require(started.headers["Location"])
+        #expect(authorize.hasPrefix(provider.issuer + "/oauth2/authorize?") && authorize.contains("state=") && !authorize.contains("nonce="))
+        // Naver takes no scope; the mock fails without one (a TypeError of its own), so it gets one.
+        let back = try provider.answer(authorize + "&scope=profile", subject: "mina-at-club")
+        #expect(back.hasPrefix("http://moim.test/auth/naver/callback?"))
+        let callback = String(back.dropFirst("http://moim.test".count))
+        let answer = browser.get(callback)
+        #expect(answer.status == .seeOther && answer.headers["Location"] == "/signup/provider")
+        let form = browser.get("/signup/provider").bodyText
+        #expect(form.contains("Naver") && !form.contains("mina@naver.com"), "Naver does not say the address is verified")
+        let created = browser.post("/signup/provider", [("username", "mina"), ("display_name", "Mina Kim"), ("email", "mina@example.com")])
+        #expect(created.status == .seeOther)
+        #expect(try site.database.user(provider: "naver", subject: "naver-4711")?.username == "mina")
+        #expect(profiles.requests.contains("/v1/nid/me"))
+        // The answer works once, and only in the browser that asked.
+        #expect(browser.get(callback).status == .badRequest)
+        #expect(site.browser().get(callback).status == .badRequest)
+    }
+
     @Test func answersThatAreNotThisBrowsersOrAreUsedTwiceAreRefused() throws {
         let browser = site.browser()
         let started = browser.get("/auth/oidc")

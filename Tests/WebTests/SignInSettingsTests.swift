@@ -15,12 +15,14 @@ struct SignInSettingsTests {
     @Test func aFileTurnsOnItsProvidersInButtonOrder() throws {
         let path = try file(#"""
             {"oidc": {"issuer": "https://sso.example.org/", "client_id": "moim", "client_secret": "s3", "name": "Club SSO"},
+             "naver": {"client_id": "naver-id", "client_secret": "s2"},
              "kakao": {"client_id": "rest-key", "client_secret": "s1"}}
             """#)
         let providers = try SignInSettings(file: path).providers()
-        #expect(providers.map(\.id) == ["kakao", "oidc"])
-        #expect(providers[0].issuer == "https://kauth.kakao.com" && providers[0].clientID == "rest-key")
-        #expect(providers[1].issuer == "https://sso.example.org" && providers[1].name == "Club SSO")
+        #expect(providers.map(\.id) == ["kakao", "naver", "oidc"])
+        #expect(providers[0].issuer == "https://kauth.kakao.com" && providers[0].clientID == "rest-key" && providers[0].oauth == nil)
+        #expect(providers[1].oauth?.token == "https://nid.naver.com/oauth2.0/token" && providers[1].clientID == "naver-id")
+        #expect(providers[2].issuer == "https://sso.example.org" && providers[2].name == "Club SSO")
     }
 
     @Test func flagsAddToTheFileButNeverGiveAFieldTwice() throws {
@@ -33,7 +35,8 @@ struct SignInSettingsTests {
     }
 
     @Test(arguments: [
-        #"{"kakao": {"client_id": "k"}}"#, #"{"naver": {"client_id": "n", "client_secret": "s"}}"#,
+        #"{"kakao": {"client_id": "k"}}"#, #"{"facebook": {"client_id": "f", "client_secret": "s"}}"#,
+        #"{"naver": {"client_id": "n"}}"#,
         #"{"kakao": {"client_id": "k", "client_secret": "s", "tenant": "x"}}"#, #"{"kakao": {"client_id": 7, "client_secret": "s"}}"#,
         #"{"oidc": {"issuer": "ftp://sso", "client_id": "c", "client_secret": "s"}}"#, #"["kakao"]"#, "not json",
         #"{"apple": {"client_id": "a", "team_id": "t", "key_id": "k", "private_key_file": "/nonexistent.p8"}}"#,

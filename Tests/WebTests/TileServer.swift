@@ -2,13 +2,13 @@ import Foundation
 import TestSupport
 
 /// Debian's nginx on loopback serving a folder of test tiles (`TestTiles`), as a tile server
-/// would; its access log says which tiles it was asked for.
+/// would, and any other `locations` a test gives it; its access log says what it was asked for.
 final class TileServer: @unchecked Sendable {  // immutable once started
     let folder: String
     let port: Int
     private let nginx = Process()
 
-    init() throws {
+    init(locations: String = "") throws {
         folder = NSTemporaryDirectory() + "moim-tiles-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder + "/tiles", withIntermediateDirectories: true)
         port = freeLoopbackPort()
@@ -29,6 +29,7 @@ final class TileServer: @unchecked Sendable {  // immutable once started
                 server {
                     listen 127.0.0.1:\(port);
                     root \(folder)/tiles;
+                    \(locations)
                 }
             }
             """
@@ -67,7 +68,7 @@ final class SilentServer {
     let port: Int
     private let fd: Int32
 
-    init() throws {
+    init(locations: String = "") throws {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         self.fd = fd
         var address = sockaddr_in()

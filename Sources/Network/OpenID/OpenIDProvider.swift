@@ -6,6 +6,14 @@ import Synchronization
 /// PKCE, RFC 7636): its endpoints come from its discovery document, its keys from its JWKS,
 /// both fetched on first use and kept; the keys are fetched again when a token names one
 /// Moim does not know (a provider's key rotation), at most once a minute.
+///
+/// A provider that speaks only OAuth 2 (Naver) has no ID token to check. Its answer is made
+/// safe the other way round: the `state` (single use, bound to the browser by a cookie) ties
+/// the answer to this sign-in; the code is traded for an access token by Moim itself, over
+/// TLS with the client secret, at the provider's fixed token endpoint; and who signed in is
+/// read with that token from the provider's own profile endpoint. Nothing that names the
+/// member passes through the browser, so there is nothing a browser could forge. Such a
+/// provider's addresses are never taken as verified.
 public final class OpenIDProvider: Sendable {
     public let configuration: Configuration
 
@@ -24,6 +32,9 @@ public final class OpenIDProvider: Sendable {
         public var postsBack = false
         /// PEM certificates to trust beside the system's (a club's own Keycloak).
         public var trustedCertificates: String?
+        /// Set for a provider that speaks OAuth 2 with a profile endpoint instead of OpenID
+        /// Connect; `issuer` then only names it.
+        public var oauth: OAuthEndpoints?
 
         public init(id: String, name: String, issuer: String, clientID: String, clientSecret: ClientSecret) {
             self.id = id
@@ -31,6 +42,18 @@ public final class OpenIDProvider: Sendable {
             self.issuer = issuer.hasSuffix("/") ? String(issuer.dropLast()) : issuer
             self.clientID = clientID
             self.clientSecret = clientSecret
+        }
+    }
+
+    /// The fixed endpoints of an OAuth 2 provider without discovery, and how its profile reads.
+    public struct OAuthEndpoints: Sendable {
+        public var authorization: String
+        public var token: String
+        public var profile: String
+        public var reading: ProfileReading
+
+        public init(authorization: String, token: String, profile: String, reading: ProfileReading) {
+            (self.authorization, self.token, self.profile, self.reading) = (authorization, token, profile, reading)
         }
     }
 
@@ -69,6 +92,11 @@ public final class OpenIDProvider: Sendable {
 
     /// Where to send the browser: the authorization endpoint with the code flow's parameters.
     public func authorizationURL(state: String, nonce: String, verifier: String, redirectURI: String) throws(OpenIDError) -> String {
+        if let oauth = configuration.oauth {
+            let query = [("response_type", "code"), ("client_id", configuration.clientID), ("redirect_uri", redirectURI), ("state", state)]
+                .map { "\($0.0)=\(FormEncoding.encode($0.1))" }.joined(separator: "&")
+            return oauth.authorization + (oauth.authorization.contains("?") ? "&" : "?") + query
+        }
         let endpoints = try discovered()
         var parameters = [
             ("response_type", "code"), ("client_id", configuration.clientID), ("redirect_uri", redirectURI),
@@ -80,8 +108,16 @@ public final class OpenIDProvider: Sendable {
         return endpoints.authorization + (endpoints.authorization.contains("?") ? "&" : "?") + query
     }
 
-    /// Trades the code for tokens at the token endpoint and checks the ID token.
-    public func signIn(code: String, verifier: String, nonce: String, redirectURI: String, now: Date = Date()) throws(OpenIDError) -> IDToken {
+    /// Trades the code for tokens at the token endpoint and checks the ID token (or, from an
+    /// OAuth 2 provider, reads the profile with the access token): who signed in.
+    public func signIn(code: String, state: String, verifier: String, nonce: String, redirectURI: String, now: Date = Date())
+        throws(OpenIDError) -> ProviderIdentity
+    {
+        if let oauth = configuration.oauth { return try profile(oauth, code: code, state: state, redirectURI: redirectURI, now: now) }
+        return ProviderIdentity(try idToken(code: code, verifier: verifier, nonce: nonce, redirectURI: redirectURI, now: now))
+    }
+
+    private func idToken(code: String, verifier: String, nonce: String, redirectURI: String, now: Date) throws(OpenIDError) -> IDToken {
         let endpoints = try discovered()
         let form = [
             ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", redirectURI), ("code_verifier", verifier),
@@ -101,6 +137,22 @@ public final class OpenIDProvider: Sendable {
         case .failure(let failure):
             throw .token(failure)
         }
+    }
+
+    /// OAuth 2 without an ID token: the access token from the token endpoint, then the profile.
+    private func profile(_ oauth: OAuthEndpoints, code: String, state: String, redirectURI: String, now: Date) throws(OpenIDError) -> ProviderIdentity {
+        let form = [
+            ("grant_type", "authorization_code"), ("code", code), ("state", state), ("redirect_uri", redirectURI),
+            ("client_id", configuration.clientID), ("client_secret", try configuration.clientSecret.value(clientID: configuration.clientID, now: now)),
+        ]
+        let answer = try post(oauth.token, form: form)
+        // Naver answers a refused code with 200 and an `error` field.
+        guard answer.status == 200, let json = try? JSONSerialization.jsonObject(with: Data(answer.body)) as? [String: Any],
+              let accessToken = json["access_token"] as? String, !accessToken.isEmpty, accessToken.utf8.count <= 4096,
+              accessToken.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F })
+        else { throw .provider("the token endpoint gave no access token (status \(answer.status))") }
+        let profile = try get(oauth.profile, headers: [("Authorization", "Bearer " + accessToken)])
+        return try oauth.reading.identity(profile)
     }
 
     private func verify(_ token: String, keys: [JSONWebKey], nonce: String, now: Date) -> Result<IDToken, IDToken.Failure> {
@@ -148,10 +200,10 @@ public final class OpenIDProvider: Sendable {
         return (HTTPClient(endpoint: endpoint, timeout: timeout, trustedCertificates: configuration.trustedCertificates), target)
     }
 
-    private func get(_ url: String) throws(OpenIDError) -> [UInt8] {
+    private func get(_ url: String, headers: [(String, String)] = []) throws(OpenIDError) -> [UInt8] {
         let (client, target) = try client(for: url)
         do {
-            let answer = try client.send("GET", target, headers: [("Accept", "application/json")], maximumBodySize: 1 << 20)
+            let answer = try client.send("GET", target, headers: [("Accept", "application/json")] + headers, maximumBodySize: 1 << 20)
             guard answer.status == 200 else { throw OpenIDError.provider("\(url) answered \(answer.status)") }
             return answer.body
         } catch let error as OpenIDError {

@@ -49,9 +49,9 @@ extension App {
             Self.logSignIn(provider, "refused an answer with an unknown, used or expired state")
             throw HTTPError(.badRequest, message: localizer.text("providers.errors.state", language, ["provider": provider.configuration.name]))
         }
-        let token: IDToken
+        let token: ProviderIdentity
         do {
-            token = try provider.signIn(code: String((context.form["code"] ?? "").prefix(2048)), verifier: attempt.verifier,
+            token = try provider.signIn(code: String((context.form["code"] ?? "").prefix(2048)), state: state, verifier: attempt.verifier,
                                         nonce: attempt.nonce, redirectURI: callbackURL(provider, context))
         } catch {
             Self.logSignIn(provider, "refused: \(error)")

@@ -5,6 +5,7 @@ import Network
 /// fields its provider needs:
 ///
 ///     { "kakao":  { "client_id": "…", "client_secret": "…" },
+///       "naver":  { "client_id": "…", "client_secret": "…" },
 ///       "google": { "client_id": "…", "client_secret": "…" },
 ///       "apple":  { "client_id": "…", "team_id": "…", "key_id": "…", "private_key_file": "/etc/moim/apple.p8" },
 ///       "oidc":   { "issuer": "https://sso.example.org", "client_id": "…", "client_secret": "…", "name": "Club SSO" } }
@@ -13,7 +14,7 @@ import Network
 public struct SignInSettings {
     /// The fields each provider takes, in the order their buttons appear.
     static let fields: [(provider: String, fields: [String])] = [
-        ("kakao", ["client_id", "client_secret"]), ("google", ["client_id", "client_secret"]),
+        ("kakao", ["client_id", "client_secret"]), ("naver", ["client_id", "client_secret"]), ("google", ["client_id", "client_secret"]),
         ("apple", ["client_id", "team_id", "key_id", "private_key_file"]), ("oidc", ["issuer", "client_id", "client_secret", "name"]),
     ]
     private var values: [String: [String: String]] = [:]
@@ -67,6 +68,13 @@ public struct SignInSettings {
         switch provider {
         case "kakao":
             return .init(id: "kakao", name: "Kakao", issuer: "https://kauth.kakao.com", clientID: clientID, clientSecret: .fixed(secret))
+        case "naver":
+            // OAuth 2 with a profile endpoint, not OpenID Connect (see `OpenIDProvider`).
+            var naver = OpenIDProvider.Configuration(id: "naver", name: "Naver", issuer: "https://nid.naver.com", clientID: clientID,
+                                                     clientSecret: .fixed(secret))
+            naver.oauth = .init(authorization: "https://nid.naver.com/oauth2.0/authorize", token: "https://nid.naver.com/oauth2.0/token",
+                                profile: "https://openapi.naver.com/v1/nid/me", reading: .naver)
+            return naver
         case "google":
             return .init(id: "google", name: "Google", issuer: "https://accounts.google.com", clientID: clientID, clientSecret: .fixed(secret))
         case "apple":
