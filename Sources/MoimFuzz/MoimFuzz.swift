@@ -33,6 +33,8 @@ enum Targets {
         "tar-header": OperationsTargets.tarHeader,
         "postgres-values": StorageTargets.postgresValues,
         "object-store-answer": NetworkTargets.objectStoreAnswer,
+        "sign-in-answer": NetworkTargets.signInAnswer,
+        "work-address": WebTargets.workAddress,
     ]
 
     nonisolated(unsafe) static var selected: Target = { _ in }

@@ -36,3 +36,24 @@ enum NetworkTargets {
         }
     }
 }
+
+extension NetworkTargets {
+    /// What a sign-in provider sends back: a key set, an ID token and a profile. The input
+    /// is split at its first two NUL bytes into the three. A token is never accepted unless
+    /// signed by a key of the set (with an empty set, never), and a profile read gives a
+    /// subject the database can hold and never an address taken as verified.
+    static func signInAnswer(_ bytes: UnsafeBufferPointer<UInt8>) {
+        let parts = Array(bytes).split(separator: 0, maxSplits: 2, omittingEmptySubsequences: false).map(Array.init)
+        let keys = JSONWebKey.set(parts.first ?? [])
+        let token = String(decoding: parts.count > 1 ? parts[1] : [], as: UTF8.self)
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        if (try? IDToken(verifying: token, keys: [], issuer: "https://id.example", clientID: "moim", nonce: "n", now: now)) != nil {
+            violated("a token accepted without any key")
+        }
+        _ = try? IDToken(verifying: token, keys: keys, issuer: "https://id.example", clientID: "moim", nonce: "n", now: now)
+        if let identity = try? ProfileReading.naver.identity(parts.count > 2 ? parts[2] : Array(bytes)) {
+            guard (1...255).contains(identity.subject.utf8.count) else { violated("a subject the database cannot hold") }
+            guard !identity.emailVerified else { violated("an OAuth profile's address taken as verified") }
+        }
+    }
+}

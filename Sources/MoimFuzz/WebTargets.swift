@@ -173,3 +173,19 @@ enum SearchSandbox {
 extension SearchText {
     var unicodeLength: Int { text.unicodeScalars.count }
 }
+
+extension WebTargets {
+    /// Work addresses: a domain read from one is the address's own ending, in lower-case
+    /// ASCII letters, digits, hyphens and dots only, and never a free-mail service's.
+    static func workAddress(_ bytes: UnsafeBufferPointer<UInt8>) {
+        let address = String(decoding: bytes, as: UTF8.self)
+        guard let domain = WorkAddress.domain(of: address) else { return }
+        guard address.hasSuffix("@" + domain) else { violated("a domain that is not the address's") }
+        guard domain.utf8.allSatisfy({ ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2D || $0 == 0x2E }) else {
+            violated("a domain with other characters")
+        }
+        if WorkAddress.isFreeMail(domain), !FreeMail.domains.contains(where: { domain == $0 || domain.hasSuffix("." + $0) }) {
+            violated("free mail that is not on the list")
+        }
+    }
+}

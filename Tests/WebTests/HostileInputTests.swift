@@ -105,6 +105,19 @@ import Storage
         #expect(live.isUp)
     }
 
+    @Test(arguments: ["", "\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}", "99999999999999999999", "1e400", "１２３４５６", "12345\u{0}",
+                      String(repeating: "1", count: 100_000), "123456"])
+    func workplaceCodesNeverTrapAndNeverVerifyWithoutACode(code: String) throws {
+        let live = try LiveSite()
+        let answer = try live.post("/settings/workplace/confirm", [("work_code", code), ("next", "//evil.test/%0D%0A")])
+        #expect(answer.statusCode == 422)
+        #expect(try live.site.database.user(username: "hostile")?.workplaceDomain == nil)
+        // Without a mail server there is no code to ask for; the list filter takes anything.
+        #expect(try live.post("/settings/workplace", [("work_email", "a@\u{0}.kr")]).statusCode == 404)
+        #expect(try live.get("/meetups?workplace=%00%FF").statusCode == 200)
+        #expect(live.isUp)
+    }
+
     @Test(arguments: ["/search?q=ab%00", "/search?q=%00%00%00", "/crews?q=abc%00", "/search?q=%22%00OR%01", "/meetups?q=%00a%25"])
     func searchesWithControlCharactersAnswer200(target: String) throws {
         let live = try LiveSite()
