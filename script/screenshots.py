@@ -1,13 +1,14 @@
 """Fills a fresh site with a crew's life and photographs every page type in headless Chromium.
 
 Run by script/screenshots, which builds Moim, installs Chromium and Selenium and passes:
-    screenshots.py MOIM_BINARY OUTPUT_DIRECTORY
+    screenshots.py MOIM_BINARY OUTPUT_DIRECTORY VENV
 
 For every page, at 375x812 (a phone) and 1280x900, in English and in Korean, it saves a full-page
 screenshot and reports what a person would notice: a page that scrolls sideways, a page without
 exactly one <h1>, a status other than the expected one. It exits non-zero if any page fails.
 """
 
+import collections
 import datetime
 import email
 import email.policy
@@ -188,6 +189,9 @@ def seed(data):
                    " gender = ?, birthYear = ?, job = 'office' WHERE username = ?",
                    (name, "female" if number % 2 else "male", 1985 + number, f"runner{number}"))
     db.execute("UPDATE users SET role = 'admin' WHERE username = 'runner1'")
+    # runner1 proved where she works (a code to her work address, typed back a month ago).
+    db.execute("UPDATE users SET workplaceDomain = 'hangang-bank.co.kr', workplaceVerifiedAt = strftime('%Y-%m-%d %H:%M:%f', 'now', '-30 days')"
+               " WHERE username = 'runner1'")
     db.commit()
 
     people = [Member(f"runner{number}").log_in() for number in range(1, 13)]
@@ -253,6 +257,13 @@ def seed(data):
         _, _, page = member.get(groups_url)
         ids = re.findall(r'<option value="(\d+)">', page.split('name="group"')[1].split("</select>")[0])
         member.post(groups_url + "/apply", [("group", ids[index % len(ids)])], page=groups_url)
+
+    office = dict(meetup_fields, title="Lunch 5K for office workers, Yeouido", crew="", capacity="12", workplace_only="on",
+                  time_slot="afterWork", place_name="IFC mall, north gate", latitude="37.5251", longitude="126.9255",
+                  starts_at=local(start.replace(hour=12) + datetime.timedelta(days=1)))
+    lead.post("/meetups", list(office.items()), page="/meetups/new")
+    # She renews her workplace: her settings show where to type the code mailed to her.
+    lead.post("/settings/workplace", [("work_email", "minji.kim@hangang-bank.co.kr")], page="/settings")
 
     run_start = now - datetime.timedelta(days=1, hours=3)
     record = lead.post("/records", [("visibility", "public"), ("note", "Easy loop, legs felt **fresh** after the rest day.")],
@@ -372,6 +383,38 @@ def save_html(member, language, output, named_paths):
             file.write(body)
 
 
+# axe-core, pinned: the copy inside the axe-playwright-python wheel (script/screenshots installs it).
+AXE_VERSION = "4.12.1"
+AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22a", "wcag22aa"]
+AXE_SOURCE = None
+# rule -> [page views that break it, elements]
+AXE_COUNTS = collections.defaultdict(lambda: [0, 0])
+
+
+def load_axe(venv):
+    global AXE_SOURCE
+    found = glob.glob(os.path.join(venv, "lib", "python3*", "site-packages", "axe_playwright_python", "axe.min.js"))
+    with open(found[0]) as file:
+        AXE_SOURCE = file.read()
+    if f"axe v{AXE_VERSION}" not in AXE_SOURCE[:100]:
+        sys.exit(f"expected axe-core {AXE_VERSION} in {found[0]}")
+
+
+def accessibility(driver):
+    """axe-core's WCAG 2.0-2.2 A and AA violations on the page as shown: ["rule (N): target", …]."""
+    # Run as the driver's own script (CDP), which the pages' CSP does not govern.
+    driver.execute_script(AXE_SOURCE + "; window.axe = axe;")
+    found = driver.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        window.axe.run(document, {runOnly: {type: 'tag', values: arguments[0]}, resultTypes: ['violations']})
+          .then(r => done(r.violations.map(v => [v.id, v.nodes.length, v.nodes.slice(0, 2).map(n => n.target.join(' ')).join(', ')])))
+          .catch(e => done([['axe-error', 1, String(e)]]));""", AXE_TAGS)
+    for rule, nodes, _ in found:
+        AXE_COUNTS[rule][0] += 1
+        AXE_COUNTS[rule][1] += nodes
+    return [f"axe {rule} ({nodes}): {targets}" for rule, nodes, targets in found]
+
+
 def shoot(driver, output, name, path, mail=False):
     """A page of the site (a path), or with `mail` an email's HTML (a file:// address; no <h1>)."""
     driver.get(path if mail else BASE + path)
@@ -395,7 +438,7 @@ def shoot(driver, output, name, path, mail=False):
         time.sleep(0.1)
     driver.save_screenshot(os.path.join(output, name + ".png"))
     driver.set_window_size(size["width"], size["height"])
-    problems = []
+    problems = accessibility(driver)
     if width > viewport:
         problems.append(f"scrolls sideways ({width} px > {viewport} px: {', '.join(wide)})")
     if h1s != 1 and not mail:
@@ -404,7 +447,8 @@ def shoot(driver, output, name, path, mail=False):
 
 
 def main():
-    binary, output = sys.argv[1], sys.argv[2]
+    binary, output, venv = sys.argv[1], sys.argv[2], sys.argv[3]
+    load_axe(venv)
     os.makedirs(output, exist_ok=True)
     data = tempfile.mkdtemp(prefix="moim-screenshots-")
     subprocess.run([binary, "demo", "--data", data, "--users", "12", "--posts", "40", "--follows", "6", "--comments", "0", "--meetups", "0"],
@@ -432,6 +476,7 @@ def main():
             options.add_argument(argument)
         options.binary_location = "/usr/bin/chromium"
         driver = webdriver.Chrome(options=options, service=Service("/usr/bin/chromedriver"))
+        driver.set_script_timeout(120)
         failures = []
         try:
             admin = Member("runner1").log_in()
@@ -457,7 +502,10 @@ def main():
                             failures.append(f"{name} {language} {size_name}: {problem}")
         finally:
             driver.quit()
-        print("\n".join(failures) if failures else "every page fits and has one <h1>")
+        print("\n".join(failures) if failures else "every page fits, has one <h1> and no axe-core violation")
+        print(f"axe-core {AXE_VERSION} ({', '.join(AXE_TAGS)}): "
+              + ("no violations" if not AXE_COUNTS else "; ".join(f"{rule}: {views} page views, {nodes} elements"
+                                                            for rule, (views, nodes) in sorted(AXE_COUNTS.items()))))
         print(f"screenshots in {output}")
         sys.exit(1 if failures else 0)
     finally:
