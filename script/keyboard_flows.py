@@ -26,8 +26,6 @@ from screenshots import Member, chromium, demo_site, host_meetup, png, wait_unti
 screenshots.PORT = 18097
 screenshots.BASE = BASE = f"http://127.0.0.1:{screenshots.PORT}"
 failures = []
-INTERACTIVE = {"button", "link", "textbox", "searchbox", "combobox", "checkbox", "radio", "spinbutton", "slider", "menuitem",
-               "tab", "switch", "listbox", "option", "DisclosureTriangle"}
 
 
 def check(condition, what):
@@ -86,10 +84,8 @@ def page_checks(driver, name):
     tabs = driver.execute_script("return document.querySelectorAll('nav.tabs').length")
     check(tabs == 0 or current >= 1, f"{name}: the tab strip marks the current page")
 
-    tree = driver.execute_cdp_cmd("Accessibility.getFullAXTree", {})["nodes"]
-    nameless = [node.get("role", {}).get("value") for node in tree if not node.get("ignored")
-                and node.get("role", {}).get("value") in INTERACTIVE and not (node.get("name", {}).get("value") or "").strip()]
-    check(not nameless, f"{name}: every control has an accessible name ({nameless[:5]})")
+    nameless = screenshots.nameless_controls(driver)
+    check(not nameless, f"{name}: every control has an accessible name {nameless}")
 
     # The skip link is the first stop, and Enter on it leads into the main content.
     page = driver.current_url.split("#")[0]

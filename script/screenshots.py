@@ -416,6 +416,19 @@ def accessibility(driver):
     return [f"axe {rule} ({nodes}): {targets}" for rule, nodes, targets in found]
 
 
+# Roles a person acts on: each needs a name in Chromium's accessibility tree.
+INTERACTIVE_ROLES = {"button", "link", "textbox", "searchbox", "combobox", "checkbox", "radio", "spinbutton", "slider",
+                     "menuitem", "tab", "switch", "listbox", "DisclosureTriangle"}
+
+
+def nameless_controls(driver):
+    """Controls without an accessible name in Chromium's own tree (CDP Accessibility.getFullAXTree)."""
+    nodes = driver.execute_cdp_cmd("Accessibility.getFullAXTree", {})["nodes"]
+    found = [node["role"]["value"] for node in nodes if not node.get("ignored") and node.get("role", {}).get("value") in INTERACTIVE_ROLES
+             and not (node.get("name", {}).get("value") or "").strip()]
+    return [f"{len(found)} controls without an accessible name ({', '.join(sorted(set(found)))})"] if found else []
+
+
 def sideways(driver):
     """What sticks out past the right edge (up to three elements), or [] when nothing does."""
     if driver.execute_script("return document.documentElement.scrollWidth <= document.documentElement.clientWidth"):
@@ -460,7 +473,7 @@ def shoot(driver, output, name, path, mail=False, text_checks=False):
         time.sleep(0.1)
     driver.save_screenshot(os.path.join(output, name + ".png"))
     driver.set_window_size(size["width"], size["height"])
-    problems = accessibility(driver) + (reflow(driver) if text_checks else [])
+    problems = accessibility(driver) + nameless_controls(driver) + (reflow(driver) if text_checks else [])
     if wide:
         problems.append(f"scrolls sideways: {', '.join(wide)}")
     if h1s != 1 and not mail:
