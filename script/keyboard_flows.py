@@ -42,7 +42,7 @@ def submit(driver, key):
     """Presses `key` on the focused control and waits for the page it leads to."""
     driver.execute_script("window.__leaving = true")
     press(driver, key)
-    for _ in range(100):
+    for _ in range(300):
         if driver.execute_script("return window.__leaving === undefined && document.readyState === 'complete'"):
             return
         time.sleep(0.05)

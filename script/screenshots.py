@@ -117,7 +117,7 @@ def demo_site(binary, prefix, users):
 def chromium(width=1280, javascript=True):
     """A headless Chromium, with JavaScript or without."""
     options = Options()
-    for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", f"--window-size={width},900"]:
+    for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", f"--window-size={width},900"]:
         options.add_argument(argument)
     if not javascript:
         options.add_experimental_option("prefs", {"profile.managed_default_content_settings.javascript": 2})
