@@ -92,20 +92,20 @@ public final class OpenIDProvider: Sendable {
 
     /// Where to send the browser: the authorization endpoint with the code flow's parameters.
     public func authorizationURL(state: String, nonce: String, verifier: String, redirectURI: String) throws(OpenIDError) -> String {
+        var parameters = [("response_type", "code"), ("client_id", configuration.clientID), ("redirect_uri", redirectURI), ("state", state)]
+        let endpoint: String
         if let oauth = configuration.oauth {
-            let query = [("response_type", "code"), ("client_id", configuration.clientID), ("redirect_uri", redirectURI), ("state", state)]
-                .map { "\($0.0)=\(FormEncoding.encode($0.1))" }.joined(separator: "&")
-            return oauth.authorization + (oauth.authorization.contains("?") ? "&" : "?") + query
+            endpoint = oauth.authorization
+        } else {
+            endpoint = try discovered().authorization
+            parameters += [
+                ("scope", configuration.scopes.joined(separator: " ")), ("nonce", nonce),
+                ("code_challenge", Self.challenge(verifier)), ("code_challenge_method", "S256"),
+            ]
+            if configuration.postsBack { parameters.append(("response_mode", "form_post")) }
         }
-        let endpoints = try discovered()
-        var parameters = [
-            ("response_type", "code"), ("client_id", configuration.clientID), ("redirect_uri", redirectURI),
-            ("scope", configuration.scopes.joined(separator: " ")), ("state", state), ("nonce", nonce),
-            ("code_challenge", Self.challenge(verifier)), ("code_challenge_method", "S256"),
-        ]
-        if configuration.postsBack { parameters.append(("response_mode", "form_post")) }
         let query = parameters.map { "\($0.0)=\(FormEncoding.encode($0.1))" }.joined(separator: "&")
-        return endpoints.authorization + (endpoints.authorization.contains("?") ? "&" : "?") + query
+        return endpoint + (endpoint.contains("?") ? "&" : "?") + query
     }
 
     /// Trades the code for tokens at the token endpoint and checks the ID token (or, from an
@@ -119,11 +119,7 @@ public final class OpenIDProvider: Sendable {
 
     private func idToken(code: String, verifier: String, nonce: String, redirectURI: String, now: Date) throws(OpenIDError) -> IDToken {
         let endpoints = try discovered()
-        let form = [
-            ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", redirectURI), ("code_verifier", verifier),
-            ("client_id", configuration.clientID), ("client_secret", try configuration.clientSecret.value(clientID: configuration.clientID, now: now)),
-        ]
-        let answer = try post(endpoints.token, form: form)
+        let answer = try post(endpoints.token, form: try tokenForm(code: code, redirectURI: redirectURI, now: now, [("code_verifier", verifier)]))
         guard answer.status == 200, let json = try? JSONSerialization.jsonObject(with: Data(answer.body)) as? [String: Any] else {
             throw .provider("the token endpoint answered \(answer.status)")
         }
@@ -141,11 +137,7 @@ public final class OpenIDProvider: Sendable {
 
     /// OAuth 2 without an ID token: the access token from the token endpoint, then the profile.
     private func profile(_ oauth: OAuthEndpoints, code: String, state: String, redirectURI: String, now: Date) throws(OpenIDError) -> ProviderIdentity {
-        let form = [
-            ("grant_type", "authorization_code"), ("code", code), ("state", state), ("redirect_uri", redirectURI),
-            ("client_id", configuration.clientID), ("client_secret", try configuration.clientSecret.value(clientID: configuration.clientID, now: now)),
-        ]
-        let answer = try post(oauth.token, form: form)
+        let answer = try post(oauth.token, form: try tokenForm(code: code, redirectURI: redirectURI, now: now, [("state", state)]))
         // Naver answers a refused code with 200 and an `error` field.
         guard answer.status == 200, let json = try? JSONSerialization.jsonObject(with: Data(answer.body)) as? [String: Any],
               let accessToken = json["access_token"] as? String, !accessToken.isEmpty, accessToken.utf8.count <= 4096,
@@ -153,6 +145,12 @@ public final class OpenIDProvider: Sendable {
         else { throw .provider("the token endpoint gave no access token (status \(answer.status))") }
         let profile = try get(oauth.profile, headers: [("Authorization", "Bearer " + accessToken)])
         return try oauth.reading.identity(profile)
+    }
+
+    /// What the token endpoint is sent for `code`: the grant, `extra` fields, and the client's credentials.
+    private func tokenForm(code: String, redirectURI: String, now: Date, _ extra: [(String, String)]) throws(OpenIDError) -> [(String, String)] {
+        [("grant_type", "authorization_code"), ("code", code), ("redirect_uri", redirectURI)] + extra
+            + [("client_id", configuration.clientID), ("client_secret", try configuration.clientSecret.value(clientID: configuration.clientID, now: now))]
     }
 
     private func verify(_ token: String, keys: [JSONWebKey], nonce: String, now: Date) -> Result<IDToken, IDToken.Failure> {
