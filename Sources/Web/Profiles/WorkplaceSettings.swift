@@ -56,14 +56,13 @@ extension App {
         let user = try context.requireUser()
         let typed = (context.form["work_code"] ?? "").filter { !$0.isWhitespace }
         var errors = FieldErrors()
-        let result: WorkplaceConfirmation
-        if typed.utf8.count == 6, typed.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) {
-            result = try storageAction(context) { try database.confirmWorkplace(userID: user.storedID, codeHash: WorkAddress.codeHash(typed, userID: user.storedID)) }
-        } else {
+        guard typed.utf8.count == 6, typed.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
             // Not a try: a typo in the form does not cost one of the five.
             errors.add("work_code", "errors.work_code_format")
             return try renderSettings(ProfileFields(user), user: user, errors: errors, context)
         }
+        let hash = WorkAddress.codeHash(typed, userID: try user.storedID)
+        let result = try storageAction(context) { try database.confirmWorkplace(userID: user.storedID, codeHash: hash) }
         switch result {
         case .verified:
             let next = context.form["next"].flatMap(Self.meetupAddress)
