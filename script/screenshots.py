@@ -442,18 +442,20 @@ def sideways(driver):
 
 
 def reflow(driver):
-    """WCAG's reflow and text size: at 320 px, and with text at 200% on a phone, nothing scrolls sideways."""
+    """WCAG's reflow (1.4.10: 320 px wide) and text resize (1.4.4: text at 200% in a desktop
+    window): nothing scrolls sideways."""
     size = driver.get_window_size()
     problems = []
     driver.set_window_size(320, size["height"])
     if found := sideways(driver):
         problems.append(f"scrolls sideways at 320 px: {', '.join(found)}")
-    driver.set_window_size(size["width"], size["height"])
+    driver.set_window_size(SIZES["desktop"][0], size["height"])
     # Text size through the CSSOM (which the pages' CSP allows), as a browser's text zoom would.
     driver.execute_script("document.documentElement.style.fontSize = '200%'")
     if found := sideways(driver):
         problems.append(f"scrolls sideways with text at 200%: {', '.join(found)}")
     driver.execute_script("document.documentElement.style.fontSize = ''")
+    driver.set_window_size(size["width"], size["height"])
     return problems
 
 
