@@ -11,6 +11,7 @@ import sys
 import tempfile
 
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support.wait import WebDriverWait
 
 sys.path.insert(0, os.path.dirname(__file__))
 from screenshots import BASE, PORT, Member, chromium, demo_site, host_meetup, wait_until_serving  # noqa: E402
@@ -26,9 +27,11 @@ def check(condition, what):
 
 
 def through_the_provider(driver):
-    """At the provider's page: who am I (its test form), and authorize."""
+    """At the provider's page: who am I (its test form), and authorize; returns once the chain
+    of redirects is back at Moim."""
     driver.find_element(By.NAME, "sub").send_keys("sora-at-club")
     driver.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
+    WebDriverWait(driver, 10).until(lambda browser: browser.current_url.startswith(BASE))
 
 
 def main():
