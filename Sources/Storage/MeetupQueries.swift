@@ -280,10 +280,7 @@ extension AppDatabase {
             else { return .notGoing }
             let failures = try db.value("SELECT failures FROM checkinAttempts WHERE meetupID = ? AND userID = ?", [meetupID, userID], as: Int.self) ?? 0
             guard failures < 5 else { return .locked }
-            // The same time whichever digit differs.
-            let typed = Array(code.utf8), wanted = Array(expected.utf8)
-            let matches = typed.count == wanted.count && zip(typed, wanted).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
-            guard matches else {
+            guard sameBytes(code.utf8, expected.utf8) else {
                 try db.execute("""
                     INSERT INTO checkinAttempts (meetupID, userID, failures) VALUES (?, ?, 1)
                     ON CONFLICT (meetupID, userID) DO UPDATE SET failures = checkinAttempts.failures + 1

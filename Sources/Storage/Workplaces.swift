@@ -54,9 +54,7 @@ extension AppDatabase {
                  code: try row.decode(Data.self, atIndex: 2), attempts: try row.decode(Int.self, atIndex: 3))
             }
             guard let pending, pending.attempts < Self.workplaceCodeTries else { return .noCode }
-            // The same time whichever byte differs.
-            let matches = pending.code.count == codeHash.count && zip(pending.code, codeHash).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
-            guard matches else {
+            guard sameBytes(pending.code, codeHash) else {
                 let attempts = pending.attempts + 1
                 if attempts >= Self.workplaceCodeTries {
                     try db.execute("DELETE FROM workplaceCodes WHERE userID = ?", [userID])
