@@ -102,6 +102,12 @@ import TestSupport
         #expect(!jun.get("/u/mina").bodyText.contains("acme.co.kr"))
     }
 
+    @Test func aSiteThatSendsNoMailOffersNoWorkplaceRule() throws {
+        let host = try TestSite().members("hostess")[0]
+        #expect(!host.get("/meetups/new").bodyText.contains("name=\"workplace_only\""))
+        #expect(host.get("/settings").bodyText.contains("a workplace cannot be verified here"))
+    }
+
     @Test func codesExpireAllowFiveTriesAndTheBadgeLapsesAfterAYear() throws {
         let sink = try MailSink()
         let site = try site(sink)

@@ -111,6 +111,7 @@ extension App {
             modes: choices(Meetup.SignupMode.allCases.map(\.rawValue), labels: "meetups.mode", selected: form.signupMode, language),
             genders: choices(Meetup.GenderRule.allCases.map(\.rawValue), labels: "meetups.gender", selected: form.genderRule, language),
             jobs: Choices.jobs.map { Choice(value: $0, label: localizer.text("choices.job.\($0)", language), selected: form.jobs.contains($0)) },
+            offersWorkplaceRule: mailEnabled || form.workplaceOnly,
             errors: errors.localized(localizer, language),
             daylight: localizer.daylight(daylight(of: form), language),
             picker: configuration.tiles.map { tiles in
@@ -176,6 +177,8 @@ struct MeetupFormView: PageView {
     let genders: [Choice]
     /// Checkboxes: jobs the meetup is limited to.
     let jobs: [Choice]
+    /// Workplaces are verified by mail: a site without mail cannot offer the rule (kept when set).
+    let offersWorkplaceRule: Bool
     /// Each field's error message, by field name.
     let errors: [String: String]
     var hasErrors: Bool { !errors.isEmpty }
