@@ -6,7 +6,10 @@ import Mustache
 /// The TechEmpower "Fortunes" test on Hummingbird 2 + swift-mustache + GRDB, written the way
 /// Hummingbird's own entry in the TechEmpower suite is (an async route, a `MustacheTemplate`
 /// rendered per request, an HTML response), but reading the same SQLite file as
-/// `FortunesMoim`. `fortunes-hummingbird DATABASE PORT TEMPLATE`.
+/// `FortunesMoim`, through a read-only pool. The page and its rows answer the template's
+/// lookups through `MustacheParent` (a switch on the name), as a Hummingbird expert writes
+/// them, rather than letting swift-mustache reflect over them with `Mirror`.
+/// `fortunes-hummingbird DATABASE PORT TEMPLATE`.
 @main
 struct FortunesHummingbird {
     static func main() async throws {
@@ -15,7 +18,9 @@ struct FortunesHummingbird {
             FileHandle.standardError.write(Data("usage: FortunesHummingbird DATABASE PORT TEMPLATE\n".utf8))
             exit(2)
         }
-        let database = try DatabasePool(path: arguments[1])
+        var configuration = Configuration()
+        configuration.readonly = true
+        let database = try DatabasePool(path: arguments[1], configuration: configuration)
         let template = try MustacheTemplate(string: String(contentsOfFile: arguments[3], encoding: .utf8))
         let router = Router()
         router.get("fortunes") { _, _ -> HTML in
@@ -40,11 +45,23 @@ struct HTML: ResponseGenerator {
     }
 }
 
-struct FortunesPage {
+struct FortunesPage: MustacheParent {
     let fortunes: [Fortune]
+
+    func child(named name: String) -> Any? {
+        name == "fortunes" ? fortunes : nil
+    }
 }
 
-struct Fortune: Sendable {
+struct Fortune: Sendable, MustacheParent {
     let id: Int
     let message: String
+
+    func child(named name: String) -> Any? {
+        switch name {
+        case "id": id
+        case "message": message
+        default: nil
+        }
+    }
 }

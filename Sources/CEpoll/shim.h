@@ -3,6 +3,7 @@
 #include <sys/socket.h>
 #include <sys/prctl.h>
 #include <signal.h>
+#include <malloc.h>
 
 // glibc declares accept4 only under _GNU_SOURCE, which Swift's Glibc module is built without.
 extern int accept4(int fd, struct sockaddr *address, socklen_t *length, int flags);

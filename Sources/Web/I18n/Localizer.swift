@@ -9,6 +9,7 @@ public struct Localizer: Sendable {
     private let flat: [Language: [String: String]]
     let timeZone: TimeZone
     private let formatters = Formatters()
+    private var relative: [RelativeTimes] = []
 
     public init(directory: String, timeZone: TimeZone = .current) throws {
         var flat: [Language: [String: String]] = [:]
@@ -24,6 +25,11 @@ public struct Localizer: Sendable {
         }
         self.flat = flat
         self.timeZone = timeZone
+        relative = Language.allCases.map { RelativeTimes(self, $0) }
+    }
+
+    func relativeTimes(_ language: Language) -> RelativeTimes {
+        relative[language.templateIndex]
     }
 
     /// Every flat key of a language's catalog.

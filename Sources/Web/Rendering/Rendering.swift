@@ -73,7 +73,7 @@ extension App {
     func page(
         _ view: some PageView, _ context: RequestContext, title: String, section: Section? = nil, status: HTTPStatus = .ok
     ) -> HTTPResponse {
-        var writer = HTMLWriter(context.language)
+        var writer = HTMLWriter(context.language, capacity: HTMLWriter.pageCapacity)
         view.render(into: &writer, layout(context, title: title, section: section))
         return HTTPResponse(status: status, headers: HTTPHeaders([("Content-Type", "text/html; charset=utf-8")]), body: writer.bytes)
     }
@@ -114,8 +114,11 @@ extension App {
 }
 
 extension HTMLWriter {
-    init(_ language: Language) {
-        self.init(languageIndex: language.templateIndex)
+    /// Room for a whole feed page (about 40 KB) from the start: growing from 16 KiB copied it twice.
+    static let pageCapacity = 64 * 1024
+
+    init(_ language: Language, capacity: Int = 16 * 1024) {
+        self.init(languageIndex: language.templateIndex, capacity: capacity)
     }
 }
 
