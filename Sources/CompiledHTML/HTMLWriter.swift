@@ -32,6 +32,12 @@ public struct HTMLWriter {
         text.withUTF8 { escape($0) }
     }
 
+    /// Part of a page rendered earlier, as it was written then.
+    @inlinable
+    public mutating func raw(_ fragment: HTMLFragment) {
+        bytes.append(contentsOf: fragment.bytes)
+    }
+
     @inlinable
     public mutating func escape(_ number: Int) {
         // Digits and a minus sign need no escaping.
@@ -66,5 +72,16 @@ public struct HTMLWriter {
             start = index + 1
         }
         bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[start...]))
+    }
+}
+
+/// HTML rendered once and written as it is many times: the parts of a page that look the same
+/// to every reader, kept between requests. Templates write it with `{{{name}}}` only.
+public struct HTMLFragment: Sendable {
+    public let bytes: [UInt8]
+
+    @inlinable
+    public init(_ writer: HTMLWriter) {
+        bytes = writer.bytes
     }
 }

@@ -13,8 +13,18 @@ extension EventLoop {
         while !connection.inFlight, !connection.hasOutput {
             do {
                 if var request = try connection.parser.nextRequest() {
-                    dispatch(&request, on: connection, now: now)
-                    return
+                    guard answerHere(&request, on: connection, now: now) else {
+                        dispatch(&request, on: connection, now: now)
+                        return
+                    }
+                    // Answered: write it, then go on to the next request (pipelined ones too,
+                    // in this loop rather than by recursion).
+                    guard writeOutput(connection, now: now) == .done else { return }
+                    if connection.closeAfterWrite || server.isStopping && connection.isIdle {
+                        beginClosing(connection, now: now)
+                        return
+                    }
+                    continue
                 }
             } catch {
                 fail(connection, error, now: now)
@@ -74,6 +84,30 @@ extension EventLoop {
         identify(&request, on: connection)
         request.id = server.nextRequestID()
         server.pool.submit(HandlerPool.Job(loop: self, connection: connection.id, request: request, receivedAt: now))
+    }
+
+    /// Answers on this loop, without a handler thread, a request the handler answers at once
+    /// (`HTTPHandler.immediateResponse`), and queues the answer; false for any other request.
+    func answerHere(_ request: inout HTTPRequest, on connection: HTTPConnection, now: Int) -> Bool {
+        let started = DispatchTime.now().uptimeNanoseconds
+        guard let response = server.handler.immediateResponse(to: request) else { return false }
+        connection.requestsDispatched += 1
+        identify(&request, on: connection)
+        request.id = server.nextRequestID()
+        let keepAlive = HandlerPool.keepsAlive(request, response, loop: self)
+        let isHead = request.method == .head
+        let head = HTTPResponseWriter.head(for: response, version: request.version, keepAlive: keepAlive, isHead: isHead)
+        if let observer = server.configuration.observer {
+            observer.observe(request, response, seconds: Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9)
+        }
+        if server.configuration.accessLog {
+            accessLog.append(contentsOf: HandlerPool.logLine(request, response, milliseconds: monotonicMilliseconds() - now).utf8)
+        }
+        releaseInput(for: connection)
+        connection.closeAfterWrite = !keepAlive
+        connection.queue(head: head, body: isHead || !response.allowsBody ? [] : response.body)
+        connection.lastActivity = now
+        return true
     }
 
     /// Who sent the request: the peer, or behind a trusted proxy the client it names.

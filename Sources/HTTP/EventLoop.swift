@@ -32,6 +32,8 @@ final class EventLoop: @unchecked Sendable {
     var spareFD: Int32
     var acceptsPausedUntil: Int?
     var tookLastConnections = false
+    /// Lines for the requests this loop answered itself, written after each round of events.
+    var accessLog: [UInt8] = []
 
     /// What handler threads and streams hand to the loop to write.
     enum Delivery {
@@ -121,6 +123,7 @@ final class EventLoop: @unchecked Sendable {
                     }
                 }
             }
+            if !accessLog.isEmpty { HandlerPool.write(&accessLog) }
             if now - lastSweep >= 1000 || server.isStopping {
                 lastSweep = now
                 if server.isStopping { takeLastConnections(now: now) }

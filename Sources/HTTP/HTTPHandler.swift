@@ -11,10 +11,18 @@ public protocol HTTPHandler: Sendable {
     /// body up to the upload limit rather than the ordinary one. Called on an event loop
     /// before the body is read, so it must be quick. By default no request may.
     func allowsUpload(_ head: HTTPRequest) -> Bool
+
+    /// The answer, if the event loop may give it itself: for requests that need no database,
+    /// disk, lock or time (a health check), which a trip to a handler thread and back would
+    /// cost more than answering. Called on an event loop for every request, so it must be
+    /// quick and never block. By default nil: every request goes to a handler thread.
+    func immediateResponse(to request: HTTPRequest) -> HTTPResponse?
 }
 
 extension HTTPHandler {
     public func allowsUpload(_ head: HTTPRequest) -> Bool { false }
+
+    public func immediateResponse(to request: HTTPRequest) -> HTTPResponse? { nil }
 
     public func refusal(_ error: HTTPError, for request: HTTPRequest) -> HTTPResponse {
         .text("\(error.status)\n" + (error.message.map { "\($0)\n" } ?? ""), status: error.status)

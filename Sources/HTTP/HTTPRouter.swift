@@ -21,6 +21,8 @@ public struct HTTPRouter: HTTPHandler {
     }
 
     private var routes: [Route] = []
+    /// `GET` routes answered on the event loop, by their (literal) path.
+    private var immediate: [String: Route] = [:]
     /// Answers requests no route matched, e.g. static files; throws 404 by default.
     public var fallback: Handler = { _ in throw HTTPError(.notFound) }
     /// Turns an error thrown by a handler into a response (an error page).
@@ -38,6 +40,26 @@ public struct HTTPRouter: HTTPHandler {
     public mutating func upload(_ pattern: String, _ handler: @escaping Handler) {
         add(.post, pattern, handler)
         routes[routes.count - 1].takesFiles = true
+    }
+
+    /// A `GET` route on a literal path whose handler needs no database, disk, lock or time, so
+    /// that the event loop answers it itself (`immediateResponse(to:)`); also an ordinary route.
+    public mutating func immediate(_ pattern: String, _ handler: @escaping Handler) {
+        precondition(!pattern.contains(":"), "an immediate route has a literal path")
+        add(.get, pattern, handler)
+        immediate[pattern] = routes[routes.count - 1]
+    }
+
+    public func immediateResponse(to request: HTTPRequest) -> HTTPResponse? {
+        guard !immediate.isEmpty, request.method == .get || request.method == .head, let route = immediate[request.path] else { return nil }
+        var response: HTTPResponse
+        do {
+            response = try route.handler(request)
+        } catch {
+            response = errorHandler(request, error)
+        }
+        response.route = route.pattern
+        return response
     }
 
     /// True if `head` is a POST to a route registered with `upload`.

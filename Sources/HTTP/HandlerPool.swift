@@ -26,12 +26,14 @@ final class HandlerPool: @unchecked Sendable {
     private var stopping = false
     private var threads: [Thread] = []
     private let finished = DispatchGroup()
+    private let permits: RunPermits
 
     init(handler: any HTTPHandler, threads count: Int, accessLog: Bool, witness: (any RequestWitness)?, observer: (any RequestObserver)? = nil) {
         self.handler = handler
         self.accessLog = accessLog
         self.witness = witness
         self.observer = observer
+        permits = RunPermits(count: RunPermits.processors())
         for index in 0..<count {
             finished.enter()
             let thread = Thread { [self] in
@@ -74,7 +76,7 @@ final class HandlerPool: @unchecked Sendable {
         while head == jobs.count {
             if !log.isEmpty {
                 condition.unlock()
-                flush(&log)
+                Self.write(&log)
                 condition.lock()
                 continue
             }
@@ -96,6 +98,8 @@ final class HandlerPool: @unchecked Sendable {
     private func run(slot: Int) {
         var log: [UInt8] = []
         while let job = nextJob(flushing: &log) {
+            let permitted = permits.acquire(waitingAtMost: RunPermits.patience)
+            defer { if permitted { permits.release() } }
             var response: HTTPResponse
             if let witness {
                 if witness.isQuarantined(job.request) {
@@ -109,8 +113,7 @@ final class HandlerPool: @unchecked Sendable {
                 response = handler.handle(job.request)
             }
             let request = job.request
-            let keepAlive = request.keepAlive && job.loop.acceptsMoreRequests
-                && response.headers["connection"]?.lowercased() != "close"
+            let keepAlive = Self.keepsAlive(request, response, loop: job.loop)
             let isHead = request.method == .head
             let opened = isHead ? nil : response.opened
             let head = HTTPResponseWriter.head(for: response, version: request.version, keepAlive: keepAlive && opened == nil,
@@ -130,22 +133,31 @@ final class HandlerPool: @unchecked Sendable {
                 job.loop.deliver(.response(job.connection, head: head, body: response.body, keepAlive: keepAlive, stream: nil))
             }
             if accessLog {
-                let elapsed = monotonicMilliseconds() - job.receivedAt
-                let line = "\(request.id) \(request.remoteAddress) \(request.method.rawValue) \(request.target) "
-                    + "\(response.status.code) \(bodySize) \(elapsed)ms\n"
-                log.append(contentsOf: line.utf8)
-                if log.count > 16 * 1024 { flush(&log) }
+                log.append(contentsOf: Self.logLine(request, response, bodySize: bodySize, milliseconds: monotonicMilliseconds() - job.receivedAt).utf8)
+                if log.count > 16 * 1024 { Self.write(&log) }
             }
         }
-        flush(&log)
+        Self.write(&log)
     }
 
-    private func flush(_ log: inout [UInt8]) {
+    /// Whether the connection stays open after this answer.
+    static func keepsAlive(_ request: HTTPRequest, _ response: HTTPResponse, loop: EventLoop) -> Bool {
+        request.keepAlive && loop.acceptsMoreRequests && response.headers["connection"]?.lowercased() != "close"
+    }
+
+    /// The access log's line for an answered request.
+    static func logLine(_ request: HTTPRequest, _ response: HTTPResponse, bodySize: Int? = nil, milliseconds: Int) -> String {
+        "\(request.id) \(request.remoteAddress) \(request.method.rawValue) \(request.target) "
+            + "\(response.status.code) \(bodySize ?? response.body.count) \(milliseconds)ms\n"
+    }
+
+    /// Writes access-log lines to standard output and empties them.
+    static func write(_ log: inout [UInt8]) {
         guard !log.isEmpty else { return }
         log.withUnsafeBytes { bytes in
             var offset = 0
             while offset < bytes.count {
-                let n = write(STDOUT_FILENO, bytes.baseAddress! + offset, bytes.count - offset)
+                let n = Glibc.write(STDOUT_FILENO, bytes.baseAddress! + offset, bytes.count - offset)
                 if n <= 0 { break }
                 offset += n
             }

@@ -197,6 +197,10 @@ final class SwiftEmitter {
             self.line("\(write)(\(expression))")
         case .optional(.named("String")), .optional(.named("Int")), .optional(.named("Int64")):
             self.line("if let value = \(expression) { \(write)(value) }")
+        case .named("HTMLFragment") where !escaped:
+            self.line("w.raw(\(expression))")
+        case .named("HTMLFragment"):
+            throw TemplateError(template: template, line: line, message: "{{\(name)}} is HTML already: write it {{{\(name)}}}")
         default:
             throw TemplateError(template: template, line: line, message: "{{\(name)}} is a \(type); only String and Int are written")
         }

@@ -26,6 +26,9 @@ public final class App: HTTPHandler, @unchecked Sendable {
     /// Explore's "N members so far", counted at most once a minute (a count of every member
     /// on each visit was most of the page's time on PostgreSQL).
     let memberCount = Refreshed<Int>(lifetime: 60)
+    /// Post cards' and comments' bylines and bodies, rendered once per item and language.
+    let postCards = FragmentCache<PostCardSource>()
+    let commentCards = FragmentCache<CommentSource>()
     /// The open event streams (`GET /events`).
     let live: LiveStreams
     /// Map tiles from the operator's tile server; nil without one.
@@ -73,6 +76,10 @@ public final class App: HTTPHandler, @unchecked Sendable {
 
     public func handle(_ request: HTTPRequest) -> HTTPResponse {
         router.handle(request)
+    }
+
+    public func immediateResponse(to request: HTTPRequest) -> HTTPResponse? {
+        router.immediateResponse(to: request)
     }
 
     /// Only a signed-in member posting to a form that takes files may send a body past the

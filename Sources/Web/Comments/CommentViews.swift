@@ -1,29 +1,62 @@
+import CompiledHTML
 import Foundation
 import HTTP
 import Storage
 
-/// One comment of a thread.
+/// One comment of a thread: its byline and body come rendered (`FragmentCache`), the rest
+/// is this reader's.
 struct CommentView {
     let id: Int64
+    let postID: Int64
     let depth: Int
-    let permalink: String
-    let author: UserView
-    let byPostAuthor: Bool
-    let bodyHTML: String
     let deleted: Bool
     /// Hidden from this viewer: a placeholder stands in its place.
     let hiddenPlaceholder: Bool
-    /// Hidden, but shown to its author or staff with a note.
-    let hidden: Bool
-    let edited: Bool
-    let posted: Moment
+    /// Up to the `<time>` it was written (`CommentBylineView`).
+    let byline: HTMLFragment
+    /// "3 min ago", or the date after a week.
+    let postedText: String
+    /// What follows the time: edited, the moderators' note, the body (`CommentContentView`).
+    let content: HTMLFragment
+    let authorName: String
     let isAuthor: Bool
-    let replyURL: String
     /// The reply form is open under this comment (`?reply=id`).
     let replying: Bool
-    let editURL: String
-    let deleteURL: String
-    let reportURL: String
+    var replyURL: String { Paths.post(postID) + "?reply=\(id)#comment-\(id)" }
+    var editURL: String { "/comments/\(id)/edit" }
+    var deleteURL: String { "/comments/\(id)/delete" }
+    var reportURL: String {
+        "/reports/new?target_type=comment&target_id=\(id)&return_to=" + PercentEncoding.encode(Paths.comment(id, post: postID))
+    }
+}
+
+/// Everything a comment's kept parts are rendered from.
+struct CommentSource: Equatable, Sendable {
+    let bodyHTML: String
+    let createdAt: Date
+    let updatedAt: Date?
+    let deletedAt: Date?
+    let hiddenAt: Date?
+    let author: Author
+    let byPostAuthor: Bool
+}
+
+/// A comment's author and link, up to the time it was written.
+struct CommentBylineView {
+    static let template = "comment-byline"
+    let author: UserView
+    let byPostAuthor: Bool
+    let permalink: String
+    let iso: String
+    let exact: String
+}
+
+/// What follows a comment's time: edited, the moderators' note, the body.
+struct CommentContentView {
+    static let template = "comment-content"
+    let edited: Bool
+    let hidden: Bool
+    let bodyHTML: String
 }
 
 extension App {
@@ -31,25 +64,38 @@ extension App {
     func commentView(_ entry: ThreadComment, postAuthorID: Int64, _ context: RequestContext) -> CommentView {
         let comment = entry.comment
         let id = comment.id ?? 0
+        let language = context.language
         let replyTo = context.form["reply"].flatMap(Checked.id)
+        let byPostAuthor = entry.author.id == postAuthorID
+        let source = CommentSource(
+            bodyHTML: comment.bodyHTML, createdAt: comment.createdAt, updatedAt: comment.updatedAt, deletedAt: comment.deletedAt,
+            hiddenAt: comment.hiddenAt, author: entry.author, byPostAuthor: byPostAuthor)
+        let fragments = commentCards.fragments(.init(id: id, language: language.templateIndex), source) {
+            var byline = HTMLWriter(language, capacity: 512)
+            CommentBylineView(
+                author: UserView(entry.author), byPostAuthor: byPostAuthor, permalink: Paths.comment(id, post: comment.postID),
+                iso: InternetDate.format(comment.createdAt), exact: localizer.dateTime(comment.createdAt, language)
+            ).render(into: &byline)
+            var content = HTMLWriter(language, capacity: 512 + comment.bodyHTML.utf8.count)
+            CommentContentView(
+                edited: comment.updatedAt != nil && comment.deletedAt == nil,
+                hidden: comment.hiddenAt != nil && !comment.bodyHTML.isEmpty,
+                bodyHTML: comment.bodyHTML
+            ).render(into: &content)
+            return .init(byline: HTMLFragment(byline), content: HTMLFragment(content))
+        }
         return CommentView(
             id: id,
+            postID: comment.postID,
             depth: comment.depth,
-            permalink: Paths.comment(id, post: comment.postID),
-            author: UserView(entry.author),
-            byPostAuthor: entry.author.id == postAuthorID,
-            bodyHTML: comment.bodyHTML,
             deleted: comment.deletedAt != nil,
             hiddenPlaceholder: comment.hiddenAt != nil && comment.bodyHTML.isEmpty,
-            hidden: comment.hiddenAt != nil && !comment.bodyHTML.isEmpty,
-            edited: comment.updatedAt != nil && comment.deletedAt == nil,
-            posted: localizer.moment(comment.createdAt, context.language),
+            byline: fragments.byline,
+            postedText: localizer.ago(comment.createdAt, language, now: Date()) ?? localizer.date(comment.createdAt, language),
+            content: fragments.content,
+            authorName: entry.author.displayName,
             isAuthor: context.user?.id == entry.author.id && comment.deletedAt == nil,
-            replyURL: Paths.post(comment.postID) + "?reply=\(id)#comment-\(id)",
-            replying: replyTo == id && context.user != nil,
-            editURL: "/comments/\(id)/edit",
-            deleteURL: "/comments/\(id)/delete",
-            reportURL: "/reports/new?target_type=comment&target_id=\(id)&return_to=" + PercentEncoding.encode(Paths.comment(id, post: comment.postID))
+            replying: replyTo == id && context.user != nil
         )
     }
 }

@@ -31,9 +31,7 @@ extension App {
         if !query.isEmpty {
             let tagQuery = References.normalise(query.hasPrefix("#") ? String(query.dropFirst()) : query)
             view.posts = try database.searchPosts(query, viewerID: context.user?.id).map { match in
-                var card = postCard(match.item, context)
-                card.excerptHTML = Self.markedExcerpt(match.excerpt)
-                return card
+                postCard(match.item, context, excerptHTML: Self.markedExcerpt(match.excerpt))
             }
             view.users = try database.searchUsers(query.hasPrefix("@") ? String(query.dropFirst()) : query).map(UserView.init)
             view.tags = try database.searchTags(tagQuery).map {

@@ -45,17 +45,36 @@ public final class Metrics: RequestObserver, Sendable {
     public func observe(_ request: HTTPRequest, _ response: HTTPResponse, seconds: Double) {
         // Unmatched paths (static files, 404s) share one label, so that scanners cannot
         // create a series per path.
-        let route = response.route ?? "other"
         let method = switch request.method {
         case .get, .head: "GET"
         case .post: "POST"
         default: "other"
         }
-        registry.makeCounter(descriptor: Series.requests, labels: [("method", method), ("route", route), ("status", String(response.status.code))])
-            .increment()
+        let key = RequestSeries(method: method, route: response.route ?? "other", status: response.status.code)
+        let series = recorders.withLock { $0[key] } ?? makeRecorders(key)
+        series.requests.increment()
         guard seconds.isFinite, seconds >= 0 else { return }
-        registry.makeDurationHistogram(descriptor: Series.duration, labels: [("route", route)], buckets: Self.buckets)
-            .recordNanoseconds(Int64(min(seconds, 3_600) * 1e9))
+        series.duration.recordNanoseconds(Int64(min(seconds, 3_600) * 1e9))
+    }
+
+    /// One request series: what its answers are counted and timed in.
+    private struct RequestSeries: Hashable {
+        let method: String
+        let route: String
+        let status: Int
+    }
+
+    /// The registry's counter and histogram of each series, looked up once: asking the registry
+    /// validates the names and joins the labels on every call, a seventh of answering /healthz.
+    private let recorders = Mutex<[RequestSeries: (requests: Counter, duration: DurationHistogram)]>([:])
+
+    private func makeRecorders(_ key: RequestSeries) -> (requests: Counter, duration: DurationHistogram) {
+        let made = (
+            requests: registry.makeCounter(descriptor: Series.requests, labels: [("method", key.method), ("route", key.route), ("status", String(key.status))]),
+            duration: registry.makeDurationHistogram(descriptor: Series.duration, labels: [("route", key.route)], buckets: Self.buckets)
+        )
+        recorders.withLock { $0[key] = made }
+        return made
     }
 
     /// The page: what is counted as it happens, plus what is read now.

@@ -1,28 +1,69 @@
+import CompiledHTML
 import Foundation
 import HTTP
 import Storage
 
-/// What the post card template shows for one post.
+/// What the post card template shows for one post: the parts every reader sees alike come
+/// rendered (`FragmentCache`), the rest is this reader's.
 struct PostCardView {
     let id: Int64
     let url: String
-    let author: UserView
-    let bodyHTML: String
-    /// A search hit's excerpt with the match marked, shown instead of the body.
-    var excerptHTML: String?
-    let posted: Moment
-    let edited: Bool
-    let photos: [PhotoView]
-    var hasPhotos: Bool { !photos.isEmpty }
-    var photoCount: Int { min(photos.count, 4) }
+    /// From `<article>` to the `<time>` of posting (`PostBylineView`), kept per post.
+    let byline: HTMLFragment
+    /// "3 min ago", or the date after a week.
+    let postedText: String
+    /// The body (or a search hit's excerpt) and photos (`PostContentView`).
+    let content: HTMLFragment
     let likeCount: String
     let commentCount: String
     let liked: Bool
     let bookmarked: Bool
     let isAuthor: Bool
-    let hidden: Bool
     let locked: Bool
     let returnTo: String
+}
+
+/// Everything a post card's kept parts are rendered from (`FragmentCache`).
+struct PostCardSource: Equatable, Sendable {
+    let bodyHTML: String
+    let createdAt: Date
+    let updatedAt: Date?
+    let hiddenAt: Date?
+    let author: Author
+    let photos: [Photo]
+
+    init(_ item: FeedItem) {
+        bodyHTML = item.post.bodyHTML
+        createdAt = item.post.createdAt
+        updatedAt = item.post.updatedAt
+        hiddenAt = item.post.hiddenAt
+        author = item.author
+        photos = item.photos
+    }
+}
+
+/// A post card's avatar, author and link, up to the time it was posted.
+struct PostBylineView {
+    static let template = "post-card-byline"
+    let id: Int64
+    let url: String
+    let author: UserView
+    /// RFC 3339, for `datetime`.
+    let iso: String
+    /// "Nov 22, 2026 at 3:04 PM", on hover.
+    let exact: String
+}
+
+/// A post card's body (or a search hit's excerpt with the match marked) and photos.
+struct PostContentView {
+    static let template = "post-card-content"
+    let edited: Bool
+    let hidden: Bool
+    let excerptHTML: String?
+    let bodyHTML: String
+    let photos: [PhotoView]
+    var hasPhotos: Bool { !photos.isEmpty }
+    var photoCount: Int { min(photos.count, 4) }
 }
 
 struct PhotoView {
@@ -56,31 +97,50 @@ struct FeedView {
 }
 
 extension App {
-    func postCard(_ item: FeedItem, _ context: RequestContext, first: Bool = false) -> PostCardView {
+    /// A post's card; `excerptHTML` (a search hit's) replaces the body and is never kept.
+    func postCard(_ item: FeedItem, _ context: RequestContext, first: Bool = false, excerptHTML: String? = nil) -> PostCardView {
         let language = context.language
         let id = item.post.id ?? 0
+        let url = Paths.post(id)
+        let render = { self.postCardFragments(item, url: url, language: language, eager: first, excerptHTML: excerptHTML) }
+        let fragments = excerptHTML != nil ? render()
+            : postCards.fragments(.init(id: id, language: language.templateIndex, variant: first ? 1 : 0), PostCardSource(item), render: render)
         return PostCardView(
             id: id,
-            url: Paths.post(id),
-            author: UserView(item.author),
-            bodyHTML: item.post.bodyHTML,
-            posted: localizer.moment(item.post.createdAt, language),
-            edited: item.post.updatedAt != nil,
-            photos: item.photos.enumerated().map { index, photo in
-                PhotoView(url: Paths.media(photo.fileName), width: photo.width, height: photo.height,
-                          alt: localizer.text("posts.photo_alt", language, ["number": String(index + 1), "name": item.author.displayName]),
-                          sources: ImageSources(fileName: photo.fileName, width: photo.width), toneClass: ImageSources.toneClass(photo.tone),
-                          sizes: PhotoView.sizes(photoCount: item.photos.count, index: index), loading: first ? "eager" : "lazy")
-            },
+            url: url,
+            byline: fragments.byline,
+            postedText: localizer.ago(item.post.createdAt, language, now: Date()) ?? localizer.date(item.post.createdAt, language),
+            content: fragments.content,
             likeCount: localizer.number(item.post.likeCount, language),
             commentCount: localizer.number(item.post.commentCount, language),
             liked: item.likedByViewer,
             bookmarked: item.bookmarkedByViewer,
             isAuthor: context.user?.id == item.author.id,
-            hidden: item.post.hiddenAt != nil,
             locked: item.post.commentsLocked,
             returnTo: context.request.target + "#post-\(id)"
         )
+    }
+
+    private func postCardFragments(_ item: FeedItem, url: String, language: Language, eager: Bool, excerptHTML: String?) -> FragmentCache<PostCardSource>.Fragments {
+        let byline = PostBylineView(
+            id: item.post.id ?? 0, url: url, author: UserView(item.author),
+            iso: InternetDate.format(item.post.createdAt), exact: localizer.dateTime(item.post.createdAt, language))
+        let content = PostContentView(
+            edited: item.post.updatedAt != nil,
+            hidden: item.post.hiddenAt != nil,
+            excerptHTML: excerptHTML,
+            bodyHTML: item.post.bodyHTML,
+            photos: item.photos.enumerated().map { index, photo in
+                PhotoView(url: Paths.media(photo.fileName), width: photo.width, height: photo.height,
+                          alt: localizer.text("posts.photo_alt", language, ["number": String(index + 1), "name": item.author.displayName]),
+                          sources: ImageSources(fileName: photo.fileName, width: photo.width), toneClass: ImageSources.toneClass(photo.tone),
+                          sizes: PhotoView.sizes(photoCount: item.photos.count, index: index), loading: eager ? "eager" : "lazy")
+            })
+        var bylineWriter = HTMLWriter(language, capacity: 1024)
+        byline.render(into: &bylineWriter)
+        var contentWriter = HTMLWriter(language, capacity: 1024 + item.post.bodyHTML.utf8.count)
+        content.render(into: &contentWriter)
+        return .init(byline: HTMLFragment(bylineWriter), content: HTMLFragment(contentWriter))
     }
 
     func feed(_ page: FeedPage, path: String, _ context: RequestContext) -> FeedView {

@@ -1,0 +1,80 @@
+import CompiledHTML
+import Synchronization
+
+/// The parts of a card that look the same to every reader (a post's byline, body and photos; a
+/// comment's byline and body), rendered once per item and language and written as bytes after
+/// that. What readers see differently — how long ago, the counts, liked and saved, the forms'
+/// tokens and links — stays outside and is rendered for each request.
+///
+/// An entry keeps the `Source` it was rendered from and is used only while the item's row still
+/// says the same (its HTML, its edit and hide times, its author's names …), so an edit, a hide or
+/// a renamed author shows on the next read without anything dropping the entry, here or on
+/// another server sharing the database. Two generations bound the memory: once the newer holds
+/// `limit` bytes it becomes the older, and what the older held goes.
+final class FragmentCache<Source: Equatable & Sendable>: Sendable {
+    struct Key: Hashable {
+        let id: Int64
+        let language: Int
+        /// A second rendering of the same item (a post card whose photos load at once).
+        var variant = 0
+    }
+
+    /// A card split around the one thing in its middle that changes by the minute: the time
+    /// since it was written.
+    struct Fragments: Sendable {
+        /// Up to the opening `<time>` tag.
+        let byline: HTMLFragment
+        /// From `</time>` on.
+        let content: HTMLFragment
+        var size: Int { byline.bytes.count + content.bytes.count }
+    }
+
+    private struct Entry: Sendable {
+        let source: Source
+        let fragments: Fragments
+    }
+
+    private struct Generations: Sendable {
+        var newer: [Key: Entry] = [:]
+        var older: [Key: Entry] = [:]
+        var newerBytes = 0
+
+        mutating func add(_ key: Key, _ entry: Entry, limit: Int) {
+            if let replaced = newer.updateValue(entry, forKey: key) { newerBytes -= replaced.fragments.size }
+            newerBytes += entry.fragments.size
+            if newerBytes > limit {
+                older = newer
+                newer = [:]
+                newerBytes = 0
+            }
+        }
+    }
+
+    private let generations = Mutex(Generations())
+    let limit: Int
+
+    init(limit: Int = 8 << 20) {
+        self.limit = limit
+    }
+
+    /// The fragments for `key`, rendered by `render` unless kept from the same source.
+    func fragments(_ key: Key, _ source: Source, render: () -> Fragments) -> Fragments {
+        let kept = generations.withLock { state -> Entry? in
+            if let entry = state.newer[key] { return entry }
+            guard let entry = state.older.removeValue(forKey: key) else { return nil }
+            state.add(key, entry, limit: limit)
+            return entry
+        }
+        if let kept, kept.source == source { return kept.fragments }
+        let fragments = render()
+        generations.withLock { $0.add(key, Entry(source: source, fragments: fragments), limit: limit) }
+        return fragments
+    }
+
+    /// Bytes held by both generations.
+    var bytes: Int {
+        generations.withLock { state in
+            state.newerBytes + state.older.values.reduce(0) { $0 + $1.fragments.size }
+        }
+    }
+}
