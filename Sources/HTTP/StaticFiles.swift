@@ -36,7 +36,7 @@ public struct StaticFiles: Sendable {
             ("X-Content-Type-Options", "nosniff"),
         ])
         if let match = request.headers["if-none-match"] {
-            if match.split(separator: ",").contains(where: { $0.trimmingSpaces() == etag || $0.trimmingSpaces() == "*" }) {
+            if EntityTag.matches(match, etag) {
                 return HTTPResponse(status: .notModified, headers: headers)
             }
         } else if request.headers["if-modified-since"] == lastModified {

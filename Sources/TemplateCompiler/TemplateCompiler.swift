@@ -41,7 +41,20 @@ struct TemplateCompiler {
         var parsed: [String: [Node]] = [:]
         for (name, text) in templates { parsed[name] = try MustacheParser.parse(text, template: name) }
         let emitter = SwiftEmitter(templates: parsed, views: ViewDeclarations.read(sources), catalogs: catalogs)
-        return try emitter.generate()
+        return try emitter.generate() + "\n" + version(templates: templates, catalogs: catalogs)
+    }
+
+    /// The templates' and catalogs' text as one number (FNV-1a), for pages' `ETag`s: a page's
+    /// fingerprint knows the template text only by where it lies in the program, so a new
+    /// wording must change it.
+    static func version(templates: [String: String], catalogs: [[String: String]]) -> String {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        func add(_ text: String) {
+            for byte in text.utf8 + [0] { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+        }
+        for name in templates.keys.sorted() { add(name); add(templates[name] ?? "") }
+        for catalog in catalogs { for key in catalog.keys.sorted() { add(key); add(catalog[key] ?? "") } }
+        return "/// The templates' and catalogs' text, as one number.\nlet compiledTemplatesVersion: UInt64 = \(hash)\n"
     }
 
     static func readTemplates(_ directory: String) throws -> [String: String] {

@@ -73,9 +73,34 @@ extension App {
     func page(
         _ view: some PageView, _ context: RequestContext, title: String, section: Section? = nil, status: HTTPStatus = .ok
     ) -> HTTPResponse {
+        let layout = layout(context, title: title, section: section)
+        let method = context.request.method
+        // A page answering 200 carries a weak ETag made from what it shows (`HTMLWriter`); a
+        // browser revalidating its copy is answered 304 after a pass that writes nothing.
+        guard status == .ok, method == .get || method == .head else {
+            var writer = HTMLWriter(context.language, capacity: HTMLWriter.pageCapacity)
+            view.render(into: &writer, layout)
+            return HTTPResponse(status: status, headers: HTTPHeaders([("Content-Type", "text/html; charset=utf-8")]), body: writer.bytes)
+        }
+        if let condition = context.request.headers["if-none-match"] {
+            var probe = HTMLWriter(context.language, writesBytes: false)
+            view.render(into: &probe, layout)
+            let tag = Self.entityTag(probe)
+            if EntityTag.matches(condition, tag) {
+                return HTTPResponse(status: .notModified, headers: HTTPHeaders([("ETag", tag)]))
+            }
+        }
         var writer = HTMLWriter(context.language, capacity: HTMLWriter.pageCapacity)
-        view.render(into: &writer, layout(context, title: title, section: section))
-        return HTTPResponse(status: status, headers: HTTPHeaders([("Content-Type", "text/html; charset=utf-8")]), body: writer.bytes)
+        view.render(into: &writer, layout)
+        return HTTPResponse(status: status, headers: HTTPHeaders([("Content-Type", "text/html; charset=utf-8"), ("ETag", Self.entityTag(writer))]),
+                            body: writer.bytes)
+    }
+
+    /// `W/"…"`: the page's fingerprint and the templates' version, in hex.
+    static func entityTag(_ writer: HTMLWriter) -> String {
+        var fingerprint = writer.fingerprint
+        fingerprint.mix(compiledTemplatesVersion)
+        return "W/\"" + String(fingerprint.value, radix: 16) + "\""
     }
 
     func layout(_ context: RequestContext, title: String, section: Section?) -> LayoutView {
@@ -117,8 +142,8 @@ extension HTMLWriter {
     /// Room for a whole feed page (about 40 KB) from the start: growing from 16 KiB copied it twice.
     static let pageCapacity = 64 * 1024
 
-    init(_ language: Language, capacity: Int = 16 * 1024) {
-        self.init(languageIndex: language.templateIndex, capacity: capacity)
+    init(_ language: Language, capacity: Int = 16 * 1024, writesBytes: Bool = true) {
+        self.init(languageIndex: language.templateIndex, capacity: capacity, writesBytes: writesBytes)
     }
 }
 
