@@ -1,13 +1,22 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import HTTP
 import TestSupport
 
-/// Echoes the path; `/slow` takes a while, to show ordering and graceful stops.
+/// Echoes the path; `/slow` takes a while, to show ordering and graceful stops; `/held` waits
+/// until the test lets it go; `/ready` is answered on the event loop.
 private struct EchoHandler: HTTPHandler {
+    static let held = DispatchSemaphore(value: 0)
+
     func handle(_ request: HTTPRequest) -> HTTPResponse {
         if request.path == "/slow" { usleep(300_000) }
+        if request.path == "/held" { Self.held.wait() }
         return .text("path=\(request.path) body=\(request.bodyText)")
+    }
+
+    func immediateResponse(to request: HTTPRequest) -> HTTPResponse? {
+        request.path == "/ready" ? .text("ready") : nil
     }
 }
 
@@ -53,6 +62,40 @@ private func withServer(_ adjust: (inout HTTPServer.Configuration) -> Void = { _
             let last = try #require(all.range(of: "path=/last"))
             #expect(slow.lowerBound < fast.lowerBound && fast.lowerBound < last.lowerBound)
             #expect(all.contains("Connection: close"))
+        }
+    }
+
+    /// A health check is answered by the event loop itself: while every handler thread is busy
+    /// (here the only one, held), it still answers at once.
+    @Test func answersAHealthCheckWhileEveryHandlerIsBusy() throws {
+        try withServer({ $0.handlerThreads = 1 }) { server in
+            let busy = try LoopbackClient(port: server.port)
+            busy.send("GET /held HTTP/1.1\r\nHost: t\r\n\r\n")
+            usleep(50_000)
+            let check = try LoopbackClient(port: server.port)
+            check.send("GET /ready HTTP/1.1\r\nHost: t\r\n\r\nHEAD /ready HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
+            let answers = check.read()
+            EchoHandler.held.signal()
+            #expect(answers.responseCount == 2)
+            #expect(answers.hasPrefix("HTTP/1.1 200 OK\r\n") && answers.components(separatedBy: "ready").count == 2)  // HEAD: no body
+            #expect(answers.contains("Content-Length: 5") && answers.contains("Connection: close"))
+            #expect(busy.read { $0.contains("path=/held") }.contains("path=/held"))
+        }
+    }
+
+    /// Answers given on the loop follow one another in a loop, not by recursion: thousands
+    /// pipelined in one write are answered in order, then a request for a handler thread.
+    @Test func answersThousandsOfPipelinedHealthChecksInOrder() throws {
+        try withServer { server in
+            let client = try LoopbackClient(port: server.port)
+            let requests = String(repeating: "GET /ready HTTP/1.1\r\nHost: t\r\n\r\n", count: 5_000)
+                + "GET /last HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n"
+            nonisolated(unsafe) let sender = client
+            Thread.detachNewThread { sender.send(requests) }
+            let answers = client.read()
+            #expect(answers.responseCount == 5_001)
+            #expect(answers.components(separatedBy: "\r\n\r\nready").count == 5_001)
+            #expect(answers.hasSuffix("path=/last body="))
         }
     }
 
@@ -155,5 +198,31 @@ private func withServer(_ adjust: (inout HTTPServer.Configuration) -> Void = { _
         client.send("GET /late HTTP/1.1\r\nHost: t\r\n\r\n")
         #expect(client.read().contains("path=/late"))
         stopped.wait()
+    }
+}
+
+@Suite struct RunPermitsTests {
+    /// One permit: the second thread waits for it, and gets it when the first is done; a
+    /// thread that waits past its patience runs without one.
+    @Test func aPermitPassesToTheThreadWaitingForIt() throws {
+        let permits = RunPermits(count: 1)
+        #expect(permits.acquire(waitingAtMost: 1_000_000))
+        let started = DispatchTime.now().uptimeNanoseconds
+        #expect(!permits.acquire(waitingAtMost: 20_000_000))
+        #expect(DispatchTime.now().uptimeNanoseconds - started >= 20_000_000)
+        let handed = DispatchSemaphore(value: 0)
+        let got = Mutex(false)
+        Thread.detachNewThread {
+            got.withLock { $0 = permits.acquire(waitingAtMost: 10_000_000_000) }
+            handed.signal()
+        }
+        usleep(50_000)
+        permits.release()
+        handed.wait()
+        #expect(got.withLock { $0 })
+        // It is held by that thread now, not back in the pool.
+        #expect(!permits.acquire(waitingAtMost: 1_000_000))
+        permits.release()
+        #expect(permits.acquire(waitingAtMost: 1_000_000))
     }
 }
