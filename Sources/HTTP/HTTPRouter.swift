@@ -52,14 +52,7 @@ public struct HTTPRouter: HTTPHandler {
 
     public func immediateResponse(to request: HTTPRequest) -> HTTPResponse? {
         guard !immediate.isEmpty, request.method == .get || request.method == .head, let route = immediate[request.path] else { return nil }
-        var response: HTTPResponse
-        do {
-            response = try route.handler(request)
-        } catch {
-            response = errorHandler(request, error)
-        }
-        response.route = route.pattern
-        return response
+        return run(route, request)
     }
 
     /// True if `head` is a POST to a route registered with `upload`.
@@ -101,14 +94,7 @@ public struct HTTPRouter: HTTPHandler {
             }
             var matched = request
             matched.parameters = parameters
-            var response: HTTPResponse
-            do {
-                response = try route.handler(matched)
-            } catch {
-                response = errorHandler(matched, error)
-            }
-            response.route = route.pattern
-            return response
+            return run(route, matched)
         }
         if !allowed.isEmpty {
             if allowed.contains(.get) { allowed.append(.head) }
@@ -116,6 +102,18 @@ public struct HTTPRouter: HTTPHandler {
             throw HTTPError(.methodNotAllowed, headers: ["Allow": allow])
         }
         return try fallback(request)
+    }
+
+    /// The route's answer, or the error page for what it threw, marked with its pattern.
+    private func run(_ route: Route, _ request: HTTPRequest) -> HTTPResponse {
+        var response: HTTPResponse
+        do {
+            response = try route.handler(request)
+        } catch {
+            response = errorHandler(request, error)
+        }
+        response.route = route.pattern
+        return response
     }
 
     private func match(_ segments: [Segment], _ path: [Substring]) throws(HTTPError) -> [String: String]? {

@@ -71,18 +71,15 @@ extension App {
             bodyHTML: comment.bodyHTML, createdAt: comment.createdAt, updatedAt: comment.updatedAt, deletedAt: comment.deletedAt,
             hiddenAt: comment.hiddenAt, author: entry.author, byPostAuthor: byPostAuthor)
         let fragments = commentCards.fragments(.init(id: id, language: language.templateIndex), source) {
-            var byline = HTMLWriter(language, capacity: 512)
-            CommentBylineView(
-                author: UserView(entry.author), byPostAuthor: byPostAuthor, permalink: Paths.comment(id, post: comment.postID),
-                iso: InternetDate.format(comment.createdAt), exact: localizer.dateTime(comment.createdAt, language)
-            ).render(into: &byline)
-            var content = HTMLWriter(language, capacity: 512 + comment.bodyHTML.utf8.count)
-            CommentContentView(
-                edited: comment.updatedAt != nil && comment.deletedAt == nil,
-                hidden: comment.hiddenAt != nil && !comment.bodyHTML.isEmpty,
-                bodyHTML: comment.bodyHTML
-            ).render(into: &content)
-            return .init(byline: HTMLFragment(byline), content: HTMLFragment(content))
+            .init(
+                byline: CommentBylineView(
+                    author: UserView(entry.author), byPostAuthor: byPostAuthor, permalink: Paths.comment(id, post: comment.postID),
+                    iso: InternetDate.format(comment.createdAt), exact: localizer.dateTime(comment.createdAt, language)),
+                content: CommentContentView(
+                    edited: comment.updatedAt != nil && comment.deletedAt == nil,
+                    hidden: comment.hiddenAt != nil && !comment.bodyHTML.isEmpty,
+                    bodyHTML: comment.bodyHTML),
+                language: language, size: comment.bodyHTML.utf8.count)
         }
         return CommentView(
             id: id,

@@ -122,25 +122,22 @@ extension App {
     }
 
     private func postCardFragments(_ item: FeedItem, url: String, language: Language, eager: Bool, excerptHTML: String?) -> FragmentCache<PostCardSource>.Fragments {
-        let byline = PostBylineView(
-            id: item.post.id ?? 0, url: url, author: UserView(item.author),
-            iso: InternetDate.format(item.post.createdAt), exact: localizer.dateTime(item.post.createdAt, language))
-        let content = PostContentView(
-            edited: item.post.updatedAt != nil,
-            hidden: item.post.hiddenAt != nil,
-            excerptHTML: excerptHTML,
-            bodyHTML: item.post.bodyHTML,
-            photos: item.photos.enumerated().map { index, photo in
-                PhotoView(url: Paths.media(photo.fileName), width: photo.width, height: photo.height,
-                          alt: localizer.text("posts.photo_alt", language, ["number": String(index + 1), "name": item.author.displayName]),
-                          sources: ImageSources(fileName: photo.fileName, width: photo.width), toneClass: ImageSources.toneClass(photo.tone),
-                          sizes: PhotoView.sizes(photoCount: item.photos.count, index: index), loading: eager ? "eager" : "lazy")
-            })
-        var bylineWriter = HTMLWriter(language, capacity: 1024)
-        byline.render(into: &bylineWriter)
-        var contentWriter = HTMLWriter(language, capacity: 1024 + item.post.bodyHTML.utf8.count)
-        content.render(into: &contentWriter)
-        return .init(byline: HTMLFragment(bylineWriter), content: HTMLFragment(contentWriter))
+        .init(
+            byline: PostBylineView(
+                id: item.post.id ?? 0, url: url, author: UserView(item.author),
+                iso: InternetDate.format(item.post.createdAt), exact: localizer.dateTime(item.post.createdAt, language)),
+            content: PostContentView(
+                edited: item.post.updatedAt != nil,
+                hidden: item.post.hiddenAt != nil,
+                excerptHTML: excerptHTML,
+                bodyHTML: item.post.bodyHTML,
+                photos: item.photos.enumerated().map { index, photo in
+                    PhotoView(url: Paths.media(photo.fileName), width: photo.width, height: photo.height,
+                              alt: localizer.text("posts.photo_alt", language, ["number": String(index + 1), "name": item.author.displayName]),
+                              sources: ImageSources(fileName: photo.fileName, width: photo.width), toneClass: ImageSources.toneClass(photo.tone),
+                              sizes: PhotoView.sizes(photoCount: item.photos.count, index: index), loading: eager ? "eager" : "lazy")
+                }),
+            language: language, size: item.post.bodyHTML.utf8.count)
     }
 
     func feed(_ page: FeedPage, path: String, _ context: RequestContext) -> FeedView {

@@ -27,6 +27,21 @@ final class FragmentCache<Source: Equatable & Sendable>: Sendable {
         /// From `</time>` on.
         let content: HTMLFragment
         var size: Int { byline.bytes.count + content.bytes.count }
+
+        /// The two parts rendered from their views; `size` is about what the content will take.
+        init(byline: some FragmentView, content: some FragmentView, language: Language, size: Int) {
+            var writer = HTMLWriter(language, capacity: 512)
+            byline.render(into: &writer)
+            self.byline = HTMLFragment(writer)
+            writer = HTMLWriter(language, capacity: 512 + size)
+            content.render(into: &writer)
+            self.content = HTMLFragment(writer)
+        }
+
+        init(byline: HTMLFragment, content: HTMLFragment) {
+            self.byline = byline
+            self.content = content
+        }
     }
 
     private struct Entry: Sendable {
@@ -78,3 +93,14 @@ final class FragmentCache<Source: Equatable & Sendable>: Sendable {
         }
     }
 }
+
+/// A view whose template renders on its own, outside any page (the compiler gives it
+/// `render(into:)`): the parts kept in a `FragmentCache`.
+protocol FragmentView {
+    func render(into writer: inout HTMLWriter)
+}
+
+extension PostBylineView: FragmentView {}
+extension PostContentView: FragmentView {}
+extension CommentBylineView: FragmentView {}
+extension CommentContentView: FragmentView {}
