@@ -38,6 +38,17 @@ enum HTTPTargets {
         _ = AddressRange(String(text.prefix(64)))?.contains(String(text.suffix(40)))
     }
 
+    /// `If-None-Match` against a page's tag: a header naming the tag (weak or strong, among
+    /// others, or `*`) matches it; one that names no tag of it never does.
+    static func ifNoneMatch(_ bytes: UnsafeBufferPointer<UInt8>) {
+        let header = String(decoding: bytes, as: UTF8.self)
+        let tag = "W/\"5eed\""
+        let matched = EntityTag.matches(header, tag)
+        if !header.contains("5eed"), !header.contains("*"), matched { violated("a header without the tag matched it") }
+        if !EntityTag.matches(header + ", " + tag, tag) { violated("a header ending in the tag did not match") }
+        if !EntityTag.matches("\"5eed\", " + header, tag) { violated("a header starting with the tag did not match") }
+    }
+
     static func multipart(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let first = bytes.first else { return }
         let boundary = first % 2 == 0 ? "x" : "----WebKitFormBoundary7MA4YWxkTrZu0gW"

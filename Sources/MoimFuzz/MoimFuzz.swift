@@ -17,6 +17,7 @@ enum Targets {
         "cookies": HTTPTargets.cookies,
         "forwarded-for": HTTPTargets.forwardedFor,
         "static-path": HTTPTargets.staticPath,
+        "if-none-match": HTTPTargets.ifNoneMatch,
         "gpx": WebTargets.gpx,
         "record-numbers": WebTargets.recordNumbers,
         "image": WebTargets.image,
