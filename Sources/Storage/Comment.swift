@@ -26,6 +26,9 @@ extension Comment: SQLRecord {
     static let columns = ["id", "postID", "authorID", "parentID", "depth", "body", "bodyHTML", "createdAt", "updatedAt", "deletedAt", "hiddenAt"]
 
 
+    /// `columns` as a thread reads them: the Markdown source left out (an empty text stands in).
+    static let threadColumns = columns.map { $0 == "body" ? "'' AS body" : "comments." + $0 }.joined(separator: ", ")
+
     init(row: some PositionalRow, startingAt offset: Int) throws {
         try row.checkColumns(Self.columns, from: offset)
         id = try row.decode(atIndex: offset)
@@ -129,14 +132,15 @@ extension AppDatabase {
 
     /// A post's comments in thread order: each comment followed by its replies, oldest first.
     /// Hidden comments show only to their author and staff, and blocked people's not at all;
-    /// their replies stay.
+    /// their replies stay. Their `body` is empty: a thread shows the HTML, and only the edit
+    /// form (`comment(id:)`) needs the Markdown source.
     public func thread(postID: Int64, viewerID: Int64? = nil, limit: Int = 500) throws -> [ThreadComment] {
         // Who the viewer is, then the comments: one snapshot each, as a block or a role that
         // changes between the two would also have changed a moment later.
         try readRows { connection in
             let viewer = try Viewer.load(connection, id: viewerID)
             let entries = try connection.fetchAll("""
-                SELECT comments.*, \(Author.columns) FROM comments JOIN users ON users.id = comments.authorID
+                SELECT \(Comment.threadColumns), \(Author.columns) FROM comments JOIN users ON users.id = comments.authorID
                 WHERE comments.postID = ? ORDER BY comments.id LIMIT ?
                 """, [postID, limit]) { row in
                 var comment = try Comment(row: row, startingAt: 0)
@@ -148,16 +152,44 @@ extension AppDatabase {
                 }
                 return ThreadComment(comment: comment, author: try Author(row: row, startingAt: Comment.columns.count))
             }
-            let children = Dictionary(grouping: entries, by: \.comment.parentID)
-            var ordered: [ThreadComment] = []
-            func visit(_ parent: Int64?) {
-                for entry in children[parent] ?? [] {
-                    ordered.append(entry)
-                    visit(entry.comment.id)
-                }
-            }
-            visit(nil)
-            return ordered
+            return threadOrder(entries.map { ($0.comment.id, $0.comment.parentID) }).map { entries[$0] }
         }
     }
+}
+
+/// The positions of comments (id and parent, oldest first) in thread order: each followed by
+/// its replies, depth first. A reply whose parent is not among them is left out, as its
+/// place in the thread is unknown. Positions rather than comments, so that none is copied
+/// on the way (copying each comment twice was a tenth of a long thread's page).
+func threadOrder(_ comments: [(id: Int64?, parentID: Int64?)]) -> [Int] {
+    let position = Dictionary(comments.indices.compactMap { index in comments[index].id.map { ($0, index) } },
+                              uniquingKeysWith: { first, _ in first })
+    // Each comment's replies as a chain: its first reply, then each reply's next sibling.
+    var firstReply = [Int](repeating: -1, count: comments.count)
+    var lastReply = firstReply
+    var nextSibling = firstReply
+    var roots: [Int] = []
+    for (index, comment) in comments.enumerated() {
+        guard let parentID = comment.parentID else {
+            roots.append(index)
+            continue
+        }
+        guard let parent = position[parentID], parent != index else { continue }
+        if lastReply[parent] < 0 { firstReply[parent] = index } else { nextSibling[lastReply[parent]] = index }
+        lastReply[parent] = index
+    }
+    var ordered: [Int] = []
+    ordered.reserveCapacity(comments.count)
+    var stack = roots.reversed() as [Int]
+    while let index = stack.popLast(), ordered.count < comments.count {
+        ordered.append(index)
+        var reply = firstReply[index]
+        var replies: [Int] = []
+        while reply >= 0 {
+            replies.append(reply)
+            reply = nextSibling[reply]
+        }
+        stack.append(contentsOf: replies.reversed())
+    }
+    return ordered
 }

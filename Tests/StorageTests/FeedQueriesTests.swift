@@ -141,7 +141,7 @@ private struct Fixture {
         _ = try fixture.database.addComment(postID: postID, authorID: mina, parentID: nil, content: content("thanks", []))
 
         let thread = try fixture.database.thread(postID: postID)
-        #expect(thread.map(\.comment.body) == ["nice", "agreed @jun @mina", "thanks"])
+        #expect(thread.map(\.comment.bodyHTML) == ["nice", "agreed @jun @mina", "thanks"])
         #expect(thread.map(\.comment.depth) == [0, 1, 0])
         // jun: comment notification not his (he commented); reply from hana once (not also a mention).
         #expect(try fixture.database.notifications(userID: jun).map(\.notification.kind) == [.reply])

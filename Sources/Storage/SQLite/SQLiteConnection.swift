@@ -56,7 +56,7 @@ final class SQLiteConnection: @unchecked Sendable {
         for (offset, argument) in arguments.enumerated() {
             try bind(argument, to: statement, at: CInt(offset + 1))
         }
-        let row = SteppedRow(statement: statement)
+        let row = SteppedRow(statement: statement, count: Int(sqlite3_column_count(statement)))
         var rows = 0
         while true {
             switch sqlite3_step(statement) {
@@ -107,8 +107,8 @@ private let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self
 /// The row a statement is on while SQLite steps it; valid only inside `forEachRow`'s body.
 struct SteppedRow: PositionalRow {
     fileprivate let statement: OpaquePointer
-
-    var count: Int { Int(sqlite3_column_count(statement)) }
+    /// The statement's number of columns, asked once rather than before every value.
+    let count: Int
 
     func columnName(atIndex index: Int) -> String {
         sqlite3_column_name(statement, CInt(index)).map { String(cString: $0) } ?? ""
@@ -147,8 +147,7 @@ struct SteppedRow: PositionalRow {
     /// GRDB's storage format, `yyyy-MM-dd HH:mm:ss.SSS` in UTC, read without a calendar; any
     /// other form GRDB reads.
     func date(atIndex index: Int) throws -> Date {
-        try column(index, "Date")
-        if sqlite3_column_type(statement, CInt(index)) == SQLITE_TEXT, sqlite3_column_bytes(statement, CInt(index)) == 23,
+        if try column(index, "Date") == SQLITE_TEXT, sqlite3_column_bytes(statement, CInt(index)) == 23,
            let text = sqlite3_column_text(statement, CInt(index)),
            let date = StoredDate.parse(UnsafeBufferPointer(start: text, count: 23)) {
             return date
@@ -170,9 +169,12 @@ struct SteppedRow: PositionalRow {
         }
     }
 
-    /// A column that exists and is not NULL.
-    private func column(_ index: Int, _ type: String) throws {
-        guard !isNull(atIndex: index) else { throw SQLDecodingError.mismatch(index, type) }
+    /// The storage class of a column that exists and is not NULL.
+    @discardableResult
+    private func column(_ index: Int, _ type: String) throws -> CInt {
+        let storage = (0..<count).contains(index) ? sqlite3_column_type(statement, CInt(index)) : SQLITE_NULL
+        guard storage != SQLITE_NULL else { throw SQLDecodingError.mismatch(index, type) }
+        return storage
     }
 }
 

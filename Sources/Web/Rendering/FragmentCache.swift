@@ -74,13 +74,14 @@ final class FragmentCache<Source: Equatable & Sendable>: Sendable {
 
     /// The fragments for `key`, rendered by `render` unless kept from the same source.
     func fragments(_ key: Key, _ source: Source, render: () -> Fragments) -> Fragments {
-        let kept = generations.withLock { state -> Entry? in
-            if let entry = state.newer[key] { return entry }
+        // Compared under the lock, so that only the fragments are copied out of it.
+        let kept = generations.withLock { state -> Fragments? in
+            if let entry = state.newer[key] { return entry.source == source ? entry.fragments : nil }
             guard let entry = state.older.removeValue(forKey: key) else { return nil }
             state.add(key, entry, limit: limit)
-            return entry
+            return entry.source == source ? entry.fragments : nil
         }
-        if let kept, kept.source == source { return kept.fragments }
+        if let kept { return kept }
         let fragments = render()
         generations.withLock { $0.add(key, Entry(source: source, fragments: fragments), limit: limit) }
         return fragments
