@@ -25,6 +25,7 @@ enum Migrations {
         migrator.registerMigration("v18 meetup places", migrate: { db in try db.execute(sql: MeetupPlacesSchema.sql) })
         migrator.registerMigration("v19 sign-in providers", migrate: { db in try db.execute(sql: IdentitiesSchema.sql(.sqlite)) })
         migrator.registerMigration("v20 verified workplaces", migrate: { db in try db.execute(sql: WorkplacesSchema.sql(.sqlite)) })
+        migrator.registerMigration("v21 unread rows indexed", migrate: { db in try db.execute(sql: UnreadIndexesSchema.sql) })
         return migrator
     }
 

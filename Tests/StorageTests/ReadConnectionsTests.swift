@@ -78,4 +78,34 @@ import Testing
             #expect(throws: (any Error).self) { try connection.fetchOne("SELECT * FROM missing") { _ in 0 } }
         }
     }
+
+    @Test func everyPageCountsOnlyTheUnreadRows() throws {
+        // Given a member with read and unread notifications and warnings
+        let database = try temporaryDatabase()
+        defer { try? database.close() }
+        let user = { (name: String, role: User.Role) in
+            try database.createUser(User(username: name, email: name + "@example.com", passwordHash: "x", displayName: name, role: role))
+        }
+        let mina = try user("mina", .member), jun = try user("jun", .member), hana = try user("hana", .member), staff = try user("staff", .admin)
+        try database.follow(followerID: jun.storedID, followeeID: mina.storedID)
+        try database.markNotificationsRead(userID: mina.storedID)
+        try database.follow(followerID: hana.storedID, followeeID: mina.storedID)
+        for reason in ["first", "second"] {
+            try database.sanction(.warn, userID: mina.storedID, by: staff.storedID, until: nil, reason: reason)
+        }
+        try database.acknowledgeWarnings(userID: mina.storedID)
+        try database.sanction(.warn, userID: mina.storedID, by: staff.storedID, until: nil, reason: "third")
+        let token = Data(repeating: 9, count: 32)
+        _ = try database.createSession(userID: mina.storedID, tokenHash: token, csrfToken: "csrf")
+
+        // Then her pages count one notification and show one warning
+        let notices = try #require(try database.session(tokenHash: token, lifetime: SessionLifetime())).notices
+        #expect(notices.unreadNotifications == 1 && notices.warnings == ["third"])
+        // And the counts read indexes of unread rows, not every row she ever had (or everyone's warnings)
+        let plan = { (sql: String) in
+            try database.readRows { try $0.fetchAll("EXPLAIN QUERY PLAN " + sql, [mina.storedID]) { try $0.decode(atIndex: 3) as String } }
+        }
+        #expect(try plan("SELECT count(*) FROM notifications WHERE userID = ? AND readAt IS NULL") == ["SEARCH notifications USING INDEX notifications_unread (userID=?)"])
+        #expect(try plan("SELECT reason FROM warnings WHERE userID = ? AND readAt IS NULL ORDER BY id") == ["SEARCH warnings USING INDEX warnings_unread (userID=?)"])
+    }
 }

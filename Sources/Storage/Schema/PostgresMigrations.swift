@@ -31,6 +31,7 @@ enum PostgresMigrations {
         ("v18 meetup places", MeetupPlacesSchema.sql),
         ("v19 sign-in providers", IdentitiesSchema.sql(.postgres)),
         ("v20 verified workplaces", WorkplacesSchema.sql(.postgres)),
+        ("v21 unread rows indexed", UnreadIndexesSchema.sql),
     ]
 
     private static func apply(_ sql: String, as names: [String], on connection: PostgresConnection) throws {
