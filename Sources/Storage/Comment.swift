@@ -164,32 +164,37 @@ extension AppDatabase {
 func threadOrder(_ comments: [(id: Int64?, parentID: Int64?)]) -> [Int] {
     let position = Dictionary(comments.indices.compactMap { index in comments[index].id.map { ($0, index) } },
                               uniquingKeysWith: { first, _ in first })
-    // Each comment's replies as a chain: its first reply, then each reply's next sibling.
-    var firstReply = [Int](repeating: -1, count: comments.count)
+    // Each comment's replies as a chain: its first reply, then each reply's next sibling. The
+    // top level is one more chain, kept after the comments' own (at `comments.count`).
+    let top = comments.count
+    var firstReply = [Int](repeating: -1, count: top + 1)
     var lastReply = firstReply
-    var nextSibling = firstReply
-    var roots: [Int] = []
+    var nextSibling = [Int](repeating: -1, count: top)
     for (index, comment) in comments.enumerated() {
-        guard let parentID = comment.parentID else {
-            roots.append(index)
-            continue
+        var parent = top
+        if let parentID = comment.parentID {
+            guard let found = position[parentID], found != index else { continue }
+            parent = found
         }
-        guard let parent = position[parentID], parent != index else { continue }
         if lastReply[parent] < 0 { firstReply[parent] = index } else { nextSibling[lastReply[parent]] = index }
         lastReply[parent] = index
     }
+    // Down to the first reply while there is one; else on to the next sibling of the nearest
+    // comment that has one. A comment in a loop of parents is in no chain the walk reaches.
     var ordered: [Int] = []
     ordered.reserveCapacity(comments.count)
-    var stack = roots.reversed() as [Int]
-    while let index = stack.popLast(), ordered.count < comments.count {
-        ordered.append(index)
-        var reply = firstReply[index]
-        var replies: [Int] = []
-        while reply >= 0 {
-            replies.append(reply)
-            reply = nextSibling[reply]
+    var ancestors: [Int] = []
+    var next = firstReply[top]
+    while next >= 0, ordered.count < comments.count {
+        ordered.append(next)
+        if firstReply[next] >= 0 {
+            ancestors.append(next)
+            next = firstReply[next]
+        } else {
+            var current = next
+            while nextSibling[current] < 0, let parent = ancestors.popLast() { current = parent }
+            next = nextSibling[current]
         }
-        stack.append(contentsOf: replies.reversed())
     }
     return ordered
 }
