@@ -33,6 +33,7 @@ enum Targets {
         "mail-link": MailTargets.mailLink,
         "tar-header": OperationsTargets.tarHeader,
         "postgres-values": StorageTargets.postgresValues,
+        "thread-order": StorageTargets.threadOrder,
         "object-store-answer": NetworkTargets.objectStoreAnswer,
         "sign-in-answer": NetworkTargets.signInAnswer,
         "work-address": WebTargets.workAddress,

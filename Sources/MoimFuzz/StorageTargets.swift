@@ -19,4 +19,22 @@ enum StorageTargets {
         let text = PostgresText.timestamp(Date(timeIntervalSince1970: seconds))
         guard text.hasSuffix("+00") || text.hasSuffix("+00 BC"), text.count >= 26 else { violated("a timestamp in another form: \(text)") }
     }
+
+    /// Stored comments' ids and parents (any pairs, loops and self-replies included) put in
+    /// thread order: never a trap; each comment at most once; every reply after its parent;
+    /// every top-level comment shown.
+    static func threadOrder(_ bytes: UnsafeBufferPointer<UInt8>) {
+        // Each pair of bytes is a comment: its id, and its parent (0 for none); ids repeat.
+        let comments = stride(from: 0, to: bytes.count - 1, by: 2).map { offset -> (id: Int64?, parentID: Int64?) in
+            (Int64(bytes[offset]), bytes[offset + 1] == 0 ? nil : Int64(bytes[offset + 1]))
+        }
+        let ordered = Storage.threadOrder(comments)
+        guard Set(ordered).count == ordered.count, ordered.allSatisfy(comments.indices.contains) else { violated("a comment shown twice") }
+        var shown = Set<Int64>()
+        for index in ordered {
+            if let parent = comments[index].parentID, !shown.contains(parent) { violated("a reply before its parent") }
+            if let id = comments[index].id { shown.insert(id) }
+        }
+        guard comments.indices.allSatisfy({ comments[$0].parentID != nil || ordered.contains($0) }) else { violated("a top-level comment left out") }
+    }
 }
