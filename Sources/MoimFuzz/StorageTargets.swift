@@ -29,12 +29,14 @@ enum StorageTargets {
             (Int64(bytes[offset]), bytes[offset + 1] == 0 ? nil : Int64(bytes[offset + 1]))
         }
         let ordered = Storage.threadOrder(comments)
-        guard Set(ordered).count == ordered.count, ordered.allSatisfy(comments.indices.contains) else { violated("a comment shown twice") }
+        guard ordered.allSatisfy(comments.indices.contains) else { violated("a position that is no comment") }
+        let placed = Set(ordered)
+        guard placed.count == ordered.count else { violated("a comment shown twice") }
         var shown = Set<Int64>()
         for index in ordered {
             if let parent = comments[index].parentID, !shown.contains(parent) { violated("a reply before its parent") }
             if let id = comments[index].id { shown.insert(id) }
         }
-        guard comments.indices.allSatisfy({ comments[$0].parentID != nil || ordered.contains($0) }) else { violated("a top-level comment left out") }
+        guard comments.indices.allSatisfy({ comments[$0].parentID != nil || placed.contains($0) }) else { violated("a top-level comment left out") }
     }
 }
