@@ -61,11 +61,11 @@ struct CommentContentView {
 
 extension App {
     /// What the thread template shows for one comment.
-    func commentView(_ entry: ThreadComment, postAuthorID: Int64, _ context: RequestContext) -> CommentView {
+    /// `replyingTo` is the comment whose reply form is open (`?reply=id`), read once per page.
+    func commentView(_ entry: ThreadComment, postAuthorID: Int64, replyingTo: Int64?, _ context: RequestContext) -> CommentView {
         let comment = entry.comment
         let id = comment.id ?? 0
         let language = context.language
-        let replyTo = context.form["reply"].flatMap(Checked.id)
         let byPostAuthor = entry.author.id == postAuthorID
         let source = CommentSource(
             bodyHTML: comment.bodyHTML, createdAt: comment.createdAt, updatedAt: comment.updatedAt, deletedAt: comment.deletedAt,
@@ -88,11 +88,11 @@ extension App {
             deleted: comment.deletedAt != nil,
             hiddenPlaceholder: comment.hiddenAt != nil && comment.bodyHTML.isEmpty,
             byline: fragments.byline,
-            postedText: localizer.ago(comment.createdAt, language, now: Date()) ?? localizer.date(comment.createdAt, language),
+            postedText: localizer.momentText(comment.createdAt, language),
             content: fragments.content,
             authorName: entry.author.displayName,
             isAuthor: context.user?.id == entry.author.id && comment.deletedAt == nil,
-            replying: replyTo == id && context.user != nil
+            replying: replyingTo == id && context.user != nil
         )
     }
 }

@@ -15,8 +15,12 @@ struct Moment {
 
 extension Localizer {
     func moment(_ date: Date, _ language: Language, now: Date = Date()) -> Moment {
-        let exact = dateTime(date, language)
-        return Moment(iso: InternetDate.format(date), exact: exact, text: ago(date, language, now: now) ?? self.date(date, language))
+        Moment(iso: InternetDate.format(date), exact: dateTime(date, language), text: momentText(date, language, now: now))
+    }
+
+    /// A moment's text alone, for cards whose `datetime` and hover text are kept (`FragmentCache`).
+    func momentText(_ date: Date, _ language: Language, now: Date = Date()) -> String {
+        ago(date, language, now: now) ?? self.date(date, language)
     }
 
     /// How long ago, for the last seven days; nil further back (or for a date that is not finite).

@@ -21,6 +21,7 @@ extension App {
         let title = item.post.body.isEmpty
             ? localizer.text("posts.title_by", language, ["name": item.author.displayName])
             : String(item.post.body.prefix(60))
+        let replyingTo = context.form["reply"].flatMap(Checked.id)
         var canModerate = false
         if let crewID = item.post.crewID, let viewer = context.user, item.author.id != viewer.id {
             canModerate = try database.crewRole(crewID: crewID, userID: viewer.storedID)?.isStaff == true
@@ -29,7 +30,7 @@ extension App {
             post: postCard(item, context, first: true),
             report: reportForm(.post, try item.post.storedID, context),
             canModerate: canModerate,
-            comments: thread.map { commentView($0, postAuthorID: item.post.authorID, context) }
+            comments: thread.map { commentView($0, postAuthorID: item.post.authorID, replyingTo: replyingTo, context) }
         )
         return page(view, context, title: title, section: .feed)
     }

@@ -109,7 +109,7 @@ extension App {
             id: id,
             url: url,
             byline: fragments.byline,
-            postedText: localizer.ago(item.post.createdAt, language, now: Date()) ?? localizer.date(item.post.createdAt, language),
+            postedText: localizer.momentText(item.post.createdAt, language),
             content: fragments.content,
             likeCount: localizer.number(item.post.likeCount, language),
             commentCount: localizer.number(item.post.commentCount, language),

@@ -77,12 +77,8 @@ extension App {
         let method = context.request.method
         // A page answering 200 carries a weak ETag made from what it shows (`HTMLWriter`); a
         // browser revalidating its copy is answered 304 after a pass that writes nothing.
-        guard status == .ok, method == .get || method == .head else {
-            var writer = HTMLWriter(context.language, capacity: HTMLWriter.pageCapacity)
-            view.render(into: &writer, layout)
-            return HTTPResponse(status: status, headers: HTTPHeaders([("Content-Type", "text/html; charset=utf-8")]), body: writer.bytes)
-        }
-        if let condition = context.request.headers["if-none-match"] {
+        let tagged = status == .ok && (method == .get || method == .head)
+        if tagged, let condition = context.request.headers["if-none-match"] {
             var probe = HTMLWriter(context.language, writesBytes: false)
             view.render(into: &probe, layout)
             let tag = Self.entityTag(probe)
@@ -92,8 +88,9 @@ extension App {
         }
         var writer = HTMLWriter(context.language, capacity: HTMLWriter.pageCapacity)
         view.render(into: &writer, layout)
-        return HTTPResponse(status: status, headers: HTTPHeaders([("Content-Type", "text/html; charset=utf-8"), ("ETag", Self.entityTag(writer))]),
-                            body: writer.bytes)
+        var headers = HTTPHeaders([("Content-Type", "text/html; charset=utf-8")])
+        if tagged { headers.add("ETag", Self.entityTag(writer)) }
+        return HTTPResponse(status: status, headers: headers, body: writer.bytes)
     }
 
     /// `W/"…"`: the page's fingerprint and the templates' version, in hex.
