@@ -20,7 +20,7 @@ extension EventLoop {
                     // Answered: write it, then go on to the next request (pipelined ones too,
                     // in this loop rather than by recursion).
                     guard writeOutput(connection, now: now) == .done else { return }
-                    if connection.closeAfterWrite || server.isStopping && connection.isIdle {
+                    if endsAfterWriting(connection) {
                         beginClosing(connection, now: now)
                         return
                     }

@@ -43,13 +43,19 @@ extension EventLoop {
     /// Writes what the socket takes; once everything is out, closes or serves the next request.
     func flush(_ connection: HTTPConnection, now: Int) {
         guard writeOutput(connection, now: now) == .done else { return }
-        if connection.closeAfterWrite || server.isStopping && connection.isIdle {
+        if endsAfterWriting(connection) {
             beginClosing(connection, now: now)
         } else if connection.stream != nil {
             drain(connection)  // what a stream's client sends is read and dropped
         } else {
             service(connection, now: now)
         }
+    }
+
+    /// Whether a connection whose answer is all written ends now: the answer said so, or the
+    /// server is stopping and nothing is under way on it.
+    func endsAfterWriting(_ connection: HTTPConnection) -> Bool {
+        connection.closeAfterWrite || server.isStopping && connection.isIdle
     }
 
     enum WriteResult { case done, pending, failed }
