@@ -8,7 +8,9 @@ public enum Cookies {
                 guard let equals = pair.firstIndex(of: "=") else { continue }
                 let name = pair[..<equals].trimmingSpaces()
                 var value = pair[pair.index(after: equals)...].trimmingSpaces()
-                if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") { value = String(value.dropFirst().dropLast()) }
+                if value.utf8.count >= 2, value.utf8.first == UInt8(ascii: "\""), value.utf8.last == UInt8(ascii: "\"") {
+                    value = String(value.dropFirst().dropLast())
+                }
                 guard !name.isEmpty, cookies[name] == nil else { continue }
                 cookies[name] = value
             }

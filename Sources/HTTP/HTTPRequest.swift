@@ -67,10 +67,11 @@ public struct HTTPRequest: Sendable {
 }
 
 extension Substring {
+    /// Without the spaces and tabs at either end; by bytes, as a header's whitespace is ASCII.
     func trimmingSpaces() -> String {
-        var slice = self[...]
-        while let first = slice.first, first == " " || first == "\t" { slice = slice.dropFirst() }
-        while let last = slice.last, last == " " || last == "\t" { slice = slice.dropLast() }
-        return String(slice)
+        var bytes = utf8[...]
+        while let first = bytes.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") { bytes = bytes.dropFirst() }
+        while let last = bytes.last, last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") { bytes = bytes.dropLast() }
+        return String(Substring(bytes))
     }
 }

@@ -11,6 +11,8 @@ public struct AppDatabase: Sendable {
     public let timings: DatabaseTimings
     /// How the changes of committed writes reach listeners (`listen`).
     let signal: any ChangeSignal
+    /// Posts and comments decoded once, for feeds and threads.
+    let kept = KeptRows()
 
     enum Store: Sendable {
         case sqlite(SQLiteStore)

@@ -22,7 +22,8 @@ public struct Comment: Codable, Sendable, Equatable, StoredRecord {
 
 /// A comment with its author, in thread order.
 extension Comment: SQLRecord {
-    /// The table's columns in its own order, which `init(row:)` reads by position.
+    /// The table's columns in its own order, which `init(row:)` reads by position; `revision`,
+    /// last, is the triggers' (`RevisionsSchema`).
     static let columns = ["id", "postID", "authorID", "parentID", "depth", "body", "bodyHTML", "createdAt", "updatedAt", "deletedAt", "hiddenAt"]
 
 
@@ -139,21 +140,44 @@ extension AppDatabase {
         // changes between the two would also have changed a moment later.
         try readRows { connection in
             let viewer = try Viewer.load(connection, id: viewerID)
-            let entries = try connection.fetchAll("""
-                SELECT \(Comment.threadColumns), \(Author.columns) FROM comments JOIN users ON users.id = comments.authorID
-                WHERE comments.postID = ? ORDER BY comments.id LIMIT ?
-                """, [postID, limit]) { row in
-                var comment = try Comment(row: row, startingAt: 0)
-                if !viewer.sees(authorID: comment.authorID, hiddenAt: comment.hiddenAt) {
+            let stamps = try connection.fetchAll("SELECT id, revision FROM comments WHERE postID = ? ORDER BY id LIMIT ?", [postID, limit]) { row in
+                (id: try row.decode(atIndex: 0) as Int64, revision: try row.decode(atIndex: 1) as Int64)
+            }
+            var shown = stamps.map { kept.comments.value($0.id, revision: $0.revision) }
+            let missing = zip(stamps, shown).compactMap { $1 == nil ? $0.id : nil }
+            if !missing.isEmpty {
+                let read = try keptComments(connection, ids: missing)
+                shown = zip(stamps, shown).map { stamp, kept in kept ?? read[stamp.id] }
+            }
+            // A comment deleted since its stamp is left out.
+            let entries = shown.compactMap { entry in
+                entry.map { entry in
+                    guard !viewer.sees(authorID: entry.comment.authorID, hiddenAt: entry.comment.hiddenAt) else { return entry }
                     // Kept as a placeholder so that replies keep their place.
-                    comment.body = ""
-                    comment.bodyHTML = ""
-                    comment.deletedAt = comment.deletedAt ?? comment.hiddenAt ?? Date.distantPast
+                    var placeholder = entry
+                    placeholder.comment.bodyHTML = ""
+                    placeholder.comment.deletedAt = entry.comment.deletedAt ?? entry.comment.hiddenAt ?? Date.distantPast
+                    return placeholder
                 }
-                return ThreadComment(comment: comment, author: try Author(row: row, startingAt: Comment.columns.count))
             }
             return threadOrder(entries.map { ($0.comment.id, $0.comment.parentID) }).map { entries[$0] }
         }
+    }
+
+    /// Comments with these ids as a thread shows them, read and kept at their current revisions.
+    private func keptComments(_ connection: SQLConnection, ids: [Int64]) throws -> [Int64: ThreadComment] {
+        let revision = Comment.columns.count
+        let rows = try connection.fetchAll("""
+            SELECT \(Comment.threadColumns), comments.revision, \(Author.columns) FROM comments JOIN users ON users.id = comments.authorID
+            WHERE comments.id IN (\(connection.idList("?")))
+            """, [SQLConnection.jsonArray(ids)]) { row in
+            let entry = ThreadComment(comment: try Comment(row: row, startingAt: 0), author: try Author(row: row, startingAt: revision + 1))
+            return (id: try entry.comment.storedID, revision: try row.decode(atIndex: revision) as Int64, entry: entry)
+        }
+        for row in rows {
+            kept.comments.keep(row.id, Revised(revision: row.revision, value: row.entry), size: 256 + row.entry.comment.bodyHTML.utf8.count)
+        }
+        return Dictionary(rows.map { ($0.id, $0.entry) }, uniquingKeysWith: { first, _ in first })
     }
 }
 

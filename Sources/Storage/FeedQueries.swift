@@ -5,8 +5,9 @@ import Foundation
 /// holds smaller ones, so posts written meanwhile neither repeat nor push anything out of
 /// sight (they appear on top).
 ///
-/// Every feed is one statement (`FeedStatement`) for its posts, their authors and the
-/// viewer's likes and bookmarks, and one for their photos.
+/// Every feed is one statement (`FeedStatement`) for its posts' numbers and the viewer's
+/// likes and bookmarks; their text, authors and photos come from `KeptRows`, or from two more
+/// statements for the posts whose revision is not kept.
 extension AppDatabase {
     /// Posts by the people `userID` follows, their own, and posts in their crews.
     public func homeFeed(userID: Int64, before cursor: Int64?, limit: Int = 20) throws -> FeedPage {
@@ -43,64 +44,88 @@ extension AppDatabase {
     /// The post with its author and photos, as `viewerID` sees it.
     public func feedItem(postID: Int64, viewerID: Int64?) throws -> FeedItem? {
         // One id bound as itself: a JSON list of one costs a post's page 1.5 µs to parse.
-        try readRows { try withPhotos($0, try feedRows($0, .one, [viewerID, Int64.max, 1, postID])).first }
+        try readRows { try items($0, try stamps($0, .one, [viewerID, Int64.max, 1, postID])).first }
     }
 
     /// One page: `limit` posts, and the cursor of the last if more follow.
     private func feedPage(
         _ connection: SQLConnection, _ statement: FeedStatement, viewerID: Int64?, before cursor: Int64?, limit: Int, _ arguments: [any SQLBindable] = []
     ) throws -> FeedPage {
-        let rows = try feedRows(connection, statement, [viewerID, cursor ?? Int64.max, limit + 1] + arguments)
-        let shown = rows.prefix(limit)
-        return FeedPage(items: try withPhotos(connection, shown), nextCursor: rows.count > limit ? shown.last?.cursor : nil)
+        let stamps = try stamps(connection, statement, [viewerID, cursor ?? Int64.max, limit + 1] + arguments)
+        let shown = stamps.prefix(limit)
+        return FeedPage(items: try items(connection, shown), nextCursor: stamps.count > limit ? shown.last?.cursor : nil)
     }
 
     /// The posts with these ids that `viewerID` may see, in the order of `postIDs`.
     func feedItems(_ connection: SQLConnection, postIDs: [Int64], viewerID: Int64?) throws -> [FeedItem] {
         guard !postIDs.isEmpty else { return [] }
-        let rows = try feedRows(connection, .chosen, [viewerID, Int64.max, postIDs.count, SQLConnection.jsonArray(postIDs)])
-        let byID = Dictionary(rows.map { ($0.cursor, $0) }, uniquingKeysWith: { first, _ in first })
-        return try withPhotos(connection, postIDs.compactMap { byID[$0] })
+        let stamps = try stamps(connection, .chosen, [viewerID, Int64.max, postIDs.count, SQLConnection.jsonArray(postIDs)])
+        let byID = Dictionary(stamps.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        return try items(connection, postIDs.compactMap { byID[$0] })
     }
 
-    /// A feed statement's rows, photos not yet read.
-    private func feedRows(
-        _ connection: SQLConnection, _ statement: FeedStatement, _ arguments: [(any SQLBindable)?]
-    ) throws -> [FeedRow] {
-        let author = Post.columns.count
-        let flags = author + 4
-        return try connection.fetchAll(statement.sql(for: connection.engine), arguments) { row in
-            let item = FeedItem(post: try Post(row: row, startingAt: 0), author: try Author(row: row, startingAt: author), photos: [],
-                                likedByViewer: try row.decode(atIndex: flags), bookmarkedByViewer: try row.decode(atIndex: flags + 1))
-            return FeedRow(item: item, hasPhotos: try row.decode(atIndex: flags + 2), cursor: try row.decode(atIndex: flags + 3))
+    /// A feed statement's rows.
+    private func stamps(_ connection: SQLConnection, _ statement: FeedStatement, _ arguments: [(any SQLBindable)?]) throws -> [FeedStamp] {
+        try connection.fetchAll(statement.sql(for: connection.engine), arguments) { row in
+            FeedStamp(id: try row.decode(atIndex: 0), revision: try row.decode(atIndex: 1),
+                      likeCount: try row.decode(atIndex: 2), commentCount: try row.decode(atIndex: 3),
+                      liked: try row.decode(atIndex: 4), bookmarked: try row.decode(atIndex: 5), cursor: try row.decode(atIndex: 6))
         }
     }
 
-    /// The items with their photos, in one statement for the posts that have any.
-    private func withPhotos(_ connection: SQLConnection, _ rows: some Collection<FeedRow>) throws -> [FeedItem] {
-        let illustrated = rows.filter(\.hasPhotos).compactMap(\.item.post.id)
-        guard !illustrated.isEmpty else { return rows.map(\.item) }
-        let photos = try connection.fetchAll("""
+    /// The posts of `stamps` with their counts as stamped, and their text, author and photos
+    /// as kept at their revisions, or read now in one statement for those not kept (and one
+    /// for their photos). A post deleted since its stamp is left out.
+    private func items(_ connection: SQLConnection, _ stamps: some Collection<FeedStamp>) throws -> [FeedItem] {
+        var shown = stamps.map { kept.posts.value($0.id, revision: $0.revision) }
+        let missing = zip(stamps, shown).compactMap { $1 == nil ? $0.id : nil }
+        if !missing.isEmpty {
+            let read = try keptPosts(connection, ids: missing)
+            shown = zip(stamps, shown).map { stamp, kept in kept ?? read[stamp.id] }
+        }
+        return zip(stamps, shown).compactMap { stamp, kept in
+            guard let kept else { return nil }
+            var post = kept.post
+            post.likeCount = stamp.likeCount
+            post.commentCount = stamp.commentCount
+            return FeedItem(post: post, author: kept.author, photos: kept.photos, likedByViewer: stamp.liked, bookmarkedByViewer: stamp.bookmarked)
+        }
+    }
+
+    /// Posts with these ids as cards show them, read and kept at their current revisions.
+    private func keptPosts(_ connection: SQLConnection, ids: [Int64]) throws -> [Int64: KeptPost] {
+        let idList = [SQLConnection.jsonArray(ids)]
+        let photos = Dictionary(grouping: try connection.fetchAll("""
             SELECT * FROM photos WHERE postID IN (\(connection.idList("?"))) ORDER BY postID, position
-            """, [SQLConnection.jsonArray(illustrated)]) { try Photo(row: $0, startingAt: 0) }
-        let byPost = Dictionary(grouping: photos, by: \.postID)
-        return rows.map { row in
-            var item = row.item
-            item.photos = item.post.id.flatMap { byPost[$0] } ?? []
-            return item
+            """, idList) { try Photo(row: $0, startingAt: 0) }, by: \.postID)
+        let revision = Post.columns.count
+        let rows = try connection.fetchAll("""
+            SELECT \(Post.selection), posts.revision, \(Author.columns) FROM posts JOIN users ON users.id = posts.authorID
+            WHERE posts.id IN (\(connection.idList("?")))
+            """, idList) { row in
+            let post = try Post(row: row, startingAt: 0)
+            let shown = KeptPost(post: post, author: try Author(row: row, startingAt: revision + 1), photos: post.id.flatMap { photos[$0] } ?? [])
+            return (id: try post.storedID, revision: try row.decode(atIndex: revision) as Int64, shown: shown)
         }
+        for row in rows { kept.posts.keep(row.id, Revised(revision: row.revision, value: row.shown), size: row.shown.size) }
+        return Dictionary(rows.map { ($0.id, $0.shown) }, uniquingKeysWith: { first, _ in first })
     }
 }
 
-private struct FeedRow {
-    var item: FeedItem
-    var hasPhotos: Bool
+/// A post in a feed as its statement reads it: numbers only.
+private struct FeedStamp {
+    var id: Int64
+    var revision: Int64
+    var likeCount: Int
+    var commentCount: Int
+    var liked: Bool
+    var bookmarked: Bool
     var cursor: Int64
 }
 
-/// The statement of a feed. Each row holds the post, its author, whether the viewer (`?1`,
-/// NULL for a visitor) liked and bookmarked it, whether it has photos, and the cursor value; `?2` is the cursor to
-/// start below and `?3` the number of rows. What the viewer may not see is left out here,
+/// The statement of a feed. Each row holds the post's id, revision and counts, whether the
+/// viewer (`?1`, NULL for a visitor) liked and bookmarked it, and the cursor value
+/// (`FeedStamp`); `?2` is the cursor to start below and `?3` the number of rows. What the viewer may not see is left out here,
 /// so that a page is full: posts of people they blocked or who blocked them, and posts
 /// hidden by moderators unless the viewer wrote them or is staff. (Most people block nobody:
 /// the two uncorrelated checks run once per statement and spare each row two lookups.)
@@ -124,12 +149,11 @@ struct FeedStatement {
 
     private static func sql(from source: String, cursor: String, where condition: String) -> String {
         """
-            SELECT posts.*, \(Author.columns),
+            SELECT posts.id, posts.revision, posts.likeCount, posts.commentCount,
                    EXISTS (SELECT 1 FROM likes WHERE likes.userID = ?1 AND likes.postID = posts.id),
                    EXISTS (SELECT 1 FROM bookmarks WHERE bookmarks.userID = ?1 AND bookmarks.postID = posts.id),
-                   EXISTS (SELECT 1 FROM photos WHERE photos.postID = posts.id),
                    \(cursor)
-            FROM \(source) JOIN users ON users.id = posts.authorID
+            FROM \(source)
             WHERE \(cursor) < ?2 AND (\(condition))
               AND ((NOT EXISTS (SELECT 1 FROM blocks WHERE blockerID = ?1) AND NOT EXISTS (SELECT 1 FROM blocks WHERE blockedID = ?1))
                    OR (NOT EXISTS (SELECT 1 FROM blocks WHERE blockerID = ?1 AND blockedID = posts.authorID)

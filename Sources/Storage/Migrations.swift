@@ -26,6 +26,7 @@ enum Migrations {
         migrator.registerMigration("v19 sign-in providers", migrate: { db in try db.execute(sql: IdentitiesSchema.sql(.sqlite)) })
         migrator.registerMigration("v20 verified workplaces", migrate: { db in try db.execute(sql: WorkplacesSchema.sql(.sqlite)) })
         migrator.registerMigration("v21 unread rows indexed", migrate: { db in try db.execute(sql: UnreadIndexesSchema.sql) })
+        migrator.registerMigration("v22 revisions", migrate: { db in try db.execute(sql: RevisionsSchema.sql(.sqlite)) })
         return migrator
     }
 

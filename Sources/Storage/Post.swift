@@ -112,9 +112,11 @@ public struct FeedPage: Sendable {
 // costs per row (it was half of the feed's read), and a stored value of the wrong type is an
 // error for the page, not a trap.
 extension Post: SQLRecord {
-    /// The table's columns in its own order, which `init(row:)` reads by position.
+    /// The table's columns in its own order, which `init(row:)` reads by position; `revision`,
+    /// last, is the triggers' (`RevisionsSchema`).
     static let columns = ["id", "authorID", "body", "bodyHTML", "createdAt", "updatedAt", "likeCount", "commentCount", "crewID", "hiddenAt", "commentsLocked"]
-
+    /// `columns` as a statement joining other tables selects them.
+    static let selection = columns.map { "posts." + $0 }.joined(separator: ", ")
 
     /// Reads the columns from `offset` on, where a joined row holds them after another table's.
     init(row: some PositionalRow, startingAt offset: Int) throws {

@@ -88,24 +88,32 @@ extension AppDatabase {
     /// page, in one statement (a signed-in page view reads this first); expired sessions
     /// count as absent.
     public func session(tokenHash: Data, lifetime: SessionLifetime, now: Date = Date()) throws -> SignedInMember? {
-        // Warning texts hold no control characters, so the unit separator cannot occur in them.
-        let sql = """
-            SELECT sessions.*, users.*,
-                   (SELECT count(*) FROM notifications WHERE notifications.userID = users.id AND readAt IS NULL),
-                   \(engine == .postgres
-                        ? "(SELECT string_agg(reason, chr(31) ORDER BY id) FROM warnings WHERE warnings.userID = users.id AND readAt IS NULL)"
-                        : """
-                          (SELECT group_concat(reason, char(31)) FROM
-                               (SELECT reason FROM warnings WHERE warnings.userID = users.id AND readAt IS NULL ORDER BY id))
-                          """)
-            FROM sessions JOIN users ON users.id = sessions.userID
-            WHERE sessions.tokenHash = ?
-            """
+        let sql = engine == .postgres ? Self.sessionSQL.postgres : Self.sessionSQL.sqlite
         let member = try readRows { connection in try connection.fetchOne(sql, [tokenHash]) { try SignedInMember(row: $0) } }
         guard let member, now.timeIntervalSince(member.session.lastSeenAt) < lifetime.idle,
               now.timeIntervalSince(member.session.createdAt) < lifetime.absolute
         else { return nil }
         return member
+    }
+
+    /// The statement `session(tokenHash:)` reads, for each engine; built once, as the statement
+    /// cache finds it by its text. Warning texts hold no control characters, so the unit
+    /// separator cannot occur in them.
+    private static let sessionSQL = (sqlite: sessionSQL(warnings: """
+        (SELECT group_concat(reason, char(31)) FROM
+             (SELECT reason FROM warnings WHERE warnings.userID = users.id AND readAt IS NULL ORDER BY id))
+        """), postgres: sessionSQL(warnings: """
+        (SELECT string_agg(reason, chr(31) ORDER BY id) FROM warnings WHERE warnings.userID = users.id AND readAt IS NULL)
+        """))
+
+    private static func sessionSQL(warnings: String) -> String {
+        """
+        SELECT sessions.*, users.*,
+               (SELECT count(*) FROM notifications WHERE notifications.userID = users.id AND readAt IS NULL),
+               \(warnings)
+        FROM sessions JOIN users ON users.id = sessions.userID
+        WHERE sessions.tokenHash = ?
+        """
     }
 
     /// Records use of a session; callers throttle this so reads do not each cost a write.

@@ -32,6 +32,7 @@ enum PostgresMigrations {
         ("v19 sign-in providers", IdentitiesSchema.sql(.postgres)),
         ("v20 verified workplaces", WorkplacesSchema.sql(.postgres)),
         ("v21 unread rows indexed", UnreadIndexesSchema.sql),
+        ("v22 revisions", RevisionsSchema.sql(.postgres)),
     ]
 
     private static func apply(_ sql: String, as names: [String], on connection: PostgresConnection) throws {

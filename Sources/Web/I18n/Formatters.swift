@@ -174,7 +174,9 @@ final class Formatters: Sendable {
     /// Both languages group thousands with a comma ("12,345"), so numbers are written here
     /// rather than through a NumberFormatter, which would need the lock on every call.
     func format(_ value: Int, _ language: Language) -> String {
-        String(capacity: 32) { $0.appendGrouped(value) }
+        // Below a thousand there is nothing to group, and the digits fit a string held inline.
+        if value > -1000, value < 1000 { return String(value) }
+        return String(capacity: 32) { $0.appendGrouped(value) }
     }
 }
 

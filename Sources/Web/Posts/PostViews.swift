@@ -97,8 +97,9 @@ struct FeedView {
 }
 
 extension App {
-    /// A post's card; `excerptHTML` (a search hit's) replaces the body and is never kept.
-    func postCard(_ item: FeedItem, _ context: RequestContext, first: Bool = false, excerptHTML: String? = nil) -> PostCardView {
+    /// A post's card; `excerptHTML` (a search hit's) replaces the body and is never kept. `now`
+    /// is read once for a page of cards.
+    func postCard(_ item: FeedItem, _ context: RequestContext, first: Bool = false, excerptHTML: String? = nil, now: Date = Date()) -> PostCardView {
         let language = context.language
         let id = item.post.id ?? 0
         let url = Paths.post(id)
@@ -109,7 +110,7 @@ extension App {
             id: id,
             url: url,
             byline: fragments.byline,
-            postedText: localizer.momentText(item.post.createdAt, language),
+            postedText: localizer.momentText(item.post.createdAt, language, now: now),
             content: fragments.content,
             likeCount: localizer.number(item.post.likeCount, language),
             commentCount: localizer.number(item.post.commentCount, language),
@@ -141,7 +142,9 @@ extension App {
     }
 
     func feed(_ page: FeedPage, path: String, _ context: RequestContext) -> FeedView {
-        FeedView(posts: page.items.enumerated().map { postCard($1, context, first: $0 == 0) }, olderURL: Paths.older(path, before: page.nextCursor))
+        let now = Date()
+        return FeedView(posts: page.items.enumerated().map { postCard($1, context, first: $0 == 0, now: now) },
+                        olderURL: Paths.older(path, before: page.nextCursor))
     }
 
     /// The `?before=` cursor of a feed request; garbage is a 400, not a silent first page.

@@ -1,5 +1,5 @@
 import CompiledHTML
-import Synchronization
+import Storage
 
 /// The parts of a card that look the same to every reader (a post's byline, body and photos; a
 /// comment's byline and body), rendered once per item and language and written as bytes after
@@ -9,8 +9,7 @@ import Synchronization
 /// An entry keeps the `Source` it was rendered from and is used only while the item's row still
 /// says the same (its HTML, its edit and hide times, its author's names …), so an edit, a hide or
 /// a renamed author shows on the next read without anything dropping the entry, here or on
-/// another server sharing the database. Two generations bound the memory: once the newer holds
-/// `limit` bytes it becomes the older, and what the older held goes.
+/// another server sharing the database. Two generations bound the memory (`GenerationalCache`).
 final class FragmentCache<Source: Equatable & Sendable>: Sendable {
     struct Key: Hashable {
         let id: Int64
@@ -49,50 +48,22 @@ final class FragmentCache<Source: Equatable & Sendable>: Sendable {
         let fragments: Fragments
     }
 
-    private struct Generations: Sendable {
-        var newer: [Key: Entry] = [:]
-        var older: [Key: Entry] = [:]
-        var newerBytes = 0
-
-        mutating func add(_ key: Key, _ entry: Entry, limit: Int) {
-            if let replaced = newer.updateValue(entry, forKey: key) { newerBytes -= replaced.fragments.size }
-            newerBytes += entry.fragments.size
-            if newerBytes > limit {
-                older = newer
-                newer = [:]
-                newerBytes = 0
-            }
-        }
-    }
-
-    private let generations = Mutex(Generations())
-    let limit: Int
+    private let entries: GenerationalCache<Key, Entry>
 
     init(limit: Int = 8 << 20) {
-        self.limit = limit
+        entries = GenerationalCache(limit: limit)
     }
 
     /// The fragments for `key`, rendered by `render` unless kept from the same source.
     func fragments(_ key: Key, _ source: Source, render: () -> Fragments) -> Fragments {
-        // Compared under the lock, so that only the fragments are copied out of it.
-        let kept = generations.withLock { state -> Fragments? in
-            if let entry = state.newer[key] { return entry.source == source ? entry.fragments : nil }
-            guard let entry = state.older.removeValue(forKey: key) else { return nil }
-            state.add(key, entry, limit: limit)
-            return entry.source == source ? entry.fragments : nil
-        }
-        if let kept { return kept }
+        if let kept = entries.value(key, { $0.source == source ? $0.fragments : nil }) { return kept }
         let fragments = render()
-        generations.withLock { $0.add(key, Entry(source: source, fragments: fragments), limit: limit) }
+        entries.keep(key, Entry(source: source, fragments: fragments), size: fragments.size)
         return fragments
     }
 
     /// Bytes held by both generations.
-    var bytes: Int {
-        generations.withLock { state in
-            state.newerBytes + state.older.values.reduce(0) { $0 + $1.fragments.size }
-        }
-    }
+    var bytes: Int { entries.bytes }
 }
 
 /// A view whose template renders on its own, outside any page (the compiler gives it
