@@ -150,8 +150,8 @@ extension AppDatabase {
                 shown = zip(stamps, shown).map { stamp, kept in kept ?? read[stamp.id] }
             }
             // A comment deleted since its stamp is left out.
-            let entries = shown.compactMap { entry in
-                entry.map { entry in
+            let entries = shown.compactMap { kept in
+                kept.map(\.value).map { entry in
                     guard !viewer.sees(authorID: entry.comment.authorID, hiddenAt: entry.comment.hiddenAt) else { return entry }
                     // Kept as a placeholder so that replies keep their place.
                     var placeholder = entry
@@ -165,18 +165,16 @@ extension AppDatabase {
     }
 
     /// Comments with these ids as a thread shows them, read and kept at their current revisions.
-    private func keptComments(_ connection: SQLConnection, ids: [Int64]) throws -> [Int64: ThreadComment] {
+    private func keptComments(_ connection: SQLConnection, ids: [Int64]) throws -> [Int64: Revised<ThreadComment>] {
         let revision = Comment.columns.count
         let rows = try connection.fetchAll("""
             SELECT \(Comment.threadColumns), comments.revision, \(Author.columns) FROM comments JOIN users ON users.id = comments.authorID
             WHERE comments.id IN (\(connection.idList("?")))
             """, [SQLConnection.jsonArray(ids)]) { row in
             let entry = ThreadComment(comment: try Comment(row: row, startingAt: 0), author: try Author(row: row, startingAt: revision + 1))
-            return (id: try entry.comment.storedID, revision: try row.decode(atIndex: revision) as Int64, entry: entry)
+            return (id: try entry.comment.storedID, entry: Revised(revision: try row.decode(atIndex: revision), value: entry))
         }
-        for row in rows {
-            kept.comments.keep(row.id, Revised(revision: row.revision, value: row.entry), size: 256 + row.entry.comment.bodyHTML.utf8.count)
-        }
+        for row in rows { kept.comments.keep(row.id, row.entry, size: 256 + row.entry.value.comment.bodyHTML.utf8.count) }
         return Dictionary(rows.map { ($0.id, $0.entry) }, uniquingKeysWith: { first, _ in first })
     }
 }

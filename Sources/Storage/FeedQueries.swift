@@ -85,15 +85,16 @@ extension AppDatabase {
         }
         return zip(stamps, shown).compactMap { stamp, kept in
             guard let kept else { return nil }
-            var post = kept.post
+            var post = kept.value.post
             post.likeCount = stamp.likeCount
             post.commentCount = stamp.commentCount
-            return FeedItem(post: post, author: kept.author, photos: kept.photos, likedByViewer: stamp.liked, bookmarkedByViewer: stamp.bookmarked)
+            return FeedItem(post: post, author: kept.value.author, photos: kept.value.photos, revision: kept.revision,
+                            likedByViewer: stamp.liked, bookmarkedByViewer: stamp.bookmarked)
         }
     }
 
     /// Posts with these ids as cards show them, read and kept at their current revisions.
-    private func keptPosts(_ connection: SQLConnection, ids: [Int64]) throws -> [Int64: KeptPost] {
+    private func keptPosts(_ connection: SQLConnection, ids: [Int64]) throws -> [Int64: Revised<KeptPost>] {
         let idList = [SQLConnection.jsonArray(ids)]
         let photos = Dictionary(grouping: try connection.fetchAll("""
             SELECT * FROM photos WHERE postID IN (\(connection.idList("?"))) ORDER BY postID, position
@@ -105,9 +106,9 @@ extension AppDatabase {
             """, idList) { row in
             let post = try Post(row: row, startingAt: 0)
             let shown = KeptPost(post: post, author: try Author(row: row, startingAt: revision + 1), photos: post.id.flatMap { photos[$0] } ?? [])
-            return (id: try post.storedID, revision: try row.decode(atIndex: revision) as Int64, shown: shown)
+            return (id: try post.storedID, shown: Revised(revision: try row.decode(atIndex: revision), value: shown))
         }
-        for row in rows { kept.posts.keep(row.id, Revised(revision: row.revision, value: row.shown), size: row.shown.size) }
+        for row in rows { kept.posts.keep(row.id, row.shown, size: row.shown.value.size) }
         return Dictionary(rows.map { ($0.id, $0.shown) }, uniquingKeysWith: { first, _ in first })
     }
 }

@@ -24,8 +24,8 @@ struct KeptPost: Sendable {
 }
 
 extension GenerationalCache where Key == Int64 {
-    /// The value kept for row `id` at `revision`, if it is that revision's.
-    func value<Kept>(_ id: Int64, revision: Int64) -> Kept? where Value == Revised<Kept> {
-        value(id) { $0.revision == revision ? $0.value : nil }
+    /// What is kept of row `id`, if it is of `revision`.
+    func value<Kept>(_ id: Int64, revision: Int64) -> Revised<Kept>? where Value == Revised<Kept> {
+        value(id) { $0.revision == revision ? $0 : nil }
     }
 }

@@ -75,6 +75,9 @@ public struct FeedItem: Sendable, Equatable {
     public var post: Post
     public var author: Author
     public var photos: [Photo]
+    /// Changes with everything of the post shown here but its counts and the reader's own
+    /// (`RevisionsSchema`): what is rendered from the rest may be kept while it stands.
+    public var revision: Int64
     public var likedByViewer: Bool
     public var bookmarkedByViewer: Bool
 }

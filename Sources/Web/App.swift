@@ -26,8 +26,9 @@ public final class App: HTTPHandler, @unchecked Sendable {
     /// Explore's "N members so far", counted at most once a minute (a count of every member
     /// on each visit was most of the page's time on PostgreSQL).
     let memberCount = Refreshed<Int>(lifetime: 60)
-    /// Post cards' and comments' bylines and bodies, rendered once per item and language.
-    let postCards = FragmentCache<PostCardSource>()
+    /// Post cards' and comments' bylines and bodies, rendered once per item and language; a
+    /// post card's kept while the post's revision stands.
+    let postCards = FragmentCache<Int64>()
     let commentCards = FragmentCache<CommentSource>()
     /// The open event streams (`GET /events`).
     let live: LiveStreams

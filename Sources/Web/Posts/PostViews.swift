@@ -23,25 +23,6 @@ struct PostCardView {
     let returnTo: String
 }
 
-/// Everything a post card's kept parts are rendered from (`FragmentCache`).
-struct PostCardSource: Equatable, Sendable {
-    let bodyHTML: String
-    let createdAt: Date
-    let updatedAt: Date?
-    let hiddenAt: Date?
-    let author: Author
-    let photos: [Photo]
-
-    init(_ item: FeedItem) {
-        bodyHTML = item.post.bodyHTML
-        createdAt = item.post.createdAt
-        updatedAt = item.post.updatedAt
-        hiddenAt = item.post.hiddenAt
-        author = item.author
-        photos = item.photos
-    }
-}
-
 /// A post card's avatar, author and link, up to the time it was posted.
 struct PostBylineView {
     static let template = "post-card-byline"
@@ -105,7 +86,7 @@ extension App {
         let url = Paths.post(id)
         let render = { self.postCardFragments(item, url: url, language: language, eager: first, excerptHTML: excerptHTML) }
         let fragments = excerptHTML != nil ? render()
-            : postCards.fragments(.init(id: id, language: language.templateIndex, variant: first ? 1 : 0), PostCardSource(item), render: render)
+            : postCards.fragments(.init(id: id, language: language.templateIndex, variant: first ? 1 : 0), item.revision, render: render)
         return PostCardView(
             id: id,
             url: url,
@@ -122,7 +103,7 @@ extension App {
         )
     }
 
-    private func postCardFragments(_ item: FeedItem, url: String, language: Language, eager: Bool, excerptHTML: String?) -> FragmentCache<PostCardSource>.Fragments {
+    private func postCardFragments(_ item: FeedItem, url: String, language: Language, eager: Bool, excerptHTML: String?) -> FragmentCache<Int64>.Fragments {
         .init(
             byline: PostBylineView(
                 id: item.post.id ?? 0, url: url, author: UserView(item.author),

@@ -6,8 +6,8 @@ import Storage
 /// that. What readers see differently — how long ago, the counts, liked and saved, the forms'
 /// tokens and links — stays outside and is rendered for each request.
 ///
-/// An entry keeps the `Source` it was rendered from and is used only while the item's row still
-/// says the same (its HTML, its edit and hide times, its author's names …), so an edit, a hide or
+/// An entry keeps the `Source` it was rendered from (a post's revision; what a comment shows this
+/// reader) and is used only while the item's row still says the same, so an edit, a hide or
 /// a renamed author shows on the next read without anything dropping the entry, here or on
 /// another server sharing the database. Two generations bound the memory (`GenerationalCache`).
 final class FragmentCache<Source: Equatable & Sendable>: Sendable {
