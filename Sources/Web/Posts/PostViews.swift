@@ -20,6 +20,7 @@ struct PostCardView {
     let bookmarked: Bool
     let isAuthor: Bool
     let locked: Bool
+    /// The page the card is on; its forms come back to the card (`#post-ID`).
     let returnTo: String
 }
 
@@ -99,7 +100,7 @@ extension App {
             bookmarked: item.bookmarkedByViewer,
             isAuthor: context.user?.id == item.author.id,
             locked: item.post.commentsLocked,
-            returnTo: context.request.target + "#post-\(id)"
+            returnTo: context.request.target
         )
     }
 
@@ -124,7 +125,8 @@ extension App {
 
     func feed(_ page: FeedPage, path: String, _ context: RequestContext) -> FeedView {
         let now = Date()
-        return FeedView(posts: page.items.enumerated().map { postCard($1, context, first: $0 == 0, now: now) },
+        // By index, so that each item is lent to its card rather than copied.
+        return FeedView(posts: page.items.indices.map { postCard(page.items[$0], context, first: $0 == 0, now: now) },
                         olderURL: Paths.older(path, before: page.nextCursor))
     }
 
