@@ -28,9 +28,12 @@ var targets: [Target] = [
     .target(name: "Network", dependencies: ["COpenSSL"], swiftSettings: sanitized),
     .target(name: "Mail", dependencies: ["Network"], swiftSettings: sanitized),
     .target(name: "Imaging", dependencies: ["CVips"], swiftSettings: sanitized),
+    // Formats with no web and no database in them: checked numbers, GPX and stored tracks,
+    // route drawings, QR codes, daylight, tar, and the few primitives of libsodium.
+    .target(name: "Formats", dependencies: ["Geo", "CSodium"], swiftSettings: sanitized),
     .target(
         name: "Storage",
-        dependencies: ["CLibpq", "Geo", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift")],
+        dependencies: ["CLibpq", "Geo", "Formats", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift")],
         swiftSettings: sanitized
     ),
     // Templates/ compiled into Swift at build time, against the views Web declares; the
@@ -41,7 +44,7 @@ var targets: [Target] = [
     .target(
         name: "Web",
         dependencies: [
-            "HTTP", "Storage", "Markdown", "Mail", "Network", "Imaging", "Geo", "CSodium", "CompiledHTML",
+            "HTTP", "Storage", "Formats", "Markdown", "Mail", "Network", "Imaging", "Geo", "CSodium", "CompiledHTML",
             .product(name: "Prometheus", package: "swift-prometheus"),
         ],
         swiftSettings: sanitized,
@@ -49,18 +52,19 @@ var targets: [Target] = [
     ),
     .executableTarget(
         name: "Moim",
-        dependencies: ["Web", "HTTP", "Storage", "Markdown", "Mail", "Network", "Imaging", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        dependencies: ["Web", "HTTP", "Storage", "Formats", "Markdown", "Mail", "Network", "Imaging", .product(name: "ArgumentParser", package: "swift-argument-parser")]
     ),
     .target(name: "TestSupport", dependencies: ["Storage", "Network"], path: "Tests/Support"),
     .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"]),
     .testTarget(name: "MarkdownTests", dependencies: ["Markdown"]),
     .testTarget(name: "GeoTests", dependencies: ["Geo"]),
+    .testTarget(name: "FormatsTests", dependencies: ["Formats"]),
     .testTarget(name: "MailTests", dependencies: ["Mail", "TestSupport"]),
     .testTarget(name: "NetworkTests", dependencies: ["Network", "COpenSSL", "TestSupport"], exclude: ["Fixtures"]),
     .testTarget(name: "ImagingTests", dependencies: ["Imaging", "TestSupport"]),
     .testTarget(name: "TemplateCompilerTests", dependencies: ["TemplateCompiler"]),
-    .testTarget(name: "StorageTests", dependencies: ["Storage", "TestSupport"]),
-    .testTarget(name: "WebTests", dependencies: ["Web", "HTTP", "Storage", "Mail", "Network", "Imaging", "Geo", "CompiledHTML", "TestSupport"], exclude: ["Fixtures"]),
+    .testTarget(name: "StorageTests", dependencies: ["Storage", "Formats", "TestSupport"]),
+    .testTarget(name: "WebTests", dependencies: ["Web", "HTTP", "Storage", "Formats", "Mail", "Network", "Imaging", "Geo", "CompiledHTML", "TestSupport"], exclude: ["Fixtures"]),
 ]
 
 if fuzzing {
@@ -68,7 +72,7 @@ if fuzzing {
         .systemLibrary(name: "CFuzzer"),
         .executableTarget(
             name: "MoimFuzz",
-            dependencies: ["HTTP", "Web", "Storage", "Markdown", "Mail", "Network", "Imaging", "Geo", "CFuzzer", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["HTTP", "Web", "Storage", "Formats", "Markdown", "Mail", "Network", "Imaging", "Geo", "CFuzzer", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: sanitized + [.unsafeFlags(["-parse-as-library"])],
             linkerSettings: [.unsafeFlags(["-sanitize=fuzzer,address"])]
         ),

@@ -1,3 +1,4 @@
+import Formats
 import Foundation
 import Geo
 import GRDB
@@ -8,18 +9,6 @@ import Storage
 @testable import Web
 
 enum WebTargets {
-    /// GPX files: a track that parses has only points on Earth, finite totals, and draws.
-    static func gpx(_ bytes: UnsafeBufferPointer<UInt8>) {
-        guard let track = try? GPXTrack(Data(bytes)) else { return }
-        guard track.distance.isFinite, track.elevationGain.isFinite, track.duration.map(\.isFinite) ?? true else { violated("non-finite GPX totals") }
-        let splits = track.splits()
-        guard zip(splits, splits.dropFirst()).allSatisfy({ $0 <= $1 }) else { violated("splits out of order") }
-        let stored = GPXTrack(encoded: track.encoded)
-        guard stored.points.count == track.points.count else { violated("a parsed point lost in storage") }
-        _ = RouteDrawing(stored)
-        _ = RouteDrawing(stored.trimmed(200))
-    }
-
     /// The record form's numbers, durations and dates, stored splits and typed pace groups:
     /// nothing outside the asked range.
     static func recordNumbers(_ bytes: UnsafeBufferPointer<UInt8>) {
@@ -69,17 +58,6 @@ enum WebTargets {
         let html = document.html.lowercased()
         if html.contains("<script") || html.contains("href=\"javascript:") || html.contains(" onerror=") { violated("unsafe HTML out of Markdown") }
         guard document.tags.allSatisfy(References.isTag) else { violated("an invalid tag extracted") }
-    }
-
-    /// The check-in link's QR code (its host part comes from the request's `Host` when no base
-    /// URL is set): square, of a version 1 to 6, or nil past 106 bytes.
-    static func qrCode(_ bytes: UnsafeBufferPointer<UInt8>) {
-        let text = String(decoding: bytes, as: UTF8.self)
-        guard let code = QRCode(text) else {
-            if text.utf8.count <= 104 { violated("a short text without a QR code") }
-            return
-        }
-        guard [21, 25, 29, 33, 37, 41].contains(code.size), code.modules.allSatisfy({ $0.count == code.size }) else { violated("QR size") }
     }
 
     /// Route drawing from any stored bytes (rows written before checks existed).

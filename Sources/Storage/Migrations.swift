@@ -1,4 +1,5 @@
 import Foundation
+import Formats
 import GRDB
 
 /// Named, append-only schema migrations. Never edit a shipped one: add the next.

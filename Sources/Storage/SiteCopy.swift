@@ -37,9 +37,9 @@ extension AppDatabase {
         "workplaceCodes",
     ]
 
-    /// Tables whose triggers keep other tables (timelines, mail settings): quiet during the
-    /// copy, since those tables are copied as they are.
-    private static let tablesWithTriggers = ["users", "posts", "follows", "crewMembers"]
+    /// Tables whose triggers keep other tables or columns (timelines, mail settings,
+    /// revisions): quiet during the copy, since what they keep is copied as it is.
+    private static let tablesWithTriggers = ["users", "posts", "comments", "photos", "follows", "crewMembers"]
 
     /// Copies this SQLite site into `target`, an empty PostgreSQL database, in one
     /// transaction: every row of every table, ids kept and identities continued after them,

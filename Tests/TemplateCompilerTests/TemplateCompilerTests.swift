@@ -137,4 +137,32 @@ import Testing
         #expect(views["A"]?.template == "a")
         #expect(views["A"]?.properties == ["text": .named("String"), "list": .optional(.array(.named("B"))), "more": .dictionary(.named("Int"))])
     }
+
+    /// Keys named in Swift are checked against every catalog: a misspelt one fails the build
+    /// at its line, in the form the compiler's other errors take.
+    @Test func catalogKeysNamedInSwiftMustBeInEveryCatalog() throws {
+        let catalogs = [["home.title": "Home", "posts.like_one": "1 like", "posts.like_other": "{count} likes", "crews.role.admin": "Admin"],
+                        ["home.title": "홈", "posts.like_one": "좋아요 1", "posts.like_other": "좋아요 {count}", "crews.role.admin": "관리자"]]
+        let good = """
+            let title = localizer.text("home.title", language)
+            let likes = localizer.count("posts.like", n, language), role = localizer.text("crews.role.\\(role.rawValue)", language)
+            let one = localizer.text("posts.like_" + (n == 1 ? "one" : "other"), language)
+            """
+        try CatalogKeys.check([(path: "Good.swift", text: good)], catalogs: catalogs)
+        let bad = """
+            // nothing here
+            let title = localizer.text("home.tittle", language) + localizer.count("posts.likes", 2, language)
+            let role = localizer.text("crew.role.\\(role)", language)
+            """
+        #expect(throws: CatalogKeys.Missing.self) { try CatalogKeys.check([(path: "Bad.swift", text: bad)], catalogs: catalogs) }
+        do {
+            try CatalogKeys.check([(path: "Bad.swift", text: bad)], catalogs: [catalogs[0]])
+        } catch let missing as CatalogKeys.Missing {
+            #expect(missing.problems == [
+                "Bad.swift:2: error: \"home.tittle\" is missing from catalog 1",
+                "Bad.swift:2: error: \"posts.likes_one\" or \"posts.likes_other\" is missing from catalog 1",
+                "Bad.swift:3: error: a key starting \"crew.role.\" is missing from catalog 1",
+            ])
+        }
+    }
 }

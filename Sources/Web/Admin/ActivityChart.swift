@@ -1,3 +1,4 @@
+import Formats
 /// A small line chart drawn as SVG on the server: one polyline per series over shared days.
 struct ActivityChart {
     let series: [[Int]]

@@ -1,3 +1,4 @@
+import Formats
 import Foundation
 import HTTP
 import Storage
@@ -255,12 +256,6 @@ extension App {
         var view = AdminView(tab: AdminTabMarks(current: .log))
         view.log = try moderationLog(limit: 300, isPublic: false, context.language)
         return page(view, context, title: localizer.text("admin.log", context.language))
-    }
-
-    /// `GET /moderation`: the public log. Reporters never appear; moderators do, as on Lobsters.
-    func publicModerationLog(_ context: RequestContext) throws -> HTTPResponse {
-        let view = ModerationLogView(log: try moderationLog(limit: 200, isPublic: true, context.language))
-        return page(view, context, title: localizer.text("admin.public_log", context.language))
     }
 
     /// The log's rows. The public log names only members acted on: a label of a post,

@@ -1,3 +1,4 @@
+import Formats
 import Foundation
 
 /// The languages Moim's interface is written in.

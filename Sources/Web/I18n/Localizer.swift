@@ -1,3 +1,4 @@
+import Formats
 import Foundation
 
 /// The UI text catalogs (`Templates/i18n/<language>.json`) and language-aware formatting.

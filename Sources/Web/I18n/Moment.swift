@@ -1,3 +1,4 @@
+import Formats
 import Foundation
 
 /// When something was written, as feeds and threads show it: "3 min ago" for the last week

@@ -1,4 +1,5 @@
 import CompiledHTML
+import Formats
 import Foundation
 import Mail
 import Storage

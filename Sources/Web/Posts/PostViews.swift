@@ -1,4 +1,5 @@
 import CompiledHTML
+import Formats
 import Foundation
 import HTTP
 import Storage

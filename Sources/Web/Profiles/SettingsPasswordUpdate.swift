@@ -1,14 +1,6 @@
 import HTTP
 
 extension App {
-    /// `POST /settings/running`: units and the crew leaderboard.
-    func settingsRunningUpdate(_ context: RequestContext) throws -> HTTPResponse {
-        let user = try context.requireUser()
-        let units = context.form["units"] == "mi" ? "mi" : "km"
-        try database.setRunPreferences(userID: user.storedID, units: units, onLeaderboard: context.form["leaderboard"] == "on")
-        return redirect(to: Paths.settings, flash: "prefs_saved")
-    }
-
     /// `POST /settings/password`: changes the password and signs out every other browser.
     func settingsPasswordUpdate(_ context: RequestContext) throws -> HTTPResponse {
         let user = try context.requireUser()

@@ -6,7 +6,7 @@ import TestSupport
 
 /// The whole site over an in-memory database, with cheap password hashes.
 struct TestSite {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
 
     let app: App
     let database: AppDatabase

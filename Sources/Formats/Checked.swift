@@ -6,16 +6,16 @@ import Foundation
 ///
 /// `Int(someDouble)` traps on NaN, infinity and values past `Int.max`, and `+`/`*` trap on
 /// overflow, so neither appears on outside data anywhere else.
-enum Checked {
+public enum Checked {
     /// A whole number written in ASCII digits (an optional leading `-`), within `range`.
-    static func integer(_ text: some StringProtocol, in range: ClosedRange<Int>) -> Int? {
+    public static func integer(_ text: some StringProtocol, in range: ClosedRange<Int>) -> Int? {
         guard text.utf8.count <= 20, let value = Int(text), range.contains(value) else { return nil }
         return value
     }
 
     /// A decimal number such as `10.5` or `10,5` (a decimal comma, as many keyboards type it),
     /// finite and within `range`. Exponents, `inf` and `nan` are not numbers people type.
-    static func decimal(_ text: some StringProtocol, in range: ClosedRange<Double>) -> Double? {
+    public static func decimal(_ text: some StringProtocol, in range: ClosedRange<Double>) -> Double? {
         let normalised = text.replacingOccurrences(of: ",", with: ".")
         guard !normalised.isEmpty, normalised.utf8.count <= 32,
               normalised.utf8.allSatisfy({ $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-") || (0x30...0x39).contains($0) }),
@@ -25,14 +25,14 @@ enum Checked {
     }
 
     /// `value` rounded to the nearest whole number, if it is finite and the result is within `range`.
-    static func rounded(_ value: Double, in range: ClosedRange<Int>) -> Int? {
+    public static func rounded(_ value: Double, in range: ClosedRange<Int>) -> Int? {
         guard value.isFinite, let whole = Int(exactly: value.rounded()), range.contains(whole) else { return nil }
         return whole
     }
 
     /// A coordinate for drawing: rounded, with anything non-finite or absurd pinned to the
     /// edge of a generous canvas rather than trapping.
-    static func pixel(_ value: Double) -> Int {
+    public static func pixel(_ value: Double) -> Int {
         guard value.isFinite else { return 0 }
         return Int(min(max(value, -1_000_000), 1_000_000).rounded())
     }
@@ -40,7 +40,7 @@ enum Checked {
     /// A duration typed as `45:30` (minutes:seconds), `1:02:03` (hours:minutes:seconds) or a
     /// plain number of minutes, in seconds, up to `maximum`. Minutes and seconds after the
     /// first part must be below 60.
-    static func duration(_ text: some StringProtocol, maximum: Int) -> Int? {
+    public static func duration(_ text: some StringProtocol, maximum: Int) -> Int? {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
         guard (1...3).contains(parts.count), parts.allSatisfy({ !$0.isEmpty && $0.utf8.allSatisfy { (0x30...0x39).contains($0) } })
         else { return nil }
@@ -60,11 +60,11 @@ enum Checked {
 
     /// The years a date typed into a form may fall in; anything else is a typing mistake, and
     /// years far outside it upset calendar arithmetic downstream.
-    static let years = 1900...2200
+    public static let years = 1900...2200
 
     /// A local date and time as `<input type="datetime-local">` sends it (`2026-11-28T06:00`,
     /// seconds optional), in `timeZone`.
-    static func localDateTime(_ text: some StringProtocol, in timeZone: TimeZone) -> Date? {
+    public static func localDateTime(_ text: some StringProtocol, in timeZone: TimeZone) -> Date? {
         let text = String(text)
         guard text.utf8.count == 16 || text.utf8.count == 19 else { return nil }
         let bytes = Array(text.utf8)
@@ -94,7 +94,7 @@ enum Checked {
     }
 
     /// An id from a URL or a form: a positive 64-bit integer in plain digits.
-    static func id(_ text: some StringProtocol) -> Int64? {
+    public static func id(_ text: some StringProtocol) -> Int64? {
         guard !text.isEmpty, text.utf8.count <= 19, text.utf8.allSatisfy({ (0x30...0x39).contains($0) }),
               let value = Int64(text), value > 0 else { return nil }
         return value

@@ -57,21 +57,3 @@ enum MailTargets {
         }
     }
 }
-
-enum OperationsTargets {
-    /// Backup archives' headers: a header that parses has a name and a size in range, and
-    /// what Moim writes reads back the same.
-    static func tarHeader(_ bytes: UnsafeBufferPointer<UInt8>) {
-        var block = Data(bytes.prefix(TarArchive.block))
-        block.append(Data(count: TarArchive.block - block.count))
-        if let (name, size) = try? TarArchive.parse(block) {
-            guard !name.isEmpty, size >= 0, size < 8 << 30 else { violated("a tar header out of range") }
-        }
-        let name = String(decoding: bytes.prefix(99), as: UTF8.self)
-        let size = bytes.suffix(8).reduce(0) { $0 << 8 | Int($1) } & ((1 << 33) - 1)
-        guard let written = try? TarArchive.header(name: name, size: size, modified: Date()) else { return }
-        guard let (readName, readSize) = try? TarArchive.parse(written), readName == name, readSize == size else {
-            violated("a header Moim writes does not read back")
-        }
-    }
-}

@@ -3,18 +3,18 @@ import Foundation
 /// The little of POSIX ustar (`tar`) a backup needs: regular files with short relative
 /// names, written and read as streams so that a database of gigabytes never sits in memory.
 /// `tar -tvf` lists what Moim writes; Moim reads only what it writes and refuses the rest.
-enum TarArchive {
-    static let block = 512
+public enum TarArchive {
+    public static let block = 512
 
-    struct Writer {
+    public struct Writer {
         private let handle: FileHandle
 
-        init(_ handle: FileHandle) {
+        public init(_ handle: FileHandle) {
             self.handle = handle
         }
 
         /// Adds a file of `size` bytes whose content `body` writes through `write`.
-        func add(_ name: String, size: Int, modified: Date = Date(), body: ((Data) throws -> Void) throws -> Void) throws {
+        public func add(_ name: String, size: Int, modified: Date = Date(), body: ((Data) throws -> Void) throws -> Void) throws {
             try handle.write(contentsOf: TarArchive.header(name: name, size: size, modified: modified))
             var written = 0
             try body { chunk in
@@ -26,25 +26,25 @@ enum TarArchive {
             try handle.write(contentsOf: Data(count: padding))
         }
 
-        func add(_ name: String, data: Data) throws {
+        public func add(_ name: String, data: Data) throws {
             try add(name, size: data.count) { write in try write(data) }
         }
 
         /// Two empty blocks end an archive.
-        func finish() throws {
+        public func finish() throws {
             try handle.write(contentsOf: Data(count: 2 * TarArchive.block))
         }
     }
 
-    struct Reader {
+    public struct Reader {
         private let handle: FileHandle
 
-        init(_ handle: FileHandle) {
+        public init(_ handle: FileHandle) {
             self.handle = handle
         }
 
         /// The next entry's name and size, or nil at the end of the archive.
-        mutating func next() throws -> (name: String, size: Int)? {
+        public mutating func next() throws -> (name: String, size: Int)? {
             let header = try read(TarArchive.block)
             guard header.count == TarArchive.block else { throw TarError.truncated }
             if header.allSatisfy({ $0 == 0 }) { return nil }
@@ -52,7 +52,7 @@ enum TarArchive {
         }
 
         /// The entry's content, `size` bytes in chunks, then its padding.
-        mutating func body(size: Int, _ chunk: (Data) throws -> Void) throws {
+        public mutating func body(size: Int, _ chunk: (Data) throws -> Void) throws {
             var left = size
             while left > 0 {
                 let data = try read(min(left, 1 << 20))
@@ -74,7 +74,7 @@ enum TarArchive {
         }
     }
 
-    static func header(name: String, size: Int, modified: Date) throws -> Data {
+    public static func header(name: String, size: Int, modified: Date) throws -> Data {
         let nameBytes = Array(name.utf8)
         guard !nameBytes.isEmpty, nameBytes.count < 100, nameBytes.allSatisfy({ $0 >= 0x20 && $0 != 0x7F }) else { throw TarError.badName(name) }
         var header = [UInt8](repeating: 0, count: block)
@@ -98,7 +98,7 @@ enum TarArchive {
 
     /// A header of a regular file as Moim writes them: a checked checksum, a name without a
     /// prefix, a size in octal that fits in memory's terms.
-    static func parse(_ header: Data) throws -> (name: String, size: Int) {
+    public static func parse(_ header: Data) throws -> (name: String, size: Int) {
         let bytes = [UInt8](header)
         guard bytes.count == block, Array(bytes[257..<263]) == Array("ustar\u{0}".utf8) else { throw TarError.notAnArchive }
         guard let stored = octalValue(bytes[148..<156]) else { throw TarError.notAnArchive }
@@ -112,7 +112,7 @@ enum TarArchive {
     }
 
     /// An octal field: digits, then NULs or spaces. Eleven digits at most, so no overflow.
-    static func octalValue(_ field: ArraySlice<UInt8>) -> Int? {
+    public static func octalValue(_ field: ArraySlice<UInt8>) -> Int? {
         let digits = field.drop { $0 == UInt8(ascii: " ") }.prefix { $0 != 0 && $0 != UInt8(ascii: " ") }
         guard !digits.isEmpty, digits.count <= 11, digits.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "7")).contains($0) })
         else { return nil }
@@ -138,7 +138,7 @@ public enum TarError: Error, Equatable, CustomStringConvertible {
 }
 
 private extension String {
-    func leftPadded(to width: Int) -> String {
+    public func leftPadded(to width: Int) -> String {
         String(repeating: "0", count: max(0, width - count)) + self
     }
 }

@@ -1,5 +1,5 @@
 import Testing
-@testable import Web
+@testable import Formats
 
 /// Reference matrices from the `qrcode` package on PyPI (level M, the same mask forced), so
 /// that every module of ours is checked, not only that something was drawn.

@@ -1,3 +1,4 @@
+import Formats
 import HTTP
 import Storage
 
@@ -24,23 +25,6 @@ extension App {
         return redirect(to: Paths.local(context.form["return_to"]), flash: "report_sent")
     }
 
-    /// `POST /u/:username/block` and `/unblock`
-    func profileBlock(_ on: Bool) -> Page {
-        { [unowned self] context in
-            let me = try context.requireUser()
-            let user = try profileUser(context)
-            try storageAction(context) { try database.setBlock(blockerID: me.storedID, blockedID: user.storedID, on: on) }
-            return redirect(to: Paths.profile(user.username), flash: on ? "blocked" : "unblocked")
-        }
-    }
-
-    /// `POST /warnings/ack`: "I have read this."
-    func warningsAcknowledge(_ context: RequestContext) throws -> HTTPResponse {
-        let user = try context.requireUser()
-        try database.acknowledgeWarnings(userID: user.storedID)
-        return redirect(to: Paths.local(context.form["return_to"]))
-    }
-
     /// `GET /reports/new?target_type=…&target_id=…`: the report form on a page of its own, linked
     /// from places that list many things (each comment of a thread), where a form per item
     /// would weigh down the page.
@@ -54,14 +38,6 @@ extension App {
         report.returnTo = Paths.local(context.form["return_to"])
         return page(ReportPageView(label: label, report: report), context, title: localizer.text("moderation.report", context.language))
     }
-
-    /// What the report form partial needs for one target.
-    func reportForm(_ target: ModerationTarget, _ id: Int64, _ context: RequestContext) -> ReportFormView {
-        ReportFormView(
-            type: target.rawValue, id: id, returnTo: context.request.target,
-            reasons: choices(ReportReason.allCases.map(\.rawValue), labels: "moderation.reason", selected: nil, context.language))
-    }
-
 }
 
 /// Reporting one thing on a page of its own (a comment of a long thread).
@@ -70,12 +46,4 @@ struct ReportPageView: PageView {
     /// What is reported, in words.
     let label: String
     let report: ReportFormView
-}
-
-/// The report form beside a post, comment, crew, meetup or member.
-struct ReportFormView {
-    let type: String
-    let id: Int64
-    var returnTo: String
-    let reasons: [Choice]
 }

@@ -1,10 +1,10 @@
 /// A QR code (ISO/IEC 18004) of a short text, for the host's check-in link: byte mode, error
 /// correction level M, versions 1 to 6 (up to 106 bytes, enough for any link Moim makes), the
 /// mask with the lowest penalty. Drawn as one SVG path.
-struct QRCode {
+public struct QRCode {
     /// `modules[y][x]`, true for dark.
-    let modules: [[Bool]]
-    var size: Int { modules.count }
+    public let modules: [[Bool]]
+    public var size: Int { modules.count }
 
     /// Data codewords and error-correction blocks at level M, versions 1…6:
     /// (blocks, data codewords per block, EC codewords per block).
@@ -14,7 +14,7 @@ struct QRCode {
     private static let alignment: [[Int]] = [[], [6, 18], [6, 22], [6, 26], [6, 30], [6, 34]]
 
     /// Nil when the text is too long for version 6.
-    init?(_ text: String, mask forcedMask: Int? = nil) {
+    public init?(_ text: String, mask forcedMask: Int? = nil) {
         let bytes = Array(text.utf8)
         // Mode (4 bits) and length (8 bits) before the bytes.
         guard let version = Self.levelM.firstIndex(where: { $0.blocks * $0.data >= bytes.count + 2 }).map({ $0 + 1 }) else { return nil }
@@ -38,7 +38,7 @@ struct QRCode {
     }
 
     /// An SVG path of the dark modules, one unit each, with a quiet zone of 4 around.
-    var svgPath: String {
+    public var svgPath: String {
         var path = ""
         for (y, row) in modules.enumerated() {
             for (x, dark) in row.enumerated() where dark { path += "M\(x + 4) \(y + 4)h1v1h-1z" }

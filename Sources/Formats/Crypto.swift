@@ -2,11 +2,11 @@ import CSodium
 import Foundation
 
 /// The few primitives Moim needs from libsodium.
-enum Crypto {
+public enum Crypto {
     private static let ready: Bool = sodium_init() >= 0
 
     /// `count` bytes from the kernel's CSPRNG.
-    static func randomBytes(_ count: Int) -> [UInt8] {
+    public static func randomBytes(_ count: Int) -> [UInt8] {
         precondition(ready, "libsodium failed to initialise")
         var bytes = [UInt8](repeating: 0, count: count)
         randombytes_buf(&bytes, count)
@@ -14,40 +14,40 @@ enum Crypto {
     }
 
     /// A random token of `count` bytes, base64url without padding (43 characters for 32 bytes).
-    static func randomToken(_ count: Int = 32) -> String {
+    public static func randomToken(_ count: Int = 32) -> String {
         base64URL(randomBytes(count))
     }
 
     /// SHA-256 of data that arrives in pieces (a file read in chunks).
-    struct SHA256 {
+    public struct SHA256 {
         private var state = crypto_hash_sha256_state()
 
-        init() {
+        public init() {
             precondition(Crypto.ready, "libsodium failed to initialise")
             crypto_hash_sha256_init(&state)
         }
 
-        mutating func update(_ bytes: UnsafeRawBufferPointer) {
+        public mutating func update(_ bytes: UnsafeRawBufferPointer) {
             guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
             crypto_hash_sha256_update(&state, base, UInt64(bytes.count))
         }
 
         /// The digest in lowercase hexadecimal.
-        mutating func hex() -> String {
+        public mutating func hex() -> String {
             var digest = [UInt8](repeating: 0, count: Int(crypto_hash_sha256_BYTES))
             crypto_hash_sha256_final(&state, &digest)
             return digest.map { String(format: "%02x", $0) }.joined()
         }
     }
 
-    static func sha256(_ bytes: [UInt8]) -> Data {
+    public static func sha256(_ bytes: [UInt8]) -> Data {
         var digest = [UInt8](repeating: 0, count: Int(crypto_hash_sha256_BYTES))
         crypto_hash_sha256(&digest, bytes, UInt64(bytes.count))
         return Data(digest)
     }
 
     /// Compares in time that depends only on the length, not on where the inputs differ.
-    static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
+    public static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
         let x = Array(a.utf8), y = Array(b.utf8)
         guard x.count == y.count, !x.isEmpty else { return false }
         return sodium_memcmp(x, y, x.count) == 0
@@ -56,7 +56,7 @@ enum Crypto {
     private static let base64URLAlphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 
     /// Base64url without padding (RFC 4648 §5).
-    static func base64URL(_ bytes: [UInt8]) -> String {
+    public static func base64URL(_ bytes: [UInt8]) -> String {
         var output: [UInt8] = []
         output.reserveCapacity((bytes.count * 4 + 2) / 3)
         var index = 0
@@ -72,7 +72,7 @@ enum Crypto {
         return String(decoding: output, as: UTF8.self)
     }
 
-    static func decodeBase64URL(_ text: String) -> [UInt8]? {
+    public static func decodeBase64URL(_ text: String) -> [UInt8]? {
         guard text.utf8.count <= 128, text.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
         var output = [UInt8](repeating: 0, count: 96)
         var length = 0

@@ -3,9 +3,9 @@ import Foundation
 /// Sunrise and sunset at a place, by NOAA's solar calculator (the equations of its
 /// spreadsheet, after Meeus, "Astronomical Algorithms"): good to a minute or so away from the
 /// poles. Used to tell runners to bring a light.
-enum Daylight {
+public enum Daylight {
     /// The sun on one day at one place.
-    enum Sun: Equatable {
+    public enum Sun: Equatable {
         case risesAndSets(sunrise: Date, sunset: Date)
         /// The sun stays below the horizon all day.
         case polarNight
@@ -16,7 +16,7 @@ enum Daylight {
     /// The sun on the local day of `moment` at the place (the day is the place's solar day,
     /// from its longitude, so the server's time zone does not matter). Nil for coordinates or
     /// moments that are not finite or out of range.
-    static func sun(around moment: Date, latitude: Double, longitude: Double) -> Sun? {
+    public static func sun(around moment: Date, latitude: Double, longitude: Double) -> Sun? {
         guard latitude.isFinite, longitude.isFinite, (-90...90).contains(latitude), (-180...180).contains(longitude) else { return nil }
         // Days since 2000-01-01 12:00 UTC (Julian day 2451545), at the place's local noon.
         let solarSeconds = moment.timeIntervalSince1970 + longitude / 360 * 86_400
@@ -55,13 +55,13 @@ enum Daylight {
 
     /// What a runner should know about the light: nil when the whole run is in daylight (or
     /// the place is unknown).
-    enum Warning: Equatable {
+    public enum Warning: Equatable {
         case beforeSunrise(Date)
         case afterSunset(Date)
         case dark
     }
 
-    static func warning(start: Date, end: Date, latitude: Double?, longitude: Double?) -> Warning? {
+    public static func warning(start: Date, end: Date, latitude: Double?, longitude: Double?) -> Warning? {
         guard let latitude, let longitude, let sun = sun(around: start, latitude: latitude, longitude: longitude) else { return nil }
         switch sun {
         case .polarNight: return .dark

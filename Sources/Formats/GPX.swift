@@ -1,32 +1,32 @@
 import Foundation
-import Storage
+import Geo
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
 
 /// A GPS track read from a GPX file: points with optional elevation and time.
-struct GPXTrack: Equatable {
-    struct Point: Equatable {
-        var latitude: Double
-        var longitude: Double
-        var elevation: Double?
-        var time: Date?
+public struct GPXTrack: Equatable {
+    public struct Point: Equatable {
+        public var latitude: Double
+        public var longitude: Double
+        public var elevation: Double?
+        public var time: Date?
     }
 
-    enum Problem: Error, Equatable {
+    public enum Problem: Error, Equatable {
         case tooLarge, tooManyPoints, notGPX, unsafe, noPoints
     }
 
-    static let maximumBytes = 5 * 1024 * 1024
-    static let maximumPoints = 50_000
+    public static let maximumBytes = 5 * 1024 * 1024
+    public static let maximumPoints = 50_000
 
-    var points: [Point]
+    public var points: [Point]
 
     /// Parses `data`. Only UTF-8 is read: another encoding (UTF-16, EBCDIC) would hide a
     /// DOCTYPE from the byte check below. Documents with a DOCTYPE (and so any entity,
     /// internal or external) are refused before parsing: a GPX file never needs one, and
     /// entity expansion is the classic way to make an XML parser eat all memory.
-    init(_ data: Data) throws(Problem) {
+    public init(_ data: Data) throws(Problem) {
         guard data.count <= Self.maximumBytes else { throw .tooLarge }
         let bytes = [UInt8](data)
         guard Self.isUTF8XML(bytes) else { throw .notGPX }
@@ -48,7 +48,7 @@ struct GPXTrack: Equatable {
     /// Valid UTF-8 text that starts with `<` (after an optional byte-order mark and white
     /// space), holds no NUL (which UTF-16 and UTF-32 are full of) and declares no encoding
     /// but UTF-8. Invalid UTF-8 in an attribute makes Foundation's XMLParser trap.
-    static func isUTF8XML(_ bytes: [UInt8]) -> Bool {
+    public static func isUTF8XML(_ bytes: [UInt8]) -> Bool {
         guard String(validating: bytes, as: UTF8.self) != nil else { return false }
         var body = bytes[...]
         if body.starts(with: [0xEF, 0xBB, 0xBF]) { body = body.dropFirst(3) }
@@ -76,25 +76,25 @@ struct GPXTrack: Equatable {
         }
     }
 
-    init(points: [Point]) {
+    public init(points: [Point]) {
         self.points = points
     }
 
     /// Great-circle distance along the track, in metres (haversine, mean Earth radius).
-    var distance: Double {
+    public var distance: Double {
         zip(points, points.dropFirst()).reduce(0) { $0 + Self.distance($1.0, $1.1) }
     }
 
     /// Seconds from the first to the last timestamp, if the track has times.
-    var duration: TimeInterval? {
+    public var duration: TimeInterval? {
         guard let start = points.first(where: { $0.time != nil })?.time, let end = points.last(where: { $0.time != nil })?.time, end > start else { return nil }
         return end.timeIntervalSince(start)
     }
 
-    var startTime: Date? { points.first(where: { $0.time != nil })?.time }
+    public var startTime: Date? { points.first(where: { $0.time != nil })?.time }
 
     /// Total climb in metres, ignoring changes under 1 m to damp GPS noise.
-    var elevationGain: Double {
+    public var elevationGain: Double {
         var gain = 0.0
         var reference: Double? = nil
         for elevation in points.compactMap(\.elevation) {
@@ -104,7 +104,7 @@ struct GPXTrack: Equatable {
         return gain
     }
 
-    static func distance(_ a: Point, _ b: Point) -> Double {
+    public static func distance(_ a: Point, _ b: Point) -> Double {
         let radius = 6_371_008.8
         let φ1 = a.latitude * .pi / 180, φ2 = b.latitude * .pi / 180
         let Δφ = (b.latitude - a.latitude) * .pi / 180, Δλ = (b.longitude - a.longitude) * .pi / 180
@@ -114,7 +114,7 @@ struct GPXTrack: Equatable {
 
     /// Seconds from the first timed point to where each whole `meters` is reached, from the
     /// points' times (interpolated between two points); empty if the points have no times.
-    func splits(every meters: Double = 1000) -> [Int] {
+    public func splits(every meters: Double = 1000) -> [Int] {
         guard meters > 0, let first = points.first?.time else { return [] }
         var elapsed: [Int] = []
         var covered = 0.0
@@ -136,7 +136,7 @@ struct GPXTrack: Equatable {
 
     /// The track without its first and last `meters`, so that others cannot see where a
     /// runner's home is.
-    func trimmed(_ meters: Double) -> GPXTrack {
+    public func trimmed(_ meters: Double) -> GPXTrack {
         let total = distance
         guard total > 2 * meters else { return GPXTrack(points: []) }
         var kept: [Point] = []
@@ -149,11 +149,11 @@ struct GPXTrack: Equatable {
     }
 
     /// The track as `records.track` stores it (times are not kept).
-    var encoded: Data {
+    public var encoded: Data {
         Track(points: points.map { Track.Point(latitude: $0.latitude, longitude: $0.longitude, elevation: $0.elevation) }).encoded
     }
 
-    init(encoded data: Data) {
+    public init(encoded data: Data) {
         points = Track(encoded: data).points.map { Point(latitude: $0.latitude, longitude: $0.longitude, elevation: $0.elevation, time: nil) }
     }
 

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Web
+@testable import Formats
 
 @Suite struct DaylightTests {
     /// Sunrise and sunset as almanacs print them for these days, local time, to the minute

@@ -1,0 +1,20 @@
+import HTTP
+import Storage
+
+/// The report form beside a post, comment, crew, meetup or member, on the pages of each.
+extension App {
+    /// What the report form partial needs for one target.
+    func reportForm(_ target: ModerationTarget, _ id: Int64, _ context: RequestContext) -> ReportFormView {
+        ReportFormView(
+            type: target.rawValue, id: id, returnTo: context.request.target,
+            reasons: choices(ReportReason.allCases.map(\.rawValue), labels: "moderation.reason", selected: nil, context.language))
+    }
+}
+
+/// The report form beside a post, comment, crew, meetup or member.
+struct ReportFormView {
+    let type: String
+    let id: Int64
+    var returnTo: String
+    let reasons: [Choice]
+}
