@@ -75,7 +75,8 @@ extension AppDatabase {
 
     /// The posts of `stamps` with their counts as stamped, and their text, author and photos
     /// as kept at their revisions, or read now in one statement for those not kept (and one
-    /// for their photos). A post deleted since its stamp is left out.
+    /// for their photos). A post deleted or changed since its stamp is left out of this page:
+    /// the stamp's statement decided who may see it (hidden since, say), not the later read.
     private func items(_ connection: SQLConnection, _ stamps: some Collection<FeedStamp>) throws -> [FeedItem] {
         var shown = stamps.map { kept.posts.value($0.id, revision: $0.revision) }
         let missing = zip(stamps, shown).compactMap { $1 == nil ? $0.id : nil }
@@ -84,7 +85,7 @@ extension AppDatabase {
             shown = zip(stamps, shown).map { stamp, kept in kept ?? read[stamp.id] }
         }
         return zip(stamps, shown).compactMap { stamp, kept in
-            guard let kept else { return nil }
+            guard let kept, kept.revision == stamp.revision else { return nil }
             var post = kept.value.post
             post.likeCount = stamp.likeCount
             post.commentCount = stamp.commentCount
@@ -126,10 +127,11 @@ private struct FeedStamp {
 
 /// The statement of a feed. Each row holds the post's id, revision and counts, whether the
 /// viewer (`?1`, NULL for a visitor) liked and bookmarked it, and the cursor value
-/// (`FeedStamp`); `?2` is the cursor to start below and `?3` the number of rows. What the viewer may not see is left out here,
-/// so that a page is full: posts of people they blocked or who blocked them, and posts
-/// hidden by moderators unless the viewer wrote them or is staff. (Most people block nobody:
-/// the two uncorrelated checks run once per statement and spare each row two lookups.)
+/// (`FeedStamp`); `?2` is the cursor to start below and `?3` the number of rows. What the
+/// viewer may not see is left out here, so that a page is full: posts of people they blocked
+/// or who blocked them, and posts hidden by moderators unless the viewer wrote them or is
+/// staff. (Most people block nobody: the two uncorrelated checks run once per statement and
+/// spare each row two lookups.)
 struct FeedStatement {
     private let sqlite: String
     private let postgres: String
