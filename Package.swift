@@ -33,7 +33,7 @@ var targets: [Target] = [
     .target(name: "Formats", dependencies: ["Geo", "CSodium"], swiftSettings: sanitized),
     .target(
         name: "Storage",
-        dependencies: ["CLibpq", "Geo", "Formats", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift")],
+        dependencies: ["CLibpq", "Geo", "Formats", "Network", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift")],
         swiftSettings: sanitized
     ),
     // Templates/ compiled into Swift at build time, against the views Web declares; the

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Formats
 import Foundation
+import Storage
 import Web
 
 struct BackupCommand: ParsableCommand {

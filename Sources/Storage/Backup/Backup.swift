@@ -1,8 +1,6 @@
 import Formats
 import Foundation
-import HTTP
 import Network
-import Storage
 
 /// `moim backup` and `moim restore`: the whole site in one tar archive.
 ///
@@ -15,6 +13,10 @@ import Storage
 /// `pg_dump` in its custom format (one snapshot too), restored by `pg_restore` into an empty
 /// database. Images kept in a bucket (`--media-url`) are fetched into the archive, and a
 /// restore puts them back into the bucket it is given.
+///
+/// Which files are the site's images, and their types, are the media store's rules
+/// (`MediaFiles`, given by Web's overloads that take none): anything else in the folder or
+/// the bucket stays out, and an archive naming anything else is refused.
 public enum Backup {
     struct Manifest: Codable {
         var format = 1
@@ -46,7 +48,9 @@ public enum Backup {
     /// Writes the archive of the site in `data` (its database at `postgres`, its images in
     /// `bucket`, when given) to `output`, through a temporary file renamed once complete and
     /// on disk.
-    public static func write(data: String, postgres: String? = nil, bucket: S3Client? = nil, to output: String) throws -> Summary {
+    public static func write(
+        data: String, postgres: String? = nil, bucket: S3Client? = nil, to output: String, media: MediaFiles
+    ) throws -> Summary {
         let manager = FileManager.default
         guard postgres != nil || manager.fileExists(atPath: data + "/" + databaseName) else { throw BackupError.noDatabase(data) }
         let staging = output + ".tmp-\(UUID().uuidString)"
@@ -63,15 +67,15 @@ public enum Backup {
         }
         let snapshot = staging + "/" + copy
         var files = [Entry(path: copy, size: try size(of: snapshot), sha256: try hash(snapshot))]
-        var media = data + "/media"
+        var folder = data + "/media"
         if let bucket {
-            media = staging + "/media"
-            try fetchImages(from: bucket, into: media)
+            folder = staging + "/media"
+            try fetchImages(from: bucket, into: folder, media: media)
         }
-        let names = ((try? manager.contentsOfDirectory(atPath: media)) ?? []).filter(MediaStore.isValidName).sorted()
+        let names = ((try? manager.contentsOfDirectory(atPath: folder)) ?? []).filter(media.isImage).sorted()
         var sources = [copy: snapshot]
         for name in names {
-            let path = media + "/" + name
+            let path = folder + "/" + name
             // Deleted since it was listed: it belonged to content gone from the copy too.
             guard let size = try? size(of: path), let digest = try? hash(path) else { continue }
             files.append(Entry(path: "media/" + name, size: size, sha256: digest))
@@ -112,14 +116,16 @@ public enum Backup {
     /// With `postgres`, the archive must hold a dump, restored into that database, which must
     /// be empty (a new database: `--force` does not apply to it); the images go to `data`, or
     /// into `bucket` when given.
-    public static func restore(archive: String, to data: String, postgres: String? = nil, bucket: S3Client? = nil, force: Bool) throws -> Summary {
+    public static func restore(
+        archive: String, to data: String, postgres: String? = nil, bucket: S3Client? = nil, force: Bool, media: MediaFiles
+    ) throws -> Summary {
         let manager = FileManager.default
         let existing = (try? manager.contentsOfDirectory(atPath: data)) ?? []
         guard existing.isEmpty || force else { throw BackupError.notEmpty(data) }
         let created = !manager.fileExists(atPath: data)
         try manager.createDirectory(atPath: data, withIntermediateDirectories: true)
         do {
-            return try restore(archive: archive, into: data, postgres: postgres, bucket: bucket, manager: manager)
+            return try restore(archive: archive, into: data, postgres: postgres, bucket: bucket, manager: manager, media: media)
         } catch {
             // A refused archive leaves nothing behind.
             if created { try? manager.removeItem(atPath: data) }
@@ -127,7 +133,9 @@ public enum Backup {
         }
     }
 
-    private static func restore(archive: String, into data: String, postgres: String?, bucket: S3Client?, manager: FileManager) throws -> Summary {
+    private static func restore(
+        archive: String, into data: String, postgres: String?, bucket: S3Client?, manager: FileManager, media: MediaFiles
+    ) throws -> Summary {
         let staging = data + "/.restoring-\(UUID().uuidString)"
         try manager.createDirectory(atPath: staging + "/media", withIntermediateDirectories: true)
         defer { try? manager.removeItem(atPath: staging) }
@@ -141,7 +149,7 @@ public enum Backup {
         guard (copy == dumpName) == (postgres != nil) else { throw BackupError.wrongEngine(dump: copy == dumpName) }
         var expected = Dictionary(manifest.files.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
         guard expected.count == manifest.files.count, expected[copy] != nil,
-              manifest.files.allSatisfy({ $0.path == copy || ($0.path.hasPrefix("media/") && MediaStore.isValidName(String($0.path.dropFirst(6)))) })
+              manifest.files.allSatisfy({ $0.path == copy || ($0.path.hasPrefix("media/") && media.isImage(String($0.path.dropFirst(6)))) })
         else { throw BackupError.badManifest("its list of files is not one moim backup writes") }
 
         while case let (name, size)? = try reader.next() {
@@ -163,7 +171,7 @@ public enum Backup {
 
         if let postgres {
             try load(staging + "/" + dumpName, into: postgres, migrations: manifest.migrations)
-            try placeImages(from: staging + "/media", data: data, bucket: bucket)
+            try placeImages(from: staging + "/media", data: data, bucket: bucket, media: media)
             return Summary(files: manifest.files.count, bytes: manifest.files.reduce(0) { $0 + $1.size }, migrations: manifest.migrations.count)
         }
         let check = try AppDatabase.check(databaseAt: staging + "/" + databaseName)
@@ -172,12 +180,12 @@ public enum Backup {
 
         // In place: the old database (with its WAL) and images go, the checked ones come.
         // In a bucket first: a refusal there leaves the old site as it was.
-        if let bucket { try placeImages(from: staging + "/media", data: data, bucket: bucket) }
+        if let bucket { try placeImages(from: staging + "/media", data: data, bucket: bucket, media: media) }
         for name in [databaseName, databaseName + "-wal", databaseName + "-shm"] where manager.fileExists(atPath: data + "/" + name) {
             try manager.removeItem(atPath: data + "/" + name)
         }
         try manager.moveItem(atPath: staging + "/" + databaseName, toPath: data + "/" + databaseName)
-        if bucket == nil { try placeImages(from: staging + "/media", data: data, bucket: nil) }
+        if bucket == nil { try placeImages(from: staging + "/media", data: data, bucket: nil, media: media) }
         return Summary(files: manifest.files.count, bytes: manifest.files.reduce(0) { $0 + $1.size }, migrations: manifest.migrations.count)
     }
 
@@ -240,10 +248,10 @@ public enum Backup {
 
     // MARK: - Images
 
-    private static func fetchImages(from bucket: S3Client, into folder: String) throws {
+    private static func fetchImages(from bucket: S3Client, into folder: String, media: MediaFiles) throws {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         do {
-            for name in try bucket.names() where MediaStore.isValidName(name) {
+            for name in try bucket.names() where media.isImage(name) {
                 // Deleted since it was listed: it belonged to content gone from the copy too.
                 guard let answer = try bucket.get(name) else { continue }
                 guard FileManager.default.createFile(atPath: folder + "/" + name, contents: Data(answer.body)) else {
@@ -256,7 +264,7 @@ public enum Backup {
     }
 
     /// The checked images into `data/media` (replacing what was there), or into `bucket`.
-    private static func placeImages(from folder: String, data: String, bucket: S3Client?) throws {
+    private static func placeImages(from folder: String, data: String, bucket: S3Client?, media: MediaFiles) throws {
         let manager = FileManager.default
         guard let bucket else {
             if manager.fileExists(atPath: data + "/media") { try manager.removeItem(atPath: data + "/media") }
@@ -266,7 +274,7 @@ public enum Backup {
         do {
             for name in try manager.contentsOfDirectory(atPath: folder).sorted() {
                 guard let contents = manager.contents(atPath: folder + "/" + name) else { throw BackupError.cannotRead(folder + "/" + name) }
-                try bucket.put(name, body: [UInt8](contents), contentType: StaticFiles.contentType(for: name))
+                try bucket.put(name, body: [UInt8](contents), contentType: media.contentType(name))
             }
         } catch let error as S3Error {
             throw BackupError.bucket(error.description)
@@ -297,6 +305,18 @@ public enum Backup {
         var digest = Crypto.SHA256()
         try chunks(of: path) { chunk in chunk.withUnsafeBytes { digest.update($0) } }
         return digest.hex()
+    }
+}
+
+/// Which files of a site's media folder or bucket are its images, and the type of each: the
+/// media store's rules, which a backup follows.
+public struct MediaFiles: Sendable {
+    public let isImage: @Sendable (String) -> Bool
+    public let contentType: @Sendable (String) -> String
+
+    public init(isImage: @escaping @Sendable (String) -> Bool, contentType: @escaping @Sendable (String) -> String) {
+        self.isImage = isImage
+        self.contentType = contentType
     }
 }
 
