@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import Testing
 import TestSupport
 @testable import Storage

@@ -1,6 +1,5 @@
 import Formats
 import Foundation
-import GRDB
 import HTTP
 import Synchronization
 import Testing

@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+import Storage
 import Testing
 import TestSupport
 
@@ -82,12 +82,10 @@ import TestSupport
                                   environment: ["MOIM_DATA": data, "MOIM_REPLICA": replica, "MOIM_WAL_AUTOCHECKPOINT": "0"])
         #expect(restore.status == 0)
 
-        let copy = try DatabaseQueue(path: restored + "/moim.sqlite")
-        let (stored, integrity) = try copy.read { db in
-            (try String.fetchOne(db, sql: "SELECT bio FROM users WHERE username = 'mina'").flatMap { Int($0) } ?? 0,
-             try String.fetchOne(db, sql: "PRAGMA integrity_check"))
-        }
-        #expect(integrity == "ok")
+        #expect(try AppDatabase.check(databaseAt: restored + "/moim.sqlite").integrity == "ok")
+        let copy = try AppDatabase.open(directory: restored)
+        defer { try? copy.close() }
+        let stored = try copy.user(username: "mina").flatMap { Int($0.bio) } ?? 0
         // Every save acknowledged more than the sync interval (1 s, plus a second of margin)
         // before the kill is there.
         let safe = acknowledged.last { killedAt.timeIntervalSince($0.at) > 2 }?.bio ?? 0

@@ -1,6 +1,5 @@
 import Formats
 import Foundation
-import GRDB
 import Testing
 import HTTP
 @testable import Storage
