@@ -21,7 +21,8 @@ extension App {
             return .redirect(to: redirect.location)
         }
         let httpError = (error as? HTTPError)
-            ?? (error as? StorageError == .unavailable ? HTTPError(.serviceUnavailable, headers: ["Retry-After": "5"]) : HTTPError(.internalServerError))
+            ?? (error as? StorageError).map { refusal($0, context?.language ?? .en) }
+            ?? HTTPError(.internalServerError)
         // One rule for "you need an account": a visitor opening a page they may not see is
         // sent to sign in and brought back; a member who may not see it gets 403.
         if httpError.status == .forbidden, request.method == .get, let context, context.user == nil {

@@ -1,5 +1,6 @@
 import Testing
 import HTTP
+import Storage
 @testable import Web
 
 @Suite struct ErrorPageTests {
@@ -9,6 +10,21 @@ import HTTP
         #expect(response.status == .notFound)
         #expect(response.bodyText.contains("Page not found"))
         #expect(response.bodyText.contains("class=\"site-header\""))
+    }
+
+    /// A refusal of storage that no handler caught is still the page of its rule: a rule of
+    /// the schema (CHECK, UNIQUE, a foreign key) that refused a write is a 422 for the form,
+    /// and only an unreachable database is a 5xx (503, to retry).
+    @Test func storageRefusalsNoHandlerCaughtAreNeverA500() throws {
+        let site = try TestSite()
+        let request = HTTPRequest(method: .post, target: "/posts", body: [])
+        let refusals: [StorageError] = [.usernameTaken, .emailTaken, .notFound, .forbidden, .full, .duplicate, .wrongInviteCode,
+                                        .ownerCannotLeave, .slugTaken, .locked, .rejected]
+        for refusal in refusals {
+            #expect(site.app.errorResponse(refusal, request: request, context: nil).status.code < 500, "\(refusal)")
+        }
+        #expect(site.app.errorResponse(StorageError.rejected, request: request, context: nil).status == .unprocessableContent)
+        #expect(site.app.errorResponse(StorageError.unavailable, request: request, context: nil).status == .serviceUnavailable)
     }
 
     @Test func unknownMembersGetA404() throws {
