@@ -1,7 +1,8 @@
 import HTTP
 import Storage
 
-/// The report form beside a post, comment, crew, meetup or member, on the pages of each.
+/// Shared by the pages of everything that can be reported (posts, comments, crews, meetups,
+/// members) and by the report's own page.
 extension App {
     /// What the report form partial needs for one target.
     func reportForm(_ target: ModerationTarget, _ id: Int64, _ context: RequestContext) -> ReportFormView {
