@@ -23,9 +23,28 @@ struct KeptPost: Sendable {
     var size: Int { 256 + post.body.utf8.count + post.bodyHTML.utf8.count + photos.count * 128 }
 }
 
+/// A row as a statement stamps it: its id and the revision it is at.
+protocol RowStamp {
+    var id: Int64 { get }
+    var revision: Int64 { get }
+}
+
 extension GenerationalCache where Key == Int64 {
     /// What is kept of row `id`, if it is of `revision`.
     func value<Kept>(_ id: Int64, revision: Int64) -> Revised<Kept>? where Value == Revised<Kept> {
         value(id) { $0.revision == revision ? $0 : nil }
+    }
+
+    /// What is kept of each stamped row at its revision, the rows not kept read by `read`
+    /// (given their ids, all at once; it keeps what it reads). A row `read` no longer finds
+    /// (deleted since its stamp) is nil.
+    func values<Kept>(
+        _ stamps: some Collection<some RowStamp>, read: ([Int64]) throws -> [Int64: Revised<Kept>]
+    ) rethrows -> [Revised<Kept>?] where Value == Revised<Kept> {
+        let kept = stamps.map { value($0.id, revision: $0.revision) }
+        let missing = zip(stamps, kept).compactMap { $1 == nil ? $0.id : nil }
+        guard !missing.isEmpty else { return kept }
+        let fresh = try read(missing)
+        return zip(stamps, kept).map { stamp, kept in kept ?? fresh[stamp.id] }
     }
 }

@@ -141,24 +141,18 @@ extension AppDatabase {
         try readRows { connection in
             let viewer = try Viewer.load(connection, id: viewerID)
             let stamps = try connection.fetchAll("SELECT id, revision FROM comments WHERE postID = ? ORDER BY id LIMIT ?", [postID, limit]) { row in
-                (id: try row.decode(atIndex: 0) as Int64, revision: try row.decode(atIndex: 1) as Int64)
+                CommentStamp(id: try row.decode(atIndex: 0), revision: try row.decode(atIndex: 1))
             }
-            var shown = stamps.map { kept.comments.value($0.id, revision: $0.revision) }
-            let missing = zip(stamps, shown).compactMap { $1 == nil ? $0.id : nil }
-            if !missing.isEmpty {
-                let read = try keptComments(connection, ids: missing)
-                shown = zip(stamps, shown).map { stamp, kept in kept ?? read[stamp.id] }
-            }
-            // A comment deleted since its stamp is left out.
-            let entries = shown.compactMap { kept in
-                kept.map(\.value).map { entry in
-                    guard !viewer.sees(authorID: entry.comment.authorID, hiddenAt: entry.comment.hiddenAt) else { return entry }
+            let shown = try kept.comments.values(stamps) { try keptComments(connection, ids: $0) }
+            let entries = shown.compactMap { kept -> ThreadComment? in
+                // A comment deleted since its stamp is left out.
+                guard var entry = kept?.value else { return nil }
+                if !viewer.sees(authorID: entry.comment.authorID, hiddenAt: entry.comment.hiddenAt) {
                     // Kept as a placeholder so that replies keep their place.
-                    var placeholder = entry
-                    placeholder.comment.bodyHTML = ""
-                    placeholder.comment.deletedAt = entry.comment.deletedAt ?? entry.comment.hiddenAt ?? Date.distantPast
-                    return placeholder
+                    entry.comment.bodyHTML = ""
+                    entry.comment.deletedAt = entry.comment.deletedAt ?? entry.comment.hiddenAt ?? Date.distantPast
                 }
+                return entry
             }
             return threadOrder(entries.map { ($0.comment.id, $0.comment.parentID) }).map { entries[$0] }
         }
@@ -177,6 +171,11 @@ extension AppDatabase {
         for row in rows { kept.comments.keep(row.id, row.entry, size: 256 + row.entry.value.comment.bodyHTML.utf8.count) }
         return Dictionary(rows.map { ($0.id, $0.entry) }, uniquingKeysWith: { first, _ in first })
     }
+}
+
+private struct CommentStamp: RowStamp {
+    let id: Int64
+    let revision: Int64
 }
 
 /// The positions of comments (id and parent, oldest first) in thread order: each followed by

@@ -78,12 +78,7 @@ extension AppDatabase {
     /// for their photos). A post deleted or changed since its stamp is left out of this page:
     /// the stamp's statement decided who may see it (hidden since, say), not the later read.
     private func items(_ connection: SQLConnection, _ stamps: some Collection<FeedStamp>) throws -> [FeedItem] {
-        var shown = stamps.map { kept.posts.value($0.id, revision: $0.revision) }
-        let missing = zip(stamps, shown).compactMap { $1 == nil ? $0.id : nil }
-        if !missing.isEmpty {
-            let read = try keptPosts(connection, ids: missing)
-            shown = zip(stamps, shown).map { stamp, kept in kept ?? read[stamp.id] }
-        }
+        let shown = try kept.posts.values(stamps) { try keptPosts(connection, ids: $0) }
         return zip(stamps, shown).compactMap { stamp, kept in
             guard let kept, kept.revision == stamp.revision else { return nil }
             var post = kept.value.post
@@ -115,7 +110,7 @@ extension AppDatabase {
 }
 
 /// A post in a feed as its statement reads it: numbers only.
-private struct FeedStamp {
+private struct FeedStamp: RowStamp {
     var id: Int64
     var revision: Int64
     var likeCount: Int
