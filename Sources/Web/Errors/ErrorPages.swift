@@ -20,8 +20,10 @@ extension App {
         if let redirect = error as? Redirect {
             return .redirect(to: redirect.location)
         }
+        // A request refused before it had a context still gets the page in its language.
+        let pageContext = context ?? fallbackContext(request)
         let httpError = (error as? HTTPError)
-            ?? (error as? StorageError).map { refusal($0, context?.language ?? .en) }
+            ?? (error as? StorageError).map { refusal($0, pageContext.language) }
             ?? HTTPError(.internalServerError)
         // One rule for "you need an account": a visitor opening a page they may not see is
         // sent to sign in and brought back; a member who may not see it gets 403.
@@ -32,9 +34,7 @@ extension App {
             let line = "[\(request.id)] \(request.method.rawValue) \(request.target) failed: \(String(reflecting: error))\n"
             FileHandle.standardError.write(Data(line.utf8))
         }
-        let fallback = context == nil ? fallbackContext(request) : nil
-        guard let context = context ?? fallback else { return .text(httpError.status.description, status: httpError.status) }
-        let language = context.language
+        let language = pageContext.language
         let code = httpError.status.code
         let knownCodes: Set = [400, 403, 404, 405, 408, 409, 413, 415, 422, 429, 500, 503]
         let key = knownCodes.contains(code) ? String(code) : (code >= 500 ? "500" : "400")
@@ -43,11 +43,11 @@ extension App {
             heading: localizer.text("errors.\(key).title", language),
             message: httpError.message ?? waitMessage(httpError, language) ?? localizer.text("errors.\(key).message", language),
             requestID: code >= 500 ? request.id : nil)
-        var response = page(view, context, title: view.heading, status: httpError.status)
+        var response = page(view, pageContext, title: view.heading, status: httpError.status)
         for (name, value) in httpError.headers { response.headers.set(name, value) }
         response.headers.set("Cache-Control", "no-store")
-        if let fallback, fallback.issuesCSRFCookie {
-            response.setCookie(SetCookie(name: cookies.csrf, value: fallback.csrfToken, secure: cookies.secure))
+        if context == nil, pageContext.issuesCSRFCookie {
+            response.setCookie(SetCookie(name: cookies.csrf, value: pageContext.csrfToken, secure: cookies.secure))
         }
         return response
     }
