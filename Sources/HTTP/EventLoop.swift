@@ -80,11 +80,16 @@ final class EventLoop: @unchecked Sendable {
     /// Called from handler threads and streams: queues something to write and wakes the
     /// loop if it was idle.
     func deliver(_ delivery: Delivery) {
-        let wasEmpty = outbox.withLock { box in
+        if enqueue(delivery) { wake() }
+    }
+
+    /// Queues something to write; true when the loop has to be woken for it (`wake()`), which
+    /// a handler thread with more jobs may put off a little to hand over several at once.
+    func enqueue(_ delivery: Delivery) -> Bool {
+        outbox.withLock { box in
             box.append(delivery)
             return box.count == 1
         }
-        if wasEmpty { wake() }
     }
 
     func wake() {

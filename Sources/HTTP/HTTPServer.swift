@@ -29,6 +29,12 @@ public final class HTTPServer: @unchecked Sendable {
         public var port = 8080
         public var eventLoops = 2
         public var handlerThreads = 8
+        /// Handlers run at once (more only while those running seem blocked, `HandlerPool`);
+        /// nil: one per processor this process may use.
+        public var runningHandlers: Int?
+        /// How long running handlers may go without one finishing or starting before they
+        /// seem blocked and the next request runs beside them.
+        public var handlerPatience: Duration = .milliseconds(2)
         public var maxConnections = 4096
         public var limits = HTTPRequestParser.Limits()
         /// Seconds to receive a request head (and the longest pause inside a body).
@@ -91,8 +97,9 @@ public final class HTTPServer: @unchecked Sendable {
         maxConnections = Self.connectionCap(configuration.maxConnections)
         listener = try configuration.listener ?? Self.listen(host: configuration.host, port: configuration.port)
         port = Self.boundPort(listener)
-        pool = HandlerPool(handler: handler, threads: configuration.handlerThreads, accessLog: configuration.accessLog,
-                           witness: configuration.witness, observer: configuration.observer)
+        pool = HandlerPool(handler: handler, threads: configuration.handlerThreads,
+                           running: configuration.runningHandlers ?? HandlerPool.processors(), patience: configuration.handlerPatience,
+                           accessLog: configuration.accessLog, witness: configuration.witness, observer: configuration.observer)
         for index in 0..<max(1, configuration.eventLoops) {
             let loop = try EventLoop(index: index, listener: listener, server: self)
             loops.append(loop)

@@ -1,11 +1,24 @@
+import CEpoll
 import Foundation
 import Glibc
 
 /// A fixed set of threads that run handlers, fed by the event loops.
 ///
-/// Handlers are synchronous and may block briefly (a SQLite write); the event loops never run
-/// them, so a slow handler delays only its own request. Each worker batches its access-log
-/// lines and writes them when it runs out of work.
+/// Handlers are synchronous and may block (a write waiting for SQLite's lock, a PostgreSQL
+/// round trip), so the pool has more threads than processors; the event loops never run them,
+/// so a slow handler delays only its own request. Each worker batches its access-log lines and
+/// writes them when it runs out of work.
+///
+/// Jobs run one per processor (`running`), in the order they came. Left alone, the kernel would slice a
+/// processor's time between every busy thread, and a page caught mid-way would wait for the
+/// others' slices (under load the p99 was ten times the p50); and each job woken on its own
+/// thread costs a switch between threads. So a thread that finishes a job takes the next
+/// itself, and another is woken only for a processor with nothing to run. While jobs wait,
+/// one idle thread stands by: when no running job has started or finished for `patience`
+/// (2 ms: long for any ordinary page, short against a person's wait), they are taken to be
+/// blocked, and it runs the next job beside them. A thread with more jobs
+/// to run wakes the event loops for its answers every `handOver` rather than after each, so
+/// that a loop writes a batch of them and reads the next requests in one round.
 final class HandlerPool: @unchecked Sendable {
     struct Job {
         let loop: EventLoop
@@ -16,24 +29,59 @@ final class HandlerPool: @unchecked Sendable {
         var submittedAt = DispatchTime.now().uptimeNanoseconds
     }
 
+    /// A few pages' time: short against a page's wait in the queue under load.
+    static let handOver: UInt64 = 500_000  // nanoseconds
+
+    /// What a worker thread holds between jobs.
+    private struct Worker {
+        /// Access-log lines not yet written.
+        var log: [UInt8] = []
+        /// Loops given answers and not woken for them yet, and since when.
+        var unwoken: [EventLoop] = []
+        var unwokenSince: UInt64 = 0
+
+        mutating func answered(on loop: EventLoop, now: UInt64) {
+            if unwoken.isEmpty { unwokenSince = now }
+            if !unwoken.contains(where: { $0 === loop }) { unwoken.append(loop) }
+        }
+
+        mutating func wakeLoops() {
+            for loop in unwoken { loop.wake() }
+            unwoken.removeAll(keepingCapacity: true)
+        }
+    }
+
     private let handler: any HTTPHandler
     private let accessLog: Bool
     private let witness: (any RequestWitness)?
     private let observer: (any RequestObserver)?
+    private let limit: Int
+    private let patience: UInt64  // nanoseconds
     private let condition = NSCondition()
     private var jobs: [Job] = []
     private var head = 0
+    /// Threads running a job.
+    private var running = 0
+    /// Threads waiting on `condition`, and those of them signalled and not yet awake.
+    private var idle = 0
+    private var called = 0
+    /// Whether an idle thread is waiting for the running jobs' patience to run out.
+    private var standingBy = false
+    /// When a job last started or finished, in nanoseconds of the monotonic clock.
+    private var lastProgress: UInt64 = 0
     private var stopping = false
     private var threads: [Thread] = []
     private let finished = DispatchGroup()
-    private let permits: RunPermits
 
-    init(handler: any HTTPHandler, threads count: Int, accessLog: Bool, witness: (any RequestWitness)?, observer: (any RequestObserver)? = nil) {
+    init(handler: any HTTPHandler, threads count: Int, running limit: Int, patience: Duration, accessLog: Bool,
+         witness: (any RequestWitness)?, observer: (any RequestObserver)? = nil) {
         self.handler = handler
         self.accessLog = accessLog
         self.witness = witness
         self.observer = observer
-        permits = RunPermits(count: RunPermits.processors())
+        self.limit = max(1, limit)
+        let (seconds, attoseconds) = patience.components
+        self.patience = UInt64(clamping: seconds) &* 1_000_000_000 &+ UInt64(clamping: attoseconds / 1_000_000_000)
         for index in 0..<count {
             finished.enter()
             let thread = Thread { [self] in
@@ -50,7 +98,7 @@ final class HandlerPool: @unchecked Sendable {
     func submit(_ job: Job) {
         condition.lock()
         jobs.append(job)
-        condition.signal()
+        wakeIfNeeded()
         condition.unlock()
     }
 
@@ -70,19 +118,62 @@ final class HandlerPool: @unchecked Sendable {
         finished.wait()
     }
 
-    private func nextJob(flushing log: inout [UInt8]) -> Job? {
+    /// Wakes an idle thread while jobs wait: to run one on a processor that has none, or to
+    /// stand by when nobody does. Called with the lock held.
+    private func wakeIfNeeded() {
+        guard head < jobs.count, idle > called else { return }
+        if running + called < limit || (!standingBy && called == 0) {
+            called += 1
+            condition.signal()
+        }
+    }
+
+    /// The next job for this thread, after the one it `finished` (if any); nil once the pool
+    /// stops and the queue is empty. Before the thread sleeps, it wakes the loops it answered
+    /// for and writes its log.
+    private func nextJob(finished: Bool, _ worker: inout Worker) -> Job? {
         condition.lock()
         defer { condition.unlock() }
-        while head == jobs.count {
-            if !log.isEmpty {
-                condition.unlock()
-                Self.write(&log)
-                condition.lock()
-                continue
-            }
-            if stopping { return nil }
-            condition.wait()
+        if finished {
+            running -= 1
+            lastProgress = DispatchTime.now().uptimeNanoseconds
         }
+        while true {
+            let now = DispatchTime.now().uptimeNanoseconds
+            let mayRun = head < jobs.count && (running < limit || now >= lastProgress.saturatingAdd(patience))
+            if !worker.unwoken.isEmpty && (!mayRun || now - worker.unwokenSince >= Self.handOver) {
+                condition.unlock()
+                worker.wakeLoops()
+                condition.lock()
+            } else if mayRun {
+                running += 1
+                lastProgress = now
+                let job = takeJob()
+                wakeIfNeeded()
+                return job
+            } else if head < jobs.count {
+                if standingBy {
+                    sleep()
+                } else {
+                    standingBy = true
+                    sleep(until: lastProgress.saturatingAdd(patience))
+                    standingBy = false
+                }
+            } else if !worker.log.isEmpty {
+                condition.unlock()
+                Self.write(&worker.log)
+                condition.lock()
+            } else if stopping {
+                // Others may be asleep behind a job that is done now.
+                condition.broadcast()
+                return nil
+            } else {
+                sleep()
+            }
+        }
+    }
+
+    private func takeJob() -> Job {
         let job = jobs[head]
         head += 1
         if head == jobs.count {
@@ -95,11 +186,24 @@ final class HandlerPool: @unchecked Sendable {
         return job
     }
 
+    /// Waits on the condition (until `deadline`, in nanoseconds of the monotonic clock).
+    private func sleep(until deadline: UInt64? = nil) {
+        idle += 1
+        if let deadline {
+            let now = DispatchTime.now().uptimeNanoseconds
+            _ = condition.wait(until: Date(timeIntervalSinceNow: Double(deadline > now ? deadline - now : 0) / 1e9))
+        } else {
+            condition.wait()
+        }
+        idle -= 1
+        if called > 0 { called -= 1 }
+    }
+
     private func run(slot: Int) {
-        var log: [UInt8] = []
-        while let job = nextJob(flushing: &log) {
-            let permitted = permits.acquire(waitingAtMost: RunPermits.patience)
-            defer { if permitted { permits.release() } }
+        var worker = Worker()
+        var finished = false
+        while let job = nextJob(finished: finished, &worker) {
+            finished = true
             var response: HTTPResponse
             if let witness {
                 if witness.isQuarantined(job.request) {
@@ -129,15 +233,22 @@ final class HandlerPool: @unchecked Sendable {
                 let stream = HTTPStream(loop: job.loop, connection: job.connection)
                 job.loop.deliver(.response(job.connection, head: head, body: response.body, keepAlive: false, stream: stream))
                 opened(stream)
-            } else {
-                job.loop.deliver(.response(job.connection, head: head, body: response.body, keepAlive: keepAlive, stream: nil))
+            } else if job.loop.enqueue(.response(job.connection, head: head, body: response.body, keepAlive: keepAlive, stream: nil)) {
+                worker.answered(on: job.loop, now: DispatchTime.now().uptimeNanoseconds)
             }
             if accessLog {
-                log.append(contentsOf: Self.logLine(request, response, bodySize: bodySize, milliseconds: monotonicMilliseconds() - job.receivedAt).utf8)
-                if log.count > 16 * 1024 { Self.write(&log) }
+                worker.log.append(contentsOf: Self.logLine(request, response, bodySize: bodySize, milliseconds: monotonicMilliseconds() - job.receivedAt).utf8)
+                if worker.log.count > 16 * 1024 { Self.write(&worker.log) }
             }
         }
-        Self.write(&log)
+        worker.wakeLoops()
+        Self.write(&worker.log)
+    }
+
+    /// The processors this process may run on (`taskset`, a container's CPU set).
+    static func processors() -> Int {
+        let allowed = Int(moim_allowed_processors())
+        return allowed > 0 ? allowed : max(1, ProcessInfo.processInfo.activeProcessorCount)
     }
 
     /// Whether the connection stays open after this answer.
@@ -163,5 +274,12 @@ final class HandlerPool: @unchecked Sendable {
             }
         }
         log.removeAll(keepingCapacity: true)
+    }
+}
+
+private extension UInt64 {
+    func saturatingAdd(_ other: UInt64) -> UInt64 {
+        let (sum, overflow) = addingReportingOverflow(other)
+        return overflow ? .max : sum
     }
 }

@@ -5,13 +5,22 @@ import Testing
 import TestSupport
 
 /// Echoes the path; `/slow` takes a while, to show ordering and graceful stops; `/held` waits
-/// until the test lets it go; `/ready` is answered on the event loop.
+/// until the test lets it go; `/busy` counts the handlers running at once; `/ready` is
+/// answered on the event loop.
 private struct EchoHandler: HTTPHandler {
     static let held = DispatchSemaphore(value: 0)
+    static let busy = Atomic<Int>(0)
+    static let mostBusy = Atomic<Int>(0)
 
     func handle(_ request: HTTPRequest) -> HTTPResponse {
         if request.path == "/slow" { usleep(300_000) }
         if request.path == "/held" { Self.held.wait() }
+        if request.path == "/busy" {
+            let now = Self.busy.add(1, ordering: .sequentiallyConsistent).newValue
+            Self.mostBusy.max(now, ordering: .sequentiallyConsistent)
+            usleep(20_000)
+            Self.busy.subtract(1, ordering: .sequentiallyConsistent)
+        }
         return .text("path=\(request.path) body=\(request.bodyText)")
     }
 
@@ -199,30 +208,33 @@ private func withServer(_ adjust: (inout HTTPServer.Configuration) -> Void = { _
         #expect(client.read().contains("path=/late"))
         stopped.wait()
     }
-}
 
-@Suite struct RunPermitsTests {
-    /// One permit: the second thread waits for it, and gets it when the first is done; a
-    /// thread that waits past its patience runs without one.
-    @Test func aPermitPassesToTheThreadWaitingForIt() throws {
-        let permits = RunPermits(count: 1)
-        #expect(permits.acquire(waitingAtMost: 1_000_000))
-        let started = DispatchTime.now().uptimeNanoseconds
-        #expect(!permits.acquire(waitingAtMost: 20_000_000))
-        #expect(DispatchTime.now().uptimeNanoseconds - started >= 20_000_000)
-        let handed = DispatchSemaphore(value: 0)
-        let got = Mutex(false)
-        Thread.detachNewThread {
-            got.withLock { $0 = permits.acquire(waitingAtMost: 10_000_000_000) }
-            handed.signal()
+    /// With one processor, requests that came together run one after another on the pool's
+    /// threads, not sliced between them.
+    @Test func runsOneHandlerAtATimePerProcessor() throws {
+        EchoHandler.mostBusy.store(0, ordering: .sequentiallyConsistent)
+        try withServer({ $0.runningHandlers = 1; $0.handlerPatience = .seconds(30) }) { server in
+            let clients = try (0..<4).map { _ in try LoopbackClient(port: server.port) }
+            let started = DispatchTime.now().uptimeNanoseconds
+            for client in clients { client.send("GET /busy HTTP/1.1\r\nHost: t\r\n\r\n") }
+            for client in clients { #expect(client.read { $0.contains("path=/busy") }.contains("path=/busy")) }
+            #expect(DispatchTime.now().uptimeNanoseconds - started >= 80_000_000)
+            #expect(EchoHandler.mostBusy.load(ordering: .sequentiallyConsistent) == 1)
         }
-        usleep(50_000)
-        permits.release()
-        handed.wait()
-        #expect(got.withLock { $0 })
-        // It is held by that thread now, not back in the pool.
-        #expect(!permits.acquire(waitingAtMost: 1_000_000))
-        permits.release()
-        #expect(permits.acquire(waitingAtMost: 1_000_000))
+    }
+
+    /// A handler that blocks holds the one processor's queue only for the pool's patience:
+    /// the next request runs beside it.
+    @Test func aBlockedHandlerHoldsTheOthersOnlyForItsPatience() throws {
+        try withServer({ $0.runningHandlers = 1 }) { server in
+            let blocked = try LoopbackClient(port: server.port)
+            blocked.send("GET /held HTTP/1.1\r\nHost: t\r\n\r\n")
+            usleep(50_000)
+            let next = try LoopbackClient(port: server.port)
+            next.send("GET /next HTTP/1.1\r\nHost: t\r\n\r\n")
+            #expect(next.read { $0.contains("path=/next") }.contains("path=/next"))
+            EchoHandler.held.signal()
+            #expect(blocked.read { $0.contains("path=/held") }.contains("path=/held"))
+        }
     }
 }
