@@ -4,18 +4,33 @@ public enum Cookies {
     public static func parse(_ headers: [String]) -> [String: String] {
         var cookies: [String: String] = [:]
         for header in headers {
-            for pair in header.split(separator: ";") {
-                guard let equals = pair.firstIndex(of: "=") else { continue }
-                let name = pair[..<equals].trimmingSpaces()
-                var value = pair[pair.index(after: equals)...].trimmingSpaces()
-                if value.utf8.count >= 2, value.utf8.first == UInt8(ascii: "\""), value.utf8.last == UInt8(ascii: "\"") {
-                    value = String(value.dropFirst().dropLast())
+            // By bytes: splitting a String walks it by Character, which cost a signed-in page 1 µs.
+            let bytes = header.utf8
+            var start = bytes.startIndex
+            while start < bytes.endIndex {
+                let end = bytes[start...].firstIndex(of: UInt8(ascii: ";")) ?? bytes.endIndex
+                let pair = bytes[start..<end]
+                start = end == bytes.endIndex ? end : bytes.index(after: end)
+                guard let equals = pair.firstIndex(of: UInt8(ascii: "=")) else { continue }
+                let name = trimmed(pair[..<equals])
+                var value = trimmed(pair[bytes.index(after: equals)...])
+                if value.count >= 2, value.first == UInt8(ascii: "\""), value.last == UInt8(ascii: "\"") {
+                    value = value.dropFirst().dropLast()
                 }
-                guard !name.isEmpty, cookies[name] == nil else { continue }
-                cookies[name] = value
+                guard !name.isEmpty else { continue }
+                let key = String(Substring(name))
+                if cookies[key] == nil { cookies[key] = String(Substring(value)) }
             }
         }
         return cookies
+    }
+
+    /// Without the spaces and tabs around it.
+    private static func trimmed(_ bytes: Substring.UTF8View) -> Substring.UTF8View {
+        var bytes = bytes
+        while let first = bytes.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") { bytes = bytes.dropFirst() }
+        while let last = bytes.last, last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") { bytes = bytes.dropLast() }
+        return bytes
     }
 }
 

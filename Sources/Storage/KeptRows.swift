@@ -1,3 +1,5 @@
+import Foundation
+
 /// Posts and comments as feeds and threads show them, decoded once and kept while their
 /// revision (`RevisionsSchema`) stands. A feed reads only numbers for each post — its id and
 /// revision, its counts, what the reader did with it — and its text, author and photos only
@@ -5,6 +7,23 @@
 final class KeptRows: Sendable {
     let posts = GenerationalCache<Int64, Revised<KeptPost>>(limit: 8 << 20)
     let comments = GenerationalCache<Int64, Revised<ThreadComment>>(limit: 8 << 20)
+    /// Signed-in members by session token hash (`AppDatabase.session`).
+    let sessions = GenerationalCache<Data, KeptSession>(limit: 4 << 20)
+}
+
+/// A session and its member as read while this process had made `writes` writes, at
+/// `readAt` (nanoseconds of the monotonic clock).
+struct KeptSession: Sendable {
+    let member: SignedInMember
+    let writes: UInt64
+    let readAt: UInt64
+
+    /// Long enough to spare the read for a burst of pages; short enough that a change made
+    /// by another process (a `moim` command on the same file) shows almost at once.
+    static let lifetime: UInt64 = 1_000_000_000
+
+    /// About what it holds, in bytes.
+    var size: Int { 1024 + member.notices.warnings.reduce(0) { $0 + $1.utf8.count } }
 }
 
 /// A value as it was at one revision of its row.

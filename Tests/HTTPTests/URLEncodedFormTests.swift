@@ -29,6 +29,14 @@ import HTTP
         #expect(cookies == ["a": "1", "b": "two", "c": "3"])
     }
 
+    /// Browsers and hand-written clients: spaces and tabs around pairs, empty pieces, pairs
+    /// without a value or name, a lone quote, `=` inside a value, and text that is not ASCII.
+    @Test func toleratesWhatClientsSend() {
+        let cookies = Cookies.parse([" \ta = 1 ;;; =nameless; flag; q=\"; e=x=y; 언어=한국어; z=\"\";"])
+        #expect(cookies == ["a": "1", "q": "\"", "e": "x=y", "언어": "한국어", "z": ""])
+        #expect(Cookies.parse(["", ";", "=", "  "]).isEmpty)
+    }
+
     @Test func writesSafeDefaults() {
         let value = SetCookie(name: "s", value: "v", maxAge: 60, secure: true).headerValue
         #expect(value == "s=v; Path=/; Max-Age=60; HttpOnly; Secure; SameSite=Lax")

@@ -87,13 +87,42 @@ extension AppDatabase {
     /// The live session with this token hash, its user and what the layout shows them on every
     /// page, in one statement (a signed-in page view reads this first); expired sessions
     /// count as absent.
+    ///
+    /// On SQLite, where this process makes every write, what was read is kept until the next
+    /// write (any write: a like may be someone's notification) or for a second, whichever
+    /// comes first; it spared a signed-in page 3.5 µs of its 58. With PostgreSQL other servers
+    /// write too, and the statement runs every time.
     public func session(tokenHash: Data, lifetime: SessionLifetime, now: Date = Date()) throws -> SignedInMember? {
-        let sql = engine == .postgres ? Self.sessionSQL.postgres : Self.sessionSQL.sqlite
-        let member = try readRows { connection in try connection.fetchOne(sql, [tokenHash]) { try SignedInMember(row: $0) } }
-        guard let member, now.timeIntervalSince(member.session.lastSeenAt) < lifetime.idle,
+        guard let member = try keptSession(tokenHash) ?? readSession(tokenHash),
+              now.timeIntervalSince(member.session.lastSeenAt) < lifetime.idle,
               now.timeIntervalSince(member.session.createdAt) < lifetime.absolute
         else { return nil }
         return member
+    }
+
+    private func readSession(_ tokenHash: Data) throws -> SignedInMember? {
+        let sql = engine == .postgres ? Self.sessionSQL.postgres : Self.sessionSQL.sqlite
+        guard case .sqlite(let sqlite) = store else {
+            return try readRows { connection in try connection.fetchOne(sql, [tokenHash]) { try SignedInMember(row: $0) } }
+        }
+        // Counted before the read: a write that commits during it leaves what it read stale.
+        let writes = sqlite.writes.load(ordering: .sequentiallyConsistent)
+        let member = try readRows { connection in try connection.fetchOne(sql, [tokenHash]) { try SignedInMember(row: $0) } }
+        if let member {
+            let session = KeptSession(member: member, writes: writes, readAt: DispatchTime.now().uptimeNanoseconds)
+            kept.sessions.keep(tokenHash, session, size: session.size)
+        }
+        return member
+    }
+
+    /// The member read for this session since this process last wrote, within the last second.
+    private func keptSession(_ tokenHash: Data) -> SignedInMember? {
+        guard case .sqlite(let sqlite) = store else { return nil }
+        let writes = sqlite.writes.load(ordering: .sequentiallyConsistent)
+        let now = DispatchTime.now().uptimeNanoseconds
+        return kept.sessions.value(tokenHash) { session in
+            session.writes == writes && now &- session.readAt < KeptSession.lifetime ? session.member : nil
+        }
     }
 
     /// The statement `session(tokenHash:)` reads, for each engine; built once, as the statement

@@ -11,6 +11,9 @@ final class SQLiteStore: Sendable {
     /// The writer's connection with its prepared statements, kept from one transaction to
     /// the next (GRDB runs one at a time).
     private let writerConnection = Mutex<SQLConnection?>(nil)
+    /// The writes this process has made, each counted once it has committed (or rolled back):
+    /// a row read before the count moved may have changed since.
+    let writes = Atomic<UInt64>(0)
 
     init(writer: any DatabaseWriter, path: String?) {
         self.writer = writer
@@ -32,7 +35,8 @@ final class SQLiteStore: Sendable {
     }
 
     func write<T>(_ body: (SQLConnection) throws -> T) throws -> T {
-        try writer.write { db in
+        defer { writes.add(1, ordering: .sequentiallyConsistent) }
+        return try writer.write { db in
             let connection = try writerConnection.withLock { cached in
                 if let connection = cached, connection.borrows(db) { return connection }
                 let connection = SQLConnection(try SQLiteConnection(borrowing: db))

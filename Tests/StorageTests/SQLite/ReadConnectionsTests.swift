@@ -39,6 +39,32 @@ import Testing
         #expect(try database.publicFeed(before: nil, viewerID: nil).items.count == 8)
     }
 
+    /// A session is kept between writes: any write of this process shows on the next read
+    /// (a sign-out, a notification), and one made by another process within a second.
+    @Test func aKeptSessionGoesWithTheNextWriteOrWithinASecond() throws {
+        let directory = NSTemporaryDirectory() + "moim-read-\(UUID().uuidString)"
+        let database = try AppDatabase.open(directory: directory)
+        defer { try? database.close() }
+        let mina = try database.createUser(User(username: "mina", email: "mina@example.com", passwordHash: "x", displayName: "Mina"))
+        let jun = try database.createUser(User(username: "jun", email: "jun@example.com", passwordHash: "x", displayName: "Jun"))
+        let token = Data(repeating: 7, count: 32)
+        let session = try database.createSession(userID: mina.storedID, tokenHash: token, csrfToken: "csrf")
+        let lifetime = SessionLifetime()
+        #expect(try database.session(tokenHash: token, lifetime: lifetime)?.notices.unreadNotifications == 0)
+
+        // Jun follows Mina, which notifies her: her next page counts it.
+        try database.follow(followerID: jun.storedID, followeeID: mina.storedID)
+        #expect(try database.session(tokenHash: token, lifetime: lifetime)?.notices.unreadNotifications == 1)
+
+        // Another process on the same file (a `moim` command) signs her out: seen within a second.
+        let other = try AppDatabase.open(directory: directory)
+        defer { try? other.close() }
+        #expect(try database.session(tokenHash: token, lifetime: lifetime) != nil)
+        try other.deleteSession(id: session.storedID)
+        usleep(1_100_000)
+        #expect(try database.session(tokenHash: token, lifetime: lifetime) == nil)
+    }
+
     @Test func storedDatesReadWithoutACalendarMatchGRDB() throws {
         let queue = try DatabaseQueue()
         var generator = SystemRandomNumberGenerator()
