@@ -102,13 +102,10 @@ extension AppDatabase {
 
     private func readSession(_ tokenHash: Data) throws -> SignedInMember? {
         let sql = engine == .postgres ? Self.sessionSQL.postgres : Self.sessionSQL.sqlite
-        guard case .sqlite(let sqlite) = store else {
-            return try readRows { connection in try connection.fetchOne(sql, [tokenHash]) { try SignedInMember(row: $0) } }
-        }
         // Counted before the read: a write that commits during it leaves what it read stale.
-        let writes = sqlite.writes.load(ordering: .sequentiallyConsistent)
+        let writes = writesSoFar
         let member = try readRows { connection in try connection.fetchOne(sql, [tokenHash]) { try SignedInMember(row: $0) } }
-        if let member {
+        if let member, let writes {
             let session = KeptSession(member: member, writes: writes, readAt: DispatchTime.now().uptimeNanoseconds)
             kept.sessions.keep(tokenHash, session, size: session.size)
         }
@@ -117,12 +114,18 @@ extension AppDatabase {
 
     /// The member read for this session since this process last wrote, within the last second.
     private func keptSession(_ tokenHash: Data) -> SignedInMember? {
-        guard case .sqlite(let sqlite) = store else { return nil }
-        let writes = sqlite.writes.load(ordering: .sequentiallyConsistent)
+        guard let writes = writesSoFar else { return nil }
         let now = DispatchTime.now().uptimeNanoseconds
         return kept.sessions.value(tokenHash) { session in
             session.writes == writes && now &- session.readAt < KeptSession.lifetime ? session.member : nil
         }
+    }
+
+    /// The writes this process has made, on SQLite (`SQLiteStore.writes`); nil on PostgreSQL,
+    /// where other servers write too and nothing read is kept for that reason.
+    private var writesSoFar: UInt64? {
+        guard case .sqlite(let sqlite) = store else { return nil }
+        return sqlite.writes.load(ordering: .sequentiallyConsistent)
     }
 
     /// The statement `session(tokenHash:)` reads, for each engine; built once, as the statement
