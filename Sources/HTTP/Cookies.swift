@@ -12,8 +12,8 @@ public enum Cookies {
                 let pair = bytes[start..<end]
                 start = end == bytes.endIndex ? end : bytes.index(after: end)
                 guard let equals = pair.firstIndex(of: UInt8(ascii: "=")) else { continue }
-                let name = trimmed(pair[..<equals])
-                var value = trimmed(pair[bytes.index(after: equals)...])
+                let name = pair[..<equals].trimmingSpaces()
+                var value = pair[bytes.index(after: equals)...].trimmingSpaces()
                 if value.count >= 2, value.first == UInt8(ascii: "\""), value.last == UInt8(ascii: "\"") {
                     value = value.dropFirst().dropLast()
                 }
@@ -23,14 +23,6 @@ public enum Cookies {
             }
         }
         return cookies
-    }
-
-    /// Without the spaces and tabs around it.
-    private static func trimmed(_ bytes: Substring.UTF8View) -> Substring.UTF8View {
-        var bytes = bytes
-        while let first = bytes.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") { bytes = bytes.dropFirst() }
-        while let last = bytes.last, last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") { bytes = bytes.dropLast() }
-        return bytes
     }
 }
 

@@ -69,9 +69,16 @@ public struct HTTPRequest: Sendable {
 extension Substring {
     /// Without the spaces and tabs at either end; by bytes, as a header's whitespace is ASCII.
     func trimmingSpaces() -> String {
-        var bytes = utf8[...]
+        String(Substring(utf8.trimmingSpaces()))
+    }
+}
+
+extension Substring.UTF8View {
+    /// Without the spaces and tabs at either end.
+    func trimmingSpaces() -> Substring.UTF8View {
+        var bytes = self
         while let first = bytes.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") { bytes = bytes.dropFirst() }
         while let last = bytes.last, last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") { bytes = bytes.dropLast() }
-        return String(Substring(bytes))
+        return bytes
     }
 }
