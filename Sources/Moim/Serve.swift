@@ -17,6 +17,8 @@ struct Serve: ParsableCommand {
 
     @OptionGroup var dataOptions: DataOptions
 
+    @OptionGroup var paymentOptions: PaymentOptions
+
     @Option(help: "Folder of the Mustache templates (env MOIM_TEMPLATES).")
     var templates: String = Environment.value("MOIM_TEMPLATES") ?? "./Templates"
 
@@ -176,6 +178,10 @@ struct Serve: ParsableCommand {
         web.metricsToken = metricsToken
         web.tiles = try tileSource()
         web.providers = try signInProviders()
+        web.payments = try paymentOptions.configuration()
+        if web.payments != nil, web.baseURL == nil {
+            throw ValidationError("payment providers need --base-url: it is the address they send members back to.")
+        }
         web.tileDirectory = dataOptions.data + "/tiles"
         let app = try App(database: database, configuration: web)
 

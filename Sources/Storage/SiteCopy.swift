@@ -31,7 +31,7 @@ extension AppDatabase {
     /// Every table, parents before the tables that refer to them.
     static let tablesInOrder = [
         "users", "sessions", "crews", "posts", "photos", "postTags", "likes", "bookmarks", "follows", "comments", "crewMembers",
-        "crewLedger", "crewComments", "meetups", "meetupGroups", "meetupApplications", "meetupTalk", "meetupBookmarks",
+        "duesPeriods", "payments", "crewLedger", "crewComments", "meetups", "meetupGroups", "meetupApplications", "meetupTalk", "meetupBookmarks",
         "checkinAttempts", "notifications", "reports", "moderationLog", "warnings", "blocks", "records", "retros", "retroFeedback",
         "mailSettings", "emailTokens", "outbox", "mailCursors", "timeline", "rateEvents", "identities", "signInAttempts", "pendingIdentities",
         "workplaceCodes",

@@ -17,6 +17,8 @@ public enum StorageError: Error, Hashable, Sendable {
     case slugTaken
     /// It cannot change any more: people have applied to the meetup.
     case locked
+    /// The price asked for is no longer the price: the fee or the dues changed meanwhile.
+    case priceChanged
     /// A rule of the schema (CHECK, UNIQUE, a foreign key) refused the write: input the
     /// forms should have caught.
     case rejected

@@ -21,8 +21,10 @@ public final class App: HTTPHandler, @unchecked Sendable {
     let mailSender: MailSender?
     let staticFiles: StaticFiles
     let media: MediaStore
-    /// Records crew dues; the manual collector until a payment provider is plugged in.
+    /// Records what staff enter in a crew's ledger by hand.
     let duesCollector: any DuesCollector = ManualDuesCollector()
+    /// The payment providers members pay fees and dues through; none: staff record by hand.
+    let paymentProviders: PaymentProviders
     let cookies: CookieNames
     /// Explore's "N members so far", counted at most once a minute (a count of every member
     /// on each visit was most of the page's time on PostgreSQL).
@@ -67,6 +69,7 @@ public final class App: HTTPHandler, @unchecked Sendable {
             return try MapTiles(source: source, directory: configuration.tileDirectory, userAgent: "Moim/1.0 self-hosted community site\(site)")
         }
         providers = configuration.providers.map { OpenIDProvider($0) }
+        paymentProviders = PaymentProviders(configuration.payments)
         live = LiveStreams(database: database, lifetime: configuration.sessionLifetime, render: LiveRendering(localizer: localizer))
         mailSender = try configuration.mail.map { mail in
             // Links in mail are absolute, and mail has no request to take the site's address from.

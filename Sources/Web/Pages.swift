@@ -91,8 +91,7 @@ extension App {
     /// Headers every page carries, and the cookies its context asked for.
     func finish(_ response: inout HTTPResponse, context: RequestContext?) {
         let headers = [
-            ("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
-                + "form-action 'self'; frame-ancestors 'none'; base-uri 'none'; object-src 'none'"),
+            ("Content-Security-Policy", Self.pageSecurityPolicy()),
             ("X-Content-Type-Options", "nosniff"),
             ("Referrer-Policy", "same-origin"),
             ("X-Frame-Options", "DENY"),

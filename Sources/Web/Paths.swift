@@ -33,6 +33,12 @@ enum Paths {
 
     static func crew(_ slug: String) -> String { "/crews/" + slug }
     static func crewMembers(_ slug: String) -> String { crew(slug) + "/members" }
+    static func crewLedger(_ slug: String) -> String { crew(slug) + "/ledger" }
+    static func crewPay(_ slug: String) -> String { crew(slug) + "/pay" }
+    static func payment(_ publicID: String) -> String { "/payments/" + publicID }
+    static func paymentWindow(_ publicID: String) -> String { payment(publicID) + "/pay" }
+    static func paymentReturn(_ publicID: String) -> String { payment(publicID) + "/return" }
+    static let settingsPayments = "/settings/payments"
     static let explore = "/explore"
     static let bookmarks = "/bookmarks"
     static let notifications = "/notifications"

@@ -69,6 +69,10 @@ enum Routes {
         router.post("/crews/:slug/retros/:id/close", app.page(app.retroClose))
         router.get("/crews/:slug/ledger", app.page(app.crewLedgerShow))
         router.post("/crews/:slug/ledger", app.page(app.crewLedgerRecord))
+        router.get("/crews/:slug/ledger.csv", app.page(app.crewLedgerCSV))
+        router.get("/crews/:slug/ledger/check", app.page(app.crewLedgerCheck))
+        router.post("/crews/:slug/dues", app.page(app.duesPeriodCreate))
+        router.post("/crews/:slug/dues/:id/close", app.page(app.duesPeriodClose))
         router.post("/crews/:slug/join", app.page(app.crewJoin))
         router.post("/crews/:slug/leave", app.page(app.crewLeave))
         router.post("/crews/:slug/invite", app.page(app.crewInviteRegenerate))
@@ -77,6 +81,17 @@ enum Routes {
         for action in [CrewMemberAction.accept, .reject, .remove, .promote, .demote, .transfer] {
             router.post("/crews/:slug/members/:username/\(action.rawValue)", app.page(app.crewMemberAction(action)))
         }
+
+        // MARK: - Payments
+        router.get("/crews/:slug/pay", app.page(app.paymentNew))
+        router.post("/crews/:slug/pay", app.page(app.paymentCreate))
+        router.post("/crews/:slug/payments/:id/refund", app.page(app.paymentRefund))
+        router.get("/payments/:id", app.page(app.paymentShow))
+        router.get("/payments/:id/pay", app.page(app.paymentWindow))
+        router.get("/payments/:id/return", app.page(app.paymentReturn))
+        // Providers post from their own servers: the signature is the authority, not a session.
+        router.post("/payments/webhooks/:provider") { [unowned app] request in try app.paymentWebhook(request) }
+        router.get(Paths.settingsPayments, app.page(app.settingsPayments))
 
         // MARK: - Meetups
         router.get(Paths.meetups, app.page(app.meetupList))
@@ -173,6 +188,7 @@ enum Routes {
             (.post, "/admin/users/:username/sanction", app.adminSanction),
             (.post, "/admin/users/:username/role", app.adminRole),
             (.get, "/admin/log", app.adminLog),
+            (.get, "/admin/payments", app.adminPayments),
         ]
         for (method, path, handler) in admin {
             router.add(method, path, app.staffPage(handler))

@@ -34,6 +34,9 @@ public struct WebConfiguration: Sendable {
     /// Where fetched tiles are kept.
     public var tileDirectory = "data/tiles"
 
+    /// Payment providers for crew fees and dues; nil: staff record payments by hand.
+    public var payments: PaymentsConfiguration?
+
     /// Sign-in providers (OpenID Connect), in the order their buttons appear.
     public var providers: [OpenIDProvider.Configuration] = []
 

@@ -43,6 +43,8 @@ public struct Crew: Codable, Sendable, Equatable, StoredRecord {
     public var hiddenAt: Date?
     /// The cover's mean colour, 0xRRGGBB.
     public var coverTone: Int?
+    /// Days after joining within which a member who leaves gets the join fee back (0: never).
+    public var refundDays: Int = 0
 
     public static let databaseTableName = "crews"
 
@@ -53,7 +55,7 @@ public struct Crew: Codable, Sendable, Equatable, StoredRecord {
 // column names per row, most of a list page's time.
 extension Crew: SQLRecord {
     /// The table's columns in its own order, which `init(row:)` reads by position.
-    static let columns = ["id", "slug", "name", "sport", "region", "description", "descriptionHTML", "coverFileName", "coverWidth", "coverHeight", "meetingTime", "meetingPlace", "feeAmount", "feeCurrency", "feePeriod", "joinPolicy", "inviteCode", "memberCap", "memberCount", "createdAt", "lastActivityAt", "hiddenAt", "coverTone"]
+    static let columns = ["id", "slug", "name", "sport", "region", "description", "descriptionHTML", "coverFileName", "coverWidth", "coverHeight", "meetingTime", "meetingPlace", "feeAmount", "feeCurrency", "feePeriod", "joinPolicy", "inviteCode", "memberCap", "memberCount", "createdAt", "lastActivityAt", "hiddenAt", "coverTone", "refundDays"]
 
 
     init(row: some PositionalRow, startingAt offset: Int) throws {
@@ -81,10 +83,11 @@ extension Crew: SQLRecord {
         lastActivityAt = try row.date(atIndex: offset + 20)
         hiddenAt = try row.optionalDate(atIndex: offset + 21)
         coverTone = try row.decode(atIndex: offset + 22)
+        refundDays = try row.decode(atIndex: offset + 23)
     }
 
     var columnValues: [(any SQLBindable)?] {
-        [slug, name, sport.rawValue, region, description, descriptionHTML, coverFileName, coverWidth, coverHeight, meetingTime, meetingPlace, feeAmount, feeCurrency, feePeriod.rawValue, joinPolicy.rawValue, inviteCode, memberCap, memberCount, createdAt, lastActivityAt, hiddenAt, coverTone]
+        [slug, name, sport.rawValue, region, description, descriptionHTML, coverFileName, coverWidth, coverHeight, meetingTime, meetingPlace, feeAmount, feeCurrency, feePeriod.rawValue, joinPolicy.rawValue, inviteCode, memberCap, memberCount, createdAt, lastActivityAt, hiddenAt, coverTone, refundDays]
     }
 }
 
@@ -103,10 +106,11 @@ public struct CrewFields: Sendable {
     public var feePeriod: Crew.FeePeriod
     public var joinPolicy: Crew.JoinPolicy
     public var memberCap: Int?
+    public var refundDays: Int
 
     public init(slug: String, name: String, sport: Crew.Sport, region: String?, description: String, descriptionHTML: String,
                 meetingTime: String, meetingPlace: String, feeAmount: Int, feeCurrency: String, feePeriod: Crew.FeePeriod,
-                joinPolicy: Crew.JoinPolicy, memberCap: Int?) {
+                joinPolicy: Crew.JoinPolicy, memberCap: Int?, refundDays: Int = 0) {
         self.slug = slug
         self.name = name
         self.sport = sport
@@ -120,6 +124,7 @@ public struct CrewFields: Sendable {
         self.feePeriod = feePeriod
         self.joinPolicy = joinPolicy
         self.memberCap = memberCap
+        self.refundDays = refundDays
     }
 }
 

@@ -4,6 +4,17 @@ import Foundation
 public struct LedgerEntry: Codable, Sendable, Equatable, StoredRecord {
     public enum Kind: String, Codable, Sendable, CaseIterable {
         case dues, waiver, income, expense
+        /// A join fee paid through a provider.
+        case fee
+        /// Money given back through a provider.
+        case refund
+        /// A payment that failed, or money Moim would not take (given back at once): no amount.
+        case failure
+
+        /// What staff may record by hand; the rest only a provider's answer writes.
+        public static let manual: [Kind] = [.dues, .waiver, .income, .expense]
+        public var isIncome: Bool { self == .dues || self == .income || self == .fee }
+        public var isExpense: Bool { self == .expense || self == .refund }
     }
 
     public var id: Int64?
@@ -15,15 +26,20 @@ public struct LedgerEntry: Codable, Sendable, Equatable, StoredRecord {
     /// `YYYY-MM-DD`.
     public var occurredOn: String
     public var note: String
-    /// Who collected the money: `manual` for entries staff record by hand.
+    /// Who collected the money: `manual` for entries staff record by hand, else the provider.
     public var provider: String
-    public var recordedBy: Int64
+    /// Staff who recorded it by hand or refunded; nil for what a provider's answer wrote.
+    public var recordedBy: Int64?
     public var createdAt: Date
+    /// The payment this line records, for lines a provider wrote.
+    public var paymentID: Int64?
+    /// The provider's own id of what happened: the payment, the refund.
+    public var reference: String?
 
     public static let databaseTableName = "crewLedger"
 
     public init(id: Int64? = nil, crewID: Int64, kind: Kind, memberID: Int64?, amount: Int, occurredOn: String, note: String,
-                provider: String, recordedBy: Int64, createdAt: Date) {
+                provider: String, recordedBy: Int64?, createdAt: Date, paymentID: Int64? = nil, reference: String? = nil) {
         self.id = id
         self.crewID = crewID
         self.kind = kind
@@ -34,6 +50,8 @@ public struct LedgerEntry: Codable, Sendable, Equatable, StoredRecord {
         self.provider = provider
         self.recordedBy = recordedBy
         self.createdAt = createdAt
+        self.paymentID = paymentID
+        self.reference = reference
     }
 }
 
@@ -54,7 +72,8 @@ extension AppDatabase {
     /// Adds an entry; owner and staff only. A dues or waiver entry must name a member of the crew.
     public func recordLedgerEntry(_ entry: LedgerEntry) throws -> LedgerEntry {
         try write { db in
-            try requireStaff(db, crewID: entry.crewID, userID: entry.recordedBy)
+            guard let staff = entry.recordedBy, LedgerEntry.Kind.manual.contains(entry.kind), entry.paymentID == nil else { throw StorageError.forbidden }
+            try requireStaff(db, crewID: entry.crewID, userID: staff)
             if let member = entry.memberID {
                 guard let role = try crewRole(db, crewID: entry.crewID, userID: member), role.isMember else { throw StorageError.notFound }
             }
@@ -67,8 +86,8 @@ extension AppDatabase {
     public func ledger(crewID: Int64) throws -> Ledger {
         try read { db in
             let entries = try db.records(LedgerEntry.self, "SELECT * FROM crewLedger WHERE crewID = ? ORDER BY occurredOn DESC, id DESC", [crewID])
-            let income = entries.filter { $0.kind == .dues || $0.kind == .income }.reduce(0) { $0 + $1.amount }
-            let expenses = entries.filter { $0.kind == .expense }.reduce(0) { $0 + $1.amount }
+            let income = entries.filter(\.kind.isIncome).reduce(0) { $0 + $1.amount }
+            let expenses = entries.filter(\.kind.isExpense).reduce(0) { $0 + $1.amount }
             return Ledger(entries: entries, income: income, expenses: expenses)
         }
     }
@@ -95,7 +114,7 @@ extension AppDatabase {
 
 extension LedgerEntry: SQLRecord {
     /// The table's columns in its own order, which `init(row:)` reads by position.
-    static let columns = ["id", "crewID", "kind", "memberID", "amount", "occurredOn", "note", "provider", "recordedBy", "createdAt"]
+    static let columns = ["id", "crewID", "kind", "memberID", "amount", "occurredOn", "note", "provider", "recordedBy", "createdAt", "paymentID", "reference"]
 
     init(row: some PositionalRow, startingAt offset: Int) throws {
         try row.checkColumns(Self.columns, from: offset)
@@ -109,9 +128,11 @@ extension LedgerEntry: SQLRecord {
         provider = try row.decode(atIndex: offset + 7)
         recordedBy = try row.decode(atIndex: offset + 8)
         createdAt = try row.date(atIndex: offset + 9)
+        paymentID = try row.decode(atIndex: offset + 10)
+        reference = try row.decode(atIndex: offset + 11)
     }
 
     var columnValues: [(any SQLBindable)?] {
-        [crewID, kind.rawValue, memberID, amount, occurredOn, note, provider, recordedBy, createdAt]
+        [crewID, kind.rawValue, memberID, amount, occurredOn, note, provider, recordedBy, createdAt, paymentID, reference]
     }
 }

@@ -18,7 +18,7 @@ extension AppDatabase {
                             meetingTime: fields.meetingTime, meetingPlace: fields.meetingPlace,
                             feeAmount: fields.feeAmount, feeCurrency: fields.feeCurrency, feePeriod: fields.feePeriod,
                             joinPolicy: fields.joinPolicy, inviteCode: inviteCode, memberCap: fields.memberCap,
-                            memberCount: 1, createdAt: now, lastActivityAt: now, hiddenAt: nil, coverTone: nil)
+                            memberCount: 1, createdAt: now, lastActivityAt: now, hiddenAt: nil, coverTone: nil, refundDays: fields.refundDays)
             crew.id = try db.insert(crew)
             try db.execute("INSERT INTO crewMembers (crewID, userID, role, joinedAt) VALUES (?, ?, 'owner', ?)", [crew.id, ownerID, now])
             return crew
@@ -45,6 +45,7 @@ extension AppDatabase {
             crew.feePeriod = fields.feePeriod
             crew.joinPolicy = fields.joinPolicy
             crew.memberCap = fields.memberCap
+            crew.refundDays = fields.refundDays
             try db.update(crew)
             return crew
         }
@@ -119,7 +120,7 @@ extension AppDatabase {
     }
 
     /// Counts a new member in; the crew's CHECK refuses a count above the cap.
-    private func addMember(_ db: SQLConnection, crewID: Int64, userID: Int64, now: Date) throws {
+    func addMember(_ db: SQLConnection, crewID: Int64, userID: Int64, now: Date) throws {
         db.changed(.crew(crewID: crewID))
         try db.refusing(as: .full) {
             try db.execute("UPDATE crews SET memberCount = memberCount + 1, lastActivityAt = ? WHERE id = ?", [now, crewID])
@@ -130,8 +131,10 @@ extension AppDatabase {
             """, [crewID, userID, now])
     }
 
-    /// Staff accept or reject a pending request; the applicant is notified either way.
-    public func decideJoinRequest(crewID: Int64, applicantID: Int64, by staffID: Int64, accept: Bool, now: Date = Date()) throws {
+    /// Staff accept or reject a pending request; the applicant is notified either way. A
+    /// rejected applicant's join fee is returned to be given back.
+    @discardableResult
+    public func decideJoinRequest(crewID: Int64, applicantID: Int64, by staffID: Int64, accept: Bool, now: Date = Date()) throws -> Payment? {
         try write { db in
             try requireStaff(db, crewID: crewID, userID: staffID)
             guard try crewRole(db, crewID: crewID, userID: applicantID) == .pending else { throw StorageError.notFound }
@@ -143,15 +146,23 @@ extension AppDatabase {
             }
             try insertNotification(db, userID: applicantID, kind: accept ? .crewAccepted : .crewRejected, actorID: staffID,
                                    postID: nil, commentID: nil, crewID: crewID, now: now)
+            return accept ? nil : try voidJoinFee(db, crewID: crewID, userID: applicantID, why: "declined")
         }
     }
 
-    /// Leaves a crew (or withdraws a request). The owner must hand the crew over first.
-    public func leaveCrew(id: Int64, userID: Int64) throws {
+    /// Leaves a crew (or withdraws a request). The owner must hand the crew over first. A join
+    /// fee paid within the crew's refund window (or for a request never accepted) is returned
+    /// to be given back.
+    @discardableResult
+    public func leaveCrew(id: Int64, userID: Int64, now: Date = Date()) throws -> Payment? {
         try write { db in
             guard let role = try crewRole(db, crewID: id, userID: userID) else { throw StorageError.notFound }
             guard role != .owner else { throw StorageError.ownerCannotLeave }
             try removeMembership(db, crewID: id, userID: userID, role: role)
+            if role == .pending { return try voidJoinFee(db, crewID: id, userID: userID, why: "withdrawn") }
+            let days = try db.value("SELECT refundDays FROM crews WHERE id = ?", [id], as: Int.self) ?? 0
+            guard days > 0 else { return nil }
+            return try voidJoinFee(db, crewID: id, userID: userID, why: "left within \(days) days", paidAfter: now.addingTimeInterval(-Double(days) * 86_400))
         }
     }
 

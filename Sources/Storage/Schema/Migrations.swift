@@ -28,6 +28,7 @@ enum Migrations {
         migrator.registerMigration("v20 verified workplaces", migrate: { db in try db.execute(sql: WorkplacesSchema.sql(.sqlite)) })
         migrator.registerMigration("v21 unread rows indexed", migrate: { db in try db.execute(sql: UnreadIndexesSchema.sql) })
         migrator.registerMigration("v22 revisions", migrate: { db in try db.execute(sql: RevisionsSchema.sql(.sqlite)) })
+        migrator.registerMigration("v23 payments", migrate: { db in try db.execute(sql: PaymentsSchema.sql(.sqlite)) })
         return migrator
     }
 }

@@ -33,6 +33,7 @@ enum PostgresMigrations {
         ("v20 verified workplaces", WorkplacesSchema.sql(.postgres)),
         ("v21 unread rows indexed", UnreadIndexesSchema.sql),
         ("v22 revisions", RevisionsSchema.sql(.postgres)),
+        ("v23 payments", PaymentsSchema.sql(.postgres)),
     ]
 
     private static func apply(_ sql: String, as names: [String], on connection: PostgresConnection) throws {

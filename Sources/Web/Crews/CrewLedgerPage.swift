@@ -17,6 +17,8 @@ struct CrewLedgerTab {
     /// Each field's error message, by field name.
     let errors: [String: String]
     var hasErrors: Bool { !errors.isEmpty }
+    /// Paying online: the periods of dues, and for staff the payments, refunds and checks.
+    let online: OnlineLedgerView
 }
 
 struct LedgerEntryView {
@@ -27,6 +29,8 @@ struct LedgerEntryView {
     let note: String?
     let amount: String
     let isExpense: Bool
+    /// The provider and its id, for lines a payment wrote.
+    let reference: String?
 }
 
 extension App {
@@ -40,7 +44,7 @@ extension App {
         let (crew, user) = try staffCrew(context)
         let form = context.form
         var errors = FieldErrors()
-        let kind = form["kind"].flatMap(LedgerEntry.Kind.init(rawValue:))
+        let kind = form["kind"].flatMap(LedgerEntry.Kind.init(rawValue:)).flatMap { LedgerEntry.Kind.manual.contains($0) ? $0 : nil }
         if kind == nil { errors.add("kind", "errors.choice") }
         let amount = Checked.integer((form["amount"] ?? "").trimmed, in: 0...100_000_000_000)
         if amount == nil { errors.add("amount", "errors.ledger_amount") }
@@ -60,7 +64,7 @@ extension App {
         return redirect(to: Paths.crew(crew.slug) + "/ledger", flash: "ledger_recorded")
     }
 
-    private func renderLedger(_ context: RequestContext, errors: FieldErrors, status: HTTPStatus) throws -> HTTPResponse {
+    func renderLedger(_ context: RequestContext, errors: FieldErrors, status: HTTPStatus) throws -> HTTPResponse {
         let crew = try crew(context)
         let role = try viewerRole(crew, context)
         guard role?.isMember == true else { throw refusal(.forbidden, context.language, Self.crewRefusals) }
@@ -78,18 +82,20 @@ extension App {
                     who: entry.memberID.flatMap { names[$0] },
                     note: entry.note.nilIfEmpty,
                     amount: money(entry.amount),
-                    isExpense: entry.kind == .expense)
+                    isExpense: entry.kind.isExpense,
+                    reference: entry.paymentID == nil ? nil : "\(entry.provider) · \(entry.reference ?? "")")
             },
             income: money(ledger.income),
             expenses: money(ledger.expenses),
             balance: money(ledger.balance),
-            kinds: choices(LedgerEntry.Kind.allCases.map(\.rawValue), labels: "crews.ledger.kind", selected: context.form["kind"], language),
+            kinds: choices(LedgerEntry.Kind.manual.map(\.rawValue), labels: "crews.ledger.kind", selected: context.form["kind"], language),
             memberOptions: members.map {
                 Choice(value: $0.user.username, label: $0.user.displayName, selected: $0.user.username == context.form["member"])
             },
             today: String(InternetDate.format(Date()).prefix(10)),
             feeAmount: crew.feeAmount,
-            errors: errors.localized(localizer, language))
+            errors: errors.localized(localizer, language),
+            online: try onlineLedger(crew, role: role, members: members, context))
         return renderCrew(view, crew, context, status: status)
     }
 

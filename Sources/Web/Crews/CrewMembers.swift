@@ -71,7 +71,8 @@ extension App {
             try storageAction(context, Self.crewRefusals) {
                 switch action {
                 case .accept, .reject:
-                    try database.decideJoinRequest(crewID: crewID, applicantID: memberID, by: actorID, accept: action == .accept)
+                    let fee = try database.decideJoinRequest(crewID: crewID, applicantID: memberID, by: actorID, accept: action == .accept)
+                    fee.map { refundJoinFee($0, reason: localizer.text("payments.refund_reasons.declined", mailLanguage(member))) }
                 case .remove:
                     try database.removeCrewMember(crewID: crewID, userID: memberID, by: actorID)
                 case .promote, .demote:

@@ -6,6 +6,10 @@ extension App {
     func crewJoin(_ context: RequestContext) throws -> HTTPResponse {
         let user = try context.requireUser()
         let crew = try crew(context)
+        // A crew that asks a fee a provider takes is joined by paying it: no way around the payment page.
+        if crew.feeAmount > 0, !paymentProviders.providers(for: crew.feeCurrency).isEmpty {
+            return redirect(to: Paths.crewPay(crew.slug))
+        }
         let role = try storageAction(context, Self.crewRefusals) {
             try database.joinCrew(id: crew.storedID, userID: user.storedID, inviteCode: context.form["code"]?.trimmed)
         }
@@ -16,8 +20,19 @@ extension App {
     func crewLeave(_ context: RequestContext) throws -> HTTPResponse {
         let user = try context.requireUser()
         let crew = try crew(context)
-        try storageAction(context, Self.crewRefusals) { try database.leaveCrew(id: crew.storedID, userID: user.storedID) }
-        return redirect(to: Paths.crew(crew.slug), flash: "crew_left")
+        let fee = try storageAction(context, Self.crewRefusals) { try database.leaveCrew(id: crew.storedID, userID: user.storedID) }
+        fee.map { refundJoinFee($0, reason: localizer.text("payments.refund_reasons.left", context.language, ["days": String(crew.refundDays)])) }
+        return redirect(to: Paths.crew(crew.slug), flash: fee == nil ? "crew_left" : "crew_left_refunded")
+    }
+
+    /// Gives back a join fee the crew no longer keeps (a declined application, leaving within
+    /// the refund window); if the provider cannot be reached now, the sweep does it later.
+    func refundJoinFee(_ payment: Payment, reason: String) {
+        do {
+            try giveBack(payment, amount: nil, reason: reason, by: nil)
+        } catch {
+            log("payment \(payment.publicID): the join fee could not be given back yet, the sweep will: \(error)")
+        }
     }
 
     /// `POST /crews/:slug/invite`: a new invite code (the old one stops working).

@@ -13,6 +13,9 @@ struct CrewPageView: PageView {
     let isStaff: Bool
     let isOwner: Bool
     let canJoin: Bool
+    /// "Join and pay ₩10,000": the payment page, when the crew asks a fee and a provider takes it.
+    let payToJoin: String?
+    let payURL: String
     let needsCode: Bool
     let asksApproval: Bool
     /// Shown to staff, who pass it on.
@@ -181,6 +184,10 @@ extension App {
             isStaff: role?.isStaff == true,
             isOwner: role == .owner,
             canJoin: context.user != nil && role == nil && !crew.isFull,
+            payToJoin: crew.feeAmount > 0 && !paymentProviders.providers(for: crew.feeCurrency).isEmpty
+                ? localizer.text(crew.joinPolicy == .approval ? "payments.apply_and_pay" : "payments.join_and_pay", context.language,
+                                 ["amount": money(crew.feeAmount, crew.feeCurrency, context.language)]) : nil,
+            payURL: Paths.crewPay(crew.slug),
             needsCode: crew.joinPolicy == .invite,
             asksApproval: crew.joinPolicy == .approval,
             inviteCode: role?.isStaff == true ? crew.inviteCode : nil,

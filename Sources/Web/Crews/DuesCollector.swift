@@ -3,9 +3,9 @@ import Storage
 
 /// Where a crew's dues come from.
 ///
-/// Moim reaches no payment gateway, so its one collector records what staff enter by hand. A
-/// gateway would be another conformance: it charges the member, then records the entry with
-/// its own `provider` name and reference in the note, through the same ledger.
+/// Staff record here what they received in person or by bank transfer. Money paid online
+/// reaches the ledger another way: the provider's answer writes its line when the payment
+/// settles (`Payments/PaymentSettling.swift`).
 protocol DuesCollector: Sendable {
     /// Stored with every entry it records.
     var provider: String { get }

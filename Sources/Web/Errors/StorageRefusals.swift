@@ -20,6 +20,7 @@ extension App {
         case .rejected: HTTPError(.unprocessableContent, message: text("errors.422.message"))
         case .unavailable: HTTPError(.serviceUnavailable, headers: ["Retry-After": "5"])
         case .notFound: HTTPError(.notFound)
+        case .priceChanged: HTTPError(.conflict, message: text("payments.errors.price_changed"))
         }
     }
 
