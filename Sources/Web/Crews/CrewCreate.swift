@@ -47,7 +47,7 @@ extension App {
             editing: crew != nil,
             name: form.name, slug: form.slug, description: form.description,
             meetingTime: form.meetingTime, meetingPlace: form.meetingPlace,
-            feeAmount: form.feeAmount, memberCap: form.memberCap,
+            feeAmount: form.feeAmount, memberCap: form.memberCap, refundDays: form.refundDays,
             sports: choices(Crew.Sport.allCases.map(\.rawValue), labels: "crews.sport", selected: form.sport, language),
             regions: choices(Choices.regions, labels: "choices.region", selected: form.region, language),
             currencies: CrewForm.currencies.map { Choice(value: $0, label: $0, selected: $0 == form.feeCurrency) },
@@ -71,6 +71,7 @@ struct CrewFormView: PageView {
     let meetingPlace: String
     let feeAmount: String
     let memberCap: String
+    let refundDays: String
     let sports: [Choice]
     let regions: [Choice]
     let currencies: [Choice]

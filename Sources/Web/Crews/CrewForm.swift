@@ -20,6 +20,8 @@ struct CrewForm {
     var feePeriod: String
     var joinPolicy: String
     var memberCap: String
+    /// Days after joining within which leaving gives the join fee back.
+    var refundDays: String
     var cover: MultipartForm.File?
 
     init(_ context: RequestContext) {
@@ -36,6 +38,7 @@ struct CrewForm {
         feePeriod = form["fee_period"] ?? "month"
         joinPolicy = form["join_policy"] ?? "open"
         memberCap = (form["member_cap"] ?? "").trimmed
+        refundDays = (form["refund_days"] ?? "0").trimmed
         cover = context.files.first { $0.field == "cover" }
     }
 
@@ -52,6 +55,7 @@ struct CrewForm {
         feePeriod = crew.feePeriod.rawValue
         joinPolicy = crew.joinPolicy.rawValue
         memberCap = crew.memberCap.map(String.init) ?? ""
+        refundDays = String(crew.refundDays)
         cover = nil
     }
 
@@ -98,6 +102,8 @@ struct CrewForm {
         if policy == nil { errors.add("join_policy", "errors.choice") }
         let cap = Checked.integer(memberCap, in: 1...100_000)
         if !memberCap.isEmpty, cap == nil { errors.add("member_cap", "errors.crew_cap") }
+        let refundWindow = refundDays.isEmpty ? 0 : Checked.integer(refundDays, in: 0...365)
+        if refundWindow == nil { errors.add("refund_days", "errors.crew_refund_days") }
         var image: ProcessedImage? = nil
         if let cover {
             if cover.data.count > PostForm.maximumPhotoBytes {
@@ -112,10 +118,11 @@ struct CrewForm {
                 }
             }
         }
-        guard errors.isEmpty, let sport, let period, let policy, let fee else { return (nil, nil, errors) }
+        guard errors.isEmpty, let sport, let period, let policy, let fee, let refundWindow else { return (nil, nil, errors) }
         let fields = CrewFields(slug: slug, name: name, sport: sport, region: region.nilIfEmpty, description: description,
                                 descriptionHTML: "", meetingTime: meetingTime, meetingPlace: meetingPlace, feeAmount: fee,
-                                feeCurrency: feeCurrency, feePeriod: period, joinPolicy: policy, memberCap: cap)
+                                feeCurrency: feeCurrency, feePeriod: period, joinPolicy: policy, memberCap: cap,
+                                refundDays: refundWindow)
         return (fields, image, errors)
     }
 }
