@@ -36,6 +36,8 @@ enum Targets {
         "thread-order": StorageTargets.threadOrder,
         "object-store-answer": NetworkTargets.objectStoreAnswer,
         "sign-in-answer": NetworkTargets.signInAnswer,
+        "payment-answer": NetworkTargets.paymentAnswer,
+        "payment-webhook": NetworkTargets.paymentWebhook,
         "work-address": WebTargets.workAddress,
     ]
 

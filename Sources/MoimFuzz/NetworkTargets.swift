@@ -57,3 +57,43 @@ extension NetworkTargets {
         }
     }
 }
+
+extension NetworkTargets {
+    /// What a payment provider's API answers: every answer is read or refused, never trapped
+    /// on; an amount read is never negative, and never more refunded than paid.
+    static func paymentAnswer(_ bytes: UnsafeBufferPointer<UInt8>) {
+        let input = Array(bytes)
+        if let payment = try? PortOnePayment.parse(input) {
+            guard payment.amount >= 0, payment.refunded >= 0, payment.refunded <= payment.amount || payment.status != .paid else {
+                violated("a PortOne payment with a negative amount or more refunded than paid")
+            }
+        }
+        if let refund = try? PortOnePayment.parseCancellation(input), refund.amount <= 0 { violated("a cancellation of nothing") }
+        if let session = try? StripeSession.parse(input) {
+            guard session.payment.amount >= 0, session.payment.currency.utf8.count == 3 else { violated("a session with a negative amount") }
+        }
+        if let refund = try? StripeSession.parseRefund(input), refund.amount <= 0 { violated("a refund of nothing") }
+        if let total = try? StripeSession.parseRefundTotal(input), total < 0 { violated("a negative refund total") }
+        _ = PortOnePayment.error(status: 400, input)
+        _ = StripeSession.error(status: 400, input)
+    }
+
+    /// A webhook as a provider's server posts it. The input is split at its first NUL into
+    /// the signature header and the body: a signature made without the secret never passes,
+    /// and a body is read or refused, never trapped on.
+    static func paymentWebhook(_ bytes: UnsafeBufferPointer<UInt8>) {
+        let parts = Array(bytes).split(separator: 0, maxSplits: 1, omittingEmptySubsequences: false).map(Array.init)
+        let header = String(decoding: parts.first ?? [], as: UTF8.self)
+        let body = parts.count > 1 ? parts[1] : []
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        let secret = "whsec_" + Data("fuzzing-secret-that-nobody-knows".utf8).base64EncodedString()
+        if (try? PortOneWebhook.verify(secret: secret, id: "msg", timestamp: "1800000000", signature: header, body: body, now: now)) != nil {
+            violated("a PortOne webhook accepted without the secret")
+        }
+        if (try? StripeEvent.verify(secret: secret, header: header, body: body, now: now)) != nil {
+            violated("a Stripe event accepted without the secret")
+        }
+        _ = try? PortOneWebhook.parse(body)
+        _ = try? StripeEvent.parse(body)
+    }
+}

@@ -73,7 +73,13 @@ private struct Crews {
         let results = Mutex<[Bool]>([])
         DispatchQueue.concurrentPerform(iterations: 2) { index in
             let (actor, applicant) = index == 0 ? (owner, crews.ids["mina"]!) : (staff, crews.ids["jun"]!)
-            let accepted = (try? crews.database.decideJoinRequest(crewID: crew, applicantID: applicant, by: actor, accept: true)) != nil
+            let accepted: Bool
+            do {
+                try crews.database.decideJoinRequest(crewID: crew, applicantID: applicant, by: actor, accept: true)
+                accepted = true
+            } catch {
+                accepted = false
+            }
             results.withLock { $0.append(accepted) }
         }
         #expect(results.withLock { $0.filter { $0 }.count } == 1)

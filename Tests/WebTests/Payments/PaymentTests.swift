@@ -1,5 +1,6 @@
 import Foundation
 import HTTP
+import Synchronization
 import Storage
 import Testing
 import TestSupport
@@ -296,5 +297,40 @@ import TestSupport
         #expect(mina.get(crew + "/pay").status == .notFound)
         #expect(mina.post(crew + "/join", [], from: crew).headers["Location"] == crew)
         #expect(owner.get(crew + "/ledger").bodyText.contains("Paying online is not set up"))
+    }
+
+    /// Two servers on one PostgreSQL database: the browser's return reaches one while PortOne's
+    /// webhook reaches the other, at the same moment. The member joins once.
+    @Test(.enabled(if: TestDatabase.onPostgres, "two servers share PostgreSQL (TEST_DB=postgres)"))
+    func aReturnOnOneServerAndTheWebhookOnTheOtherJoinTheMemberOnce() throws {
+        let url = try TestDatabase.freshPostgresURL()
+        var configuration = TestSite.configuration()
+        configuration.baseURL = PublicURL("http://moim.test")
+        configuration.payments = double.configuration
+        let first = try TestSite(configuration: configuration, database: try AppDatabase.open(postgres: url, connections: 4))
+        let second = try TestSite(configuration: configuration, database: try AppDatabase.open(postgres: url, connections: 4))
+        let (owner, mina) = { let b = first.members("owner", "mina"); return (b[0], b[1]) }()
+        let crew = createCrew(owner, name: "Two Rivers", fee: 10_000)
+        mina.post(crew + "/pay", [("for", "join"), ("amount", "10000"), ("provider", "portone")], from: crew + "/pay")
+        let userID = try #require(try first.database.user(username: "mina")).storedID
+        let id = try #require(try first.database.payments(userID: userID).first?.payment.publicID)
+        _ = try double.portOneWindow(paymentID: id, amount: 10_000, returnURL: "http://moim.test/payments/\(id)/return")
+
+        let body = #"{"type":"Transaction.Paid","timestamp":"2026-11-26T00:00:00Z","data":{"paymentId":"\#(id)","storeId":"\#(PaymentDouble.storeID)","transactionId":"tx"}}"#
+        let headers = try double.sign("portone", body)
+        // Each browser is used by one thread only.
+        nonisolated(unsafe) let onFirst = mina
+        nonisolated(unsafe) let onSecond = Browser(app: second.app, language: nil, address: "127.0.0.1")
+        let answers = Mutex<[HTTPStatus]>([])
+        DispatchQueue.concurrentPerform(iterations: 2) { turn in
+            let status = turn == 0 ? onFirst.get("/payments/\(id)/return?paymentId=\(id)").status
+                : onSecond.webhook("/payments/webhooks/portone", body: body, headers: headers).status
+            answers.withLock { $0.append(status) }
+        }
+        #expect(answers.withLock { $0 }.sorted { $0.code < $1.code } == [.ok, .seeOther])
+        let crewID = try #require(try second.database.crew(slug: "two-rivers")).storedID
+        #expect(try second.database.crewRole(crewID: crewID, userID: userID) == .member)
+        #expect(try second.database.crew(id: crewID)?.memberCount == 2)
+        #expect(try second.database.ledger(crewID: crewID).entries.filter { $0.kind == .fee }.count == 1)
     }
 }
