@@ -42,6 +42,7 @@ def sign_in(driver, username):
     driver.find_element(By.ID, "login").send_keys(username)
     driver.find_element(By.ID, "password").send_keys("demo password")
     driver.find_element(By.CSS_SELECTOR, "form[action='/login'] button[type=submit]").click()
+    WebDriverWait(driver, 10).until(lambda d: not d.current_url.startswith(BASE + "/login"))
 
 
 def shoot(driver, folder, name, width, height=900):

@@ -72,7 +72,7 @@ extension App {
         let ledger = try database.ledger(crewID: crew.storedID)
         let members = try database.crewMembers(crewID: crew.storedID)
         let names = Dictionary(members.map { ($0.user.id ?? 0, $0.user.displayName) }, uniquingKeysWith: { first, _ in first })
-        let money = { (amount: Int) in "\(self.localizer.number(amount, language)) \(crew.feeCurrency)" }
+        let money = { (amount: Int) in self.money(amount, crew.feeCurrency, language) }
         var view = try crewPage(crew, tab: .ledger, role: role, context)
         view.ledgerTab = CrewLedgerTab(
             entries: ledger.entries.map { entry in

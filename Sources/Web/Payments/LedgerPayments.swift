@@ -62,7 +62,7 @@ extension App {
         let language = context.language
         let providers = paymentProviders.providers(for: crew.feeCurrency)
         let isStaff = role?.isStaff == true
-        let names = Dictionary(members.map { ($0.user.id ?? 0, $0.user.displayName) }, uniquingKeysWith: { first, _ in first })
+        var names = Dictionary(members.map { ($0.user.id ?? 0, $0.user.displayName) }, uniquingKeysWith: { first, _ in first })
         let base = Paths.crewLedger(crew.slug)
         let periods = try database.duesPeriods(crewID: crew.storedID).map { period, paidBy in
             let viewerPaid = context.user?.id.map(paidBy.contains) ?? false
@@ -78,7 +78,12 @@ extension App {
         var check: [LedgerCheckRow]?
         if isStaff {
             let all = try database.payments(crewID: crew.storedID)
-            payments = all.prefix(100).map { payment in
+            // Attempts that never took money (closed windows) would only crowd the list.
+            let shown = all.filter { $0.state != .cancelled && $0.state != .expired }.prefix(100)
+            for id in Set(shown.compactMap(\.userID)) where names[id] == nil {
+                names[id] = try database.user(id: id)?.displayName
+            }
+            payments = shown.map { payment in
                 LedgerPaymentView(
                     publicID: payment.publicID, url: Paths.payment(payment.publicID), who: payment.userID.flatMap { names[$0] } ?? "—",
                     what: payment.orderName, amount: money(payment.amount, payment.currency, language),

@@ -87,7 +87,7 @@ import Storage
         #expect(mina.post(url + "/ledger", [("kind", "income"), ("amount", "1"), ("date", today)], from: url).status == .forbidden)
         #expect(owner.post(url + "/ledger", [("kind", "dues"), ("member", ""), ("amount", "-5"), ("date", "soon")], from: url + "/ledger").status == .unprocessableContent)
         let ledger = mina.get(url + "/ledger").bodyText
-        #expect(ledger.contains("10,000 KRW") && ledger.contains("2,500 KRW") && ledger.contains("7,500 KRW"))
+        #expect(ledger.contains("₩10,000") && ledger.contains("₩2,500") && ledger.contains("₩7,500"))
         #expect(mina.get(url + "/members").bodyText.contains("dues paid"))
         // A member outside the crew gets 403; someone not signed in is sent to sign in, and back.
         #expect(visitor.get(url + "/ledger").status == .forbidden)
