@@ -5,7 +5,10 @@ member is a member exactly when the provider says the exact amount was paid; the
 balances against the providers. With an output folder, it also photographs the pay, result
 and ledger pages, phone and desktop, in English and Korean.
 
-Run by script/payments-browser; usage: payments_browser.py MOIM_BINARY [SCREENSHOT_DIR]"""
+Every page on the way is checked with axe-core (WCAG 2.0–2.2 A and AA) and for sideways
+scrolling, as script/screenshots checks the others.
+
+Run by script/payments-browser; usage: payments_browser.py MOIM_BINARY VENV [SCREENSHOT_DIR]"""
 
 import os
 import subprocess
@@ -18,7 +21,8 @@ from selenium.webdriver.support.ui import Select
 from selenium.webdriver.support.wait import WebDriverWait
 
 sys.path.insert(0, os.path.dirname(__file__))
-from screenshots import BASE, PORT, Member, chromium, demo_site, wait_until_serving  # noqa: E402
+import screenshots  # noqa: E402
+from screenshots import BASE, PORT, Member, accessibility, chromium, demo_site, load_axe, sideways, wait_until_serving  # noqa: E402
 
 failures = []
 STORE = "store-00000000-0000-0000-0000-000000000001"
@@ -45,6 +49,12 @@ def sign_in(driver, username):
     WebDriverWait(driver, 10).until(lambda d: not d.current_url.startswith(BASE + "/login"))
 
 
+def inspect(driver, what):
+    """axe-core's violations and sideways scrolling on the page as shown."""
+    problems = accessibility(driver) + sideways(driver)
+    check(not problems, f"{what}: accessible, nothing sideways {problems if problems else ''}")
+
+
 def shoot(driver, folder, name, width, height=900):
     if not folder:
         return
@@ -57,10 +67,12 @@ def shoot(driver, folder, name, width, height=900):
 
 def main():
     binary = sys.argv[1]
-    shots = sys.argv[2] if len(sys.argv) > 2 else None
+    load_axe(sys.argv[2])
+    shots = sys.argv[3] if len(sys.argv) > 3 else None
     if shots:
         os.makedirs(shots, exist_ok=True)
     data = demo_site(binary, "moim-payments-browser-", 4)
+    subprocess.run([binary, "admin", "grant", "runner1", "--data", data], check=True, stdout=subprocess.DEVNULL)
     double_dir = tempfile.mkdtemp(prefix="moim-payments-browser-double-")
     double = subprocess.run(["script/payments", "start", double_dir], check=True, capture_output=True, text=True).stdout.strip()
     webhook_secret = "whsec_" + __import__("base64").b64encode(b"moim-portone-webhook-secret-32by").decode()
@@ -88,11 +100,13 @@ def main():
         phone.find_element(By.CSS_SELECTOR, f"a.button[href='{hangang}/pay']").click()
         check(phone.current_url == BASE + hangang + "/pay", "'Join and pay' leads to the payment page")
         check("₩10,000" in phone.page_source, "the page says how much")
+        inspect(phone, "the payment page on a phone")
         shoot(phone, shots, "pay-phone-en", 390)
         phone.find_element(By.CSS_SELECTOR, "button[name=provider][value=portone]").click()
         WebDriverWait(phone, 10).until(lambda d: "/pay" in d.current_url and "/payments/" in d.current_url)
         form = phone.find_element(By.ID, "portone-pay")
         check(form.is_displayed(), "with JavaScript on, the window's form shows")
+        inspect(phone, "PortOne's window page")
         shoot(phone, shots, "window-phone-en", 390)
         form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
         WebDriverWait(phone, 10).until(lambda d: d.current_url.startswith(double + "/_window"))
@@ -100,6 +114,7 @@ def main():
         phone.find_element(By.ID, "pay").click()
         WebDriverWait(phone, 10).until(lambda d: d.current_url.startswith(BASE + "/payments/") and "/return" not in d.current_url)
         check("You paid ₩10,000 to Hangang Dawn Runners" in phone.page_source, "back by the redirect: the result says paid")
+        inspect(phone, "the result page")
         shoot(phone, shots, "result-phone-en", 390)
         phone.get(BASE + hangang)
         check("Leave" in phone.page_source or "leave" in phone.page_source, "a member of the crew now")
@@ -116,6 +131,7 @@ def main():
         canceller.find_element(By.ID, "cancel").click()
         WebDriverWait(canceller, 10).until(lambda d: d.current_url.startswith(BASE + "/payments/") and "/return" not in d.current_url)
         check("cancelled" in canceller.page_source, "cancelled in the window: the result says so")
+        inspect(canceller, "a cancelled payment's page")
 
         # Stripe, JavaScript off, a desktop, in Korean.
         desktop = chromium(width=1280, javascript=False)
@@ -134,23 +150,31 @@ def main():
 
         # The ledger: both payments, checked against the providers (the webhooks came too, and changed nothing twice).
         time.sleep(1)
-        staff = chromium(width=1280, javascript=False)
+        staff = chromium(width=1280, javascript=True)
         drivers.append(staff)
         sign_in(staff, "runner1")
         staff.get(BASE + hangang + "/ledger/check")
         check("The ledger matches what the providers say" in staff.page_source, "the ledger balances against PortOne")
         check(staff.page_source.count("Join fee") >= 1, "the fee is a ledger line")
+        inspect(staff, "the ledger, checked")
         shoot(staff, shots, "ledger-desktop-en", 1280)
+        staff.get(BASE + "/admin/payments")
+        check("Hangang Dawn Runners" in staff.page_source and "Brooklyn Striders" in staff.page_source, "admins see every crew's payments")
+        inspect(staff, "the admin's payments")
+        desktop.get(BASE + "/settings/payments")
+        check("Brooklyn Striders" in desktop.page_source, "a member sees their own payments in settings")
+        phone.get(BASE + "/settings/payments")
+        inspect(phone, "my payments on a phone")
         staff.get(BASE + brooklyn + "/ledger/check")
         check("The ledger matches what the providers say" in staff.page_source, "the ledger balances against Stripe")
 
         if shots:
-            for driver in (phone, desktop, staff):
+            for driver in (phone, canceller, staff):
                 driver.get(BASE + "/settings")
                 Select(driver.find_element(By.ID, "footer-language")).select_by_value("ko")
                 driver.find_element(By.CSS_SELECTOR, "form.language-switch button[type=submit]").click()
-            phone.get(BASE + hangang + "/pay")
-            shoot(phone, shots, "pay-phone-ko", 390)
+            canceller.get(BASE + hangang + "/pay")
+            shoot(canceller, shots, "pay-phone-ko", 390)
             phone.get(BASE + "/settings/payments")
             link = phone.find_element(By.CSS_SELECTOR, "td a[href^='/payments/']").get_attribute("href")
             phone.get(link)

@@ -119,15 +119,17 @@ extension App {
     /// once their time is up), and money owed back is given back.
     func sweepPayments(now: Date = Date()) {
         guard !paymentProviders.isEmpty else { return }
+        // A provider that hangs holds up the rest of the sweep at most this long; what is left waits a minute.
+        let deadline = Date().addingTimeInterval(30)
         do {
-            for payment in try database.openPayments(uncheckedFor: 60, now: now) {
+            for payment in try database.openPayments(uncheckedFor: 60, now: now) where Date() < deadline {
                 do {
                     try settle(payment, now: now)
                 } catch {
                     log("payment \(payment.publicID): the provider could not be asked: \(error)")
                 }
             }
-            for payment in try database.refundsOwed() {
+            for payment in try database.refundsOwed() where Date() < deadline {
                 do {
                     try giveBack(payment, amount: nil, reason: localizer.text("payments.refund_reasons.voided", .en), by: nil, now: now)
                 } catch {

@@ -44,7 +44,8 @@ extension App {
             providers: providers.map { ProviderChoice(id: $0.id, label: localizer.text("payments.pay_with.\($0.id)", language, ["amount": money(ask.amount, crew.feeCurrency, language)])) },
             needsCode: ask.purpose == .join && crew.joinPolicy == .invite, testMode: providers.contains { $0.isTestMode })
         var response = page(view, context, title: localizer.text("payments.title", language), section: .crews)
-        if let origins = Optional(providers.compactMap(\.checkoutOrigin)), !origins.isEmpty {
+        let origins = providers.compactMap(\.checkoutOrigin)
+        if !origins.isEmpty {
             // Stripe's page is where the form's answer leads: the form may go there.
             response.headers.set("Content-Security-Policy", Self.pageSecurityPolicy(formAction: origins))
         }
@@ -61,13 +62,14 @@ extension App {
             throw HTTPError(.unprocessableContent, message: localizer.text("payments.errors.provider", language))
         }
         // What the page showed: a fee that changed since is refused, never charged.
-        guard let shown = Checked.integer((context.form["amount"] ?? "").trimmed, in: 1...100_000_000), shown == ask.amount else {
-            throw refusal(.priceChanged, language)
+        guard let shown = Checked.integer((context.form["amount"] ?? "").trimmed, in: 1...100_000_000) else {
+            throw HTTPError(.unprocessableContent, message: localizer.text("payments.errors.provider", language))
         }
+        guard shown == ask.amount else { throw refusal(.priceChanged, language) }
         let request = PaymentRequest(
             crewID: try crew.storedID, userID: try user.storedID, purpose: ask.purpose, duesPeriodID: ask.period?.id, provider: provider.id,
             amount: shown, currency: crew.feeCurrency, orderName: ask.orderName, inviteCode: context.form["code"]?.trimmed,
-            publicID: "moim_" + Crypto.randomToken(16).replacingOccurrences(of: "-", with: "x").replacingOccurrences(of: "_", with: "y"),
+            publicID: Self.newPaymentID(),
             lifetime: configuration.payments?.attemptLifetime ?? 3_600)
         let (payment, isNew) = try storageAction(context, Self.crewRefusals) { try database.openPayment(request) }
         if !isNew {
@@ -106,6 +108,12 @@ extension App {
         guard role == nil else { throw refusal(.duplicate, language, Self.crewRefusals) }
         guard !crew.isFull else { throw refusal(.full, language, Self.crewRefusals) }
         return (.join, crew.feeAmount, localizer.text("payments.join_fee", language, ["crew": crew.name]), nil)
+    }
+
+    /// A new attempt's id, which the provider knows it by and addresses show: `moim_` and 22
+    /// letters and digits (16 random bytes), as PortOne's payment ids allow.
+    static func newPaymentID() -> String {
+        "moim_" + String(Crypto.randomToken(16).map { $0 == "-" ? "x" : $0 == "_" ? "y" : $0 })
     }
 
     /// The site's policy with a page's own additions.

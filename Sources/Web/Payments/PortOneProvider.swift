@@ -29,7 +29,12 @@ struct PortOneProvider: PaymentProvider {
 
     func lookup(_ payment: Payment) throws(PaymentAPIError) -> ProviderPayment {
         do {
-            return try client.payment(id: payment.publicID)
+            var answer = try client.payment(id: payment.publicID)
+            // Another store's payment under this id is nobody's payment here (and not ours to refund).
+            if let store = answer.store, store != settings.client.storeID {
+                answer = ProviderPayment(status: .failed("a payment of another store (\(store.prefix(60)))"), amount: 0, refunded: 0, currency: answer.currency)
+            }
+            return answer
         } catch let error where error.isNotFound {
             // Pre-registered but never opened: nothing was paid.
             return ProviderPayment(status: .pending, amount: 0, refunded: 0, currency: payment.currency)

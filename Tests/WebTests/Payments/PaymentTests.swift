@@ -128,6 +128,11 @@ import TestSupport
         #expect(mina.get("/payments/\(second)").bodyText.contains("Your money is being returned"))
         let ledger = try site.database.ledger(crewID: payment.crewID)
         #expect(ledger.balance == 0 && ledger.entries.contains { $0.kind == .failure })
+        // A payment PortOne files under another store is nobody's payment here.
+        let (third, _) = try startPaying(mina, crew, provider: "portone", amount: 10_000)
+        try double.control("portone/\(third)", #"{"status":"PAID","paid":10000,"storeId":"store-someone-else"}"#)
+        mina.get("/payments/\(third)/return?paymentId=\(third)")
+        #expect(try self.payment(third).state == .failed && (try role(crew, "mina")) == nil)
         // Someone else cannot even see it.
         #expect(owner.get("/payments/\(second)").status == .ok, "crew staff see it")
         #expect(site.members("jun")[0].get("/payments/\(second)").status == .notFound)
@@ -332,5 +337,39 @@ import TestSupport
         #expect(try second.database.crewRole(crewID: crewID, userID: userID) == .member)
         #expect(try second.database.crew(id: crewID)?.memberCount == 2)
         #expect(try second.database.ledger(crewID: crewID).entries.filter { $0.kind == .fee }.count == 1)
+    }
+
+    /// Hostile requests through the real server: each gets its answer, and it stays up.
+    @Test func hostileWebhooksAndFormsThroughTheServerGetClearAnswers() throws {
+        var configuration = TestSite.configuration()
+        configuration.baseURL = PublicURL("http://moim.test")
+        configuration.payments = double.configuration
+        let live = try LiveSite(web: configuration)
+        let huge = [UInt8](repeating: 0x7B, count: 10 << 20)
+        let tooLarge = try live.send("POST /payments/webhooks/stripe HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            + "Stripe-Signature: t=1,v1=00\r\nContent-Length: \(huge.count)\r\nConnection: close\r\n\r\n", body: huge)
+        #expect(tooLarge.hasPrefix("HTTP/1.1 413"))
+        for (provider, headers, body) in [
+            ("portone", "webhook-id: x\r\nwebhook-timestamp: 99999999999999999999999\r\nwebhook-signature: v1,%%%\r\n", "{\"type\":"),
+            ("portone", "", "\u{0}\u{1}not json"),
+            ("stripe", "Stripe-Signature: t=-1,v1=zz,v1=\r\n", "[1,2,3]"),
+            ("stripe", "Stripe-Signature: \(String(repeating: "v1=00,", count: 2_000))\r\n", "{}"),
+        ] {
+            let answer = try live.send("POST /payments/webhooks/\(provider) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n\(headers)"
+                + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n", body: Array(body.utf8))
+            #expect(answer.hasPrefix("HTTP/1.1 400"), "\(provider): \(answer.prefix(60))")
+        }
+        let strange = try live.get("/payments/%00%ff/return?paymentId=%00")
+        #expect(strange.hasPrefix("HTTP/1.1 404") || strange.hasPrefix("HTTP/1.1 400"), "\(strange.prefix(60))")
+        let owner = live.site.browser()
+        owner.signUp(username: "owner")
+        let crew = createCrew(owner, name: "Hostile Hills", fee: 10_000)
+        for amount in ["1e300", "-1", "9223372036854775808", "", "10000.0", "<script>"] {
+            let answer = try live.post(crew + "/pay", [("for", "join"), ("amount", amount), ("provider", "portone")])
+            #expect(answer.hasPrefix("HTTP/1.1 422"), "amount \(amount): \(answer.prefix(40))")
+        }
+        #expect(try live.post(crew + "/pay", [("for", "join"), ("amount", "10000"), ("provider", "paypal")]).hasPrefix("HTTP/1.1 422"))
+        #expect(try live.post(crew + "/pay", [("for", "dues"), ("period", "99999999999999999999"), ("amount", "1"), ("provider", "portone")]).hasPrefix("HTTP/1.1 403"))
+        #expect(live.isUp)
     }
 }

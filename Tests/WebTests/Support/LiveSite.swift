@@ -10,8 +10,8 @@ final class LiveSite {
     let server: HTTPServer
     let member: Browser
 
-    init(configuration: HTTPServer.Configuration = LiveSite.serverConfiguration()) throws {
-        site = try TestSite()
+    init(configuration: HTTPServer.Configuration = LiveSite.serverConfiguration(), web: WebConfiguration = TestSite.configuration()) throws {
+        site = try TestSite(configuration: web)
         member = site.browser()
         member.signUp(username: "hostile")
         server = HTTPServer(configuration: configuration, handler: site.app)
