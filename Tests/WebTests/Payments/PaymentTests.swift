@@ -2,6 +2,7 @@ import Foundation
 import HTTP
 import Synchronization
 import Storage
+import Mail
 import Testing
 import TestSupport
 @testable import Web
@@ -371,5 +372,37 @@ import TestSupport
         #expect(try live.post(crew + "/pay", [("for", "join"), ("amount", "10000"), ("provider", "paypal")]).hasPrefix("HTTP/1.1 422"))
         #expect(try live.post(crew + "/pay", [("for", "dues"), ("period", "99999999999999999999"), ("amount", "1"), ("provider", "portone")]).hasPrefix("HTTP/1.1 403"))
         #expect(live.isUp)
+    }
+
+    /// A receipt for the fee and a notice of the refund, by mail, in the member's language.
+    @Test func receiptsAndRefundNoticesComeByMailInTheMembersLanguage() throws {
+        let sink = try MailSink()
+        var configuration = TestSite.configuration()
+        configuration.baseURL = PublicURL("http://moim.test")
+        configuration.payments = double.configuration
+        configuration.mail = MailConfiguration(server: SMTPServer(url: sink.url)!, from: MailAddress(name: "Moim", address: "moim@moim.test"))
+        let site = try TestSite(configuration: configuration)
+        let (owner, mina) = { let b = site.members("owner", "mina"); return (b[0], b[1]) }()
+        try site.app.runMail()
+        let welcome = try #require(sink.messages().last { $0.recipient == "mina@example.com" })
+        let verify = try #require(welcome.links.first { $0.contains("/email/verify/") })
+        #expect(mina.get(String(verify.dropFirst("http://moim.test".count))).status == .seeOther)
+        mina.post("/language", [("language", "ko")], from: "/")
+
+        let crew = owner.postMultipart("/crews", [
+            ("name", "Mapo Milers"), ("slug", ""), ("sport", "running"), ("region", "seoul"), ("description", "Runs."), ("meeting_time", ""),
+            ("meeting_place", ""), ("fee_amount", "10000"), ("fee_currency", "KRW"), ("fee_period", "once"), ("join_policy", "open"),
+            ("member_cap", ""), ("refund_days", "0"),
+        ], files: [], from: "/crews/new").headers["Location"] ?? ""
+        let started = mina.post(crew + "/pay", [("for", "join"), ("amount", "10000"), ("provider", "portone")], from: crew + "/pay")
+        let id = String((started.headers["Location"] ?? "").split(separator: "/")[1])
+        _ = try double.portOneWindow(paymentID: id, amount: 10_000, returnURL: "http://moim.test/payments/\(id)/return")
+        mina.get("/payments/\(id)/return?paymentId=\(id)")
+        owner.post(crew + "/payments/\(id)/refund", [("amount", "3000"), ("reason", "조기 등록 할인")], from: crew + "/ledger")
+        try site.app.runMail()
+        let mails = sink.waitForMessages(4).filter { $0.recipient == "mina@example.com" && $0.text.contains("Mapo Milers") }
+        #expect(mails.contains { $0.text.contains("Mapo Milers에 ₩10,000을 결제했습니다") && $0.links.contains("http://moim.test/payments/\(id)") })
+        #expect(mails.contains { $0.text.contains("₩3,000") && $0.text.contains("조기 등록 할인") })
+        #expect(!sink.messages().contains { $0.recipient == "owner@example.com" && $0.text.contains("₩10,000") }, "the owner's address was never verified")
     }
 }
