@@ -272,9 +272,21 @@ import TestSupport
         let stale = mina.post(crew + "/pay", [("for", "join"), ("amount", "10000"), ("provider", "portone")], from: crew)
         #expect(stale.status == .conflict && stale.bodyText.contains("The price changed"))
 
+        // The fee changes while she is in the window: she pays what she was shown.
+        let (shown, _) = try startPaying(mina, crew, provider: "portone", amount: 12_000)
+        owner.postMultipart(crew + "/edit", [
+            ("name", "Jeju Trails"), ("slug", "jeju-trails"), ("sport", "running"), ("region", "seoul"), ("description", "Runs."), ("meeting_time", ""),
+            ("meeting_place", ""), ("fee_amount", "15000"), ("fee_currency", "KRW"), ("fee_period", "once"), ("join_policy", "open"),
+            ("member_cap", ""), ("refund_days", "0"),
+        ], files: [], from: crew + "/edit")
+        _ = try double.portOneWindow(paymentID: shown, amount: 12_000, returnURL: "http://moim.test/payments/\(shown)/return")
+        mina.get("/payments/\(shown)/return?paymentId=\(shown)")
+        #expect(try self.payment(shown).state == .paid && (try role(crew, "mina")) == .member)
+        mina.post(crew + "/leave", [], from: crew)
+
         // Paid in the window, but the browser never came back and no webhook came: the sweep asks.
-        let (id, _) = try startPaying(mina, crew, provider: "portone", amount: 12_000)
-        _ = try double.portOneWindow(paymentID: id, amount: 12_000, returnURL: "http://moim.test/payments/\(id)/return")
+        let (id, _) = try startPaying(mina, crew, provider: "portone", amount: 15_000)
+        _ = try double.portOneWindow(paymentID: id, amount: 15_000, returnURL: "http://moim.test/payments/\(id)/return")
         #expect(try role(crew, "mina") == nil)
         try site.app.sweep(now: Date().addingTimeInterval(120))
         #expect(try role(crew, "mina") == .member)
