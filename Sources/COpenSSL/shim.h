@@ -1,10 +1,18 @@
+#include <openssl/ec.h>
 #include <openssl/err.h>
 #include <openssl/evp.h>
+#include <openssl/hmac.h>
+#include <openssl/obj_mac.h>
 #include <openssl/pem.h>
+#include <openssl/rand.h>
 #include <openssl/ssl.h>
 #include <openssl/x509.h>
 
-// A macro in OpenSSL's header, which Swift cannot call.
+// Macros in OpenSSL's headers, which Swift cannot call.
 static inline long moim_SSL_set_tlsext_host_name(SSL *ssl, const char *name) {
     return SSL_set_tlsext_host_name(ssl, name);
+}
+
+static inline void moim_OPENSSL_free(void *pointer) {
+    OPENSSL_free(pointer);
 }
