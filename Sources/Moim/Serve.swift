@@ -19,6 +19,9 @@ struct Serve: ParsableCommand {
 
     @OptionGroup var paymentOptions: PaymentOptions
 
+    @Option(name: .customLong("push-allow-host"), help: "A push service host allowed though not public https, for tests (repeatable; env MOIM_PUSH_ALLOW_HOSTS, comma-separated).")
+    var pushAllowedHosts: [String] = Environment.value("MOIM_PUSH_ALLOW_HOSTS")?.split(separator: ",").map(String.init) ?? []
+
     @Option(help: "Folder of the Mustache templates (env MOIM_TEMPLATES).")
     var templates: String = Environment.value("MOIM_TEMPLATES") ?? "./Templates"
 
@@ -179,6 +182,12 @@ struct Serve: ParsableCommand {
         web.tiles = try tileSource()
         web.providers = try signInProviders()
         web.payments = try paymentOptions.configuration()
+        // Web Push needs nothing from outside but an address to be reached at (VAPID's contact).
+        if let site = web.baseURL {
+            var push = PushConfiguration(subject: web.mail.map { "mailto:" + $0.from.address } ?? site.origin)
+            push.allowedHosts = Set(pushAllowedHosts)
+            web.push = push
+        }
         if web.payments != nil, web.baseURL == nil {
             throw ValidationError("payment providers need --base-url: it is the address they send members back to.")
         }
@@ -201,6 +210,7 @@ struct Serve: ParsableCommand {
         metrics.attach(server)
         startSweeping(app)
         app.startMailing()
+        app.startPushing()
         if listener == nil {
             print("Moim is listening on http://\(host):\(server.port) (\(dataOptions.location))")
         }

@@ -34,7 +34,7 @@ extension AppDatabase {
         "duesPeriods", "payments", "crewLedger", "crewComments", "meetups", "meetupGroups", "meetupApplications", "meetupTalk", "meetupBookmarks",
         "checkinAttempts", "notifications", "reports", "moderationLog", "warnings", "blocks", "records", "retros", "retroFeedback",
         "mailSettings", "emailTokens", "outbox", "mailCursors", "timeline", "rateEvents", "identities", "signInAttempts", "pendingIdentities",
-        "workplaceCodes",
+        "workplaceCodes", "siteKeys", "pushSubscriptions", "pushPreferences", "pushQueue",
     ]
 
     /// Tables whose triggers keep other tables or columns (timelines, mail settings,

@@ -25,6 +25,10 @@ public final class App: HTTPHandler, @unchecked Sendable {
     let duesCollector: any DuesCollector = ManualDuesCollector()
     /// The payment providers members pay fees and dues through; none: staff record by hand.
     let paymentProviders: PaymentProviders
+    /// Delivers the push queue; nil when the site pushes nothing.
+    let pushSender: PushSender?
+    /// `/sw.js`, with the release's revision in it.
+    let serviceWorkerScript: ServiceWorkerScript
     let cookies: CookieNames
     /// Explore's "N members so far", counted at most once a minute (a count of every member
     /// on each visit was most of the page's time on PostgreSQL).
@@ -70,6 +74,8 @@ public final class App: HTTPHandler, @unchecked Sendable {
         }
         providers = configuration.providers.map { OpenIDProvider($0) }
         paymentProviders = PaymentProviders(configuration.payments)
+        pushSender = try configuration.push.map { try PushSender(database: database, configuration: $0) }
+        serviceWorkerScript = ServiceWorkerScript(publicDirectory: configuration.publicDirectory)
         live = LiveStreams(database: database, lifetime: configuration.sessionLifetime, render: LiveRendering(localizer: localizer))
         mailSender = try configuration.mail.map { mail in
             // Links in mail are absolute, and mail has no request to take the site's address from.

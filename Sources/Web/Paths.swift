@@ -39,6 +39,7 @@ enum Paths {
     static func paymentWindow(_ publicID: String) -> String { payment(publicID) + "/pay" }
     static func paymentReturn(_ publicID: String) -> String { payment(publicID) + "/return" }
     static let settingsPayments = "/settings/payments"
+    static let pushSettings = "/settings/notifications"
     static let explore = "/explore"
     static let bookmarks = "/bookmarks"
     static let notifications = "/notifications"

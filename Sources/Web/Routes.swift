@@ -11,6 +11,10 @@ enum Routes {
         router.immediate("/healthz") { _ in .text("ok") }
         router.get("/metrics") { [unowned app] request in try app.metricsPage(request) }
 
+        // MARK: - On the home screen
+        router.get("/sw.js") { [unowned app] request in app.serviceWorker(request) }
+        router.get("/manifest.webmanifest", app.page(app.manifest))
+
         // MARK: - Feeds
         router.get("/", app.page(app.home))
         router.get(Paths.explore, app.page(app.explore))
@@ -171,6 +175,10 @@ enum Routes {
         router.post("/settings/workplace", app.page(app.workplaceCodeCreate))
         router.post("/settings/workplace/confirm", app.page(app.workplaceConfirm))
         router.post("/settings/workplace/remove", app.page(app.workplaceRemove))
+        router.get(Paths.pushSettings, app.page(app.pushSettingsShow))
+        router.post(Paths.pushSettings, app.page(app.pushKindsUpdate))
+        router.post(Paths.pushSettings + "/devices", app.page(app.pushDeviceCreate))
+        router.post(Paths.pushSettings + "/devices/:id/remove", app.page(app.pushDeviceRemove))
 
         // MARK: - Moderation
         router.get("/reports/new", app.page(app.reportNew))

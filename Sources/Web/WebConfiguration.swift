@@ -34,6 +34,9 @@ public struct WebConfiguration: Sendable {
     /// Where fetched tiles are kept.
     public var tileDirectory = "data/tiles"
 
+    /// Pushing notifications to members' devices; nil: no Web Push.
+    public var push: PushConfiguration?
+
     /// Payment providers for crew fees and dues; nil: staff record payments by hand.
     public var payments: PaymentsConfiguration?
 

@@ -6,38 +6,8 @@ import TestSupport
 /// Web Push against a push service on loopback (`script/push`) that verifies the VAPID token
 /// with `cryptography`'s ES256 and decrypts with `http_ece`, as real push services do.
 @Suite(.serialized) struct PushTests {
-    final class PushService {
-        let url: String
-        private let folder = NSTemporaryDirectory() + "moim-push-\(UUID().uuidString)"
-
-        init() throws {
-            url = try runTool(TestSupportPaths.root + "/script/push", ["start", folder], timeout: 300).output.trimmingCharacters(in: .whitespacesAndNewlines)
-        }
-
-        deinit { _ = try? runTool(TestSupportPaths.root + "/script/push", ["stop", folder]) }
-
-        /// A browser subscribing: its endpoint and keys, as `PushSubscription.toJSON()` gives them.
-        func subscribe() throws -> (endpoint: String, p256dh: String, auth: String) {
-            let output = try runTool("/usr/bin/curl", ["-s", "-X", "POST", url + "/_control/subscribe"]).output
-            let json = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any])
-            let keys = try #require(json["keys"] as? [String: String])
-            return (try #require(json["endpoint"] as? String), try #require(keys["p256dh"]), try #require(keys["auth"]))
-        }
-
-        func mode(_ endpoint: String, _ mode: String) throws {
-            let browser = String(endpoint.split(separator: "/").last ?? "")
-            _ = try runTool("/usr/bin/curl", ["-s", "-X", "POST", "--data-binary", #"{"mode":"\#(mode)"}"#, url + "/_control/mode/" + browser])
-        }
-
-        func messages() throws -> (delivered: [[String: Any]], refused: [String]) {
-            let output = try runTool("/usr/bin/curl", ["-s", url + "/_control/messages"]).output
-            let json = (try? JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any]) ?? [:]
-            return (json["delivered"] as? [[String: Any]] ?? [], json["refused"] as? [String] ?? [])
-        }
-    }
-
     @Test func aMessageIsSignedAndEncryptedSoThatAPushServiceAndTheBrowserReadIt() throws {
-        let service = try PushService()
+        let service = try TestPushService()
         let browser = try service.subscribe()
         let subscription = try PushSubscription(endpoint: browser.endpoint, p256dh: browser.p256dh, auth: browser.auth, allowedHosts: ["127.0.0.1"])
         let key = try #require(PushKey.generate())
@@ -57,7 +27,7 @@ import TestSupport
     }
 
     @Test func goneThrottledAndBrokenServicesSayWhatToDo() throws {
-        let service = try PushService()
+        let service = try TestPushService()
         let client = PushClient(vapid: VAPID(key: try #require(PushKey.generate()), subject: "mailto:admin@moim.test"), timeout: 2)
         let message = PushMessage(payload: Array("hi".utf8), timeToLive: 60, urgency: .normal, topic: nil)
         for (mode, expected) in [("410", PushOutcome.gone), ("404", .gone), ("429", .retry(after: 7)), ("500", .retry(after: nil)), ("hang", .retry(after: nil))] {

@@ -44,11 +44,12 @@ extension AppDatabase {
         _ db: SQLConnection, userID: Int64, kind: Notification.Kind, actorID: Int64, postID: Int64?, commentID: Int64?,
         crewID: Int64? = nil, meetupID: Int64? = nil, detail: String = "", now: Date
     ) throws {
-        var notification = Notification(id: nil, userID: userID, kind: kind, actorID: actorID, postID: postID,
+        let notification = Notification(id: nil, userID: userID, kind: kind, actorID: actorID, postID: postID,
                                         commentID: commentID, crewID: crewID, meetupID: meetupID, detail: detail,
                                         createdAt: now, readAt: nil)
-        notification.id = try db.insert(notification)
+        let id = try db.insert(notification)
         db.changed(.notifications(userID: userID))
+        try enqueuePush(db, userID: userID, notificationID: id, kind: kind, now: now)
     }
 
     /// The newest notifications of `userID`.

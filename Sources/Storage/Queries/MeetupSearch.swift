@@ -121,7 +121,10 @@ extension AppDatabase {
         try write { db in
             guard try canTalk(db, meetupID: meetupID, userID: authorID) else { throw StorageError.forbidden }
             db.changed(.talk(meetupID: meetupID))
-            try db.execute("INSERT INTO meetupTalk (meetupID, authorID, body, bodyHTML, createdAt) VALUES (?, ?, ?, ?, ?)", [meetupID, authorID, body, bodyHTML, now])
+            guard let talkID = try db.value("""
+                INSERT INTO meetupTalk (meetupID, authorID, body, bodyHTML, createdAt) VALUES (?, ?, ?, ?, ?) RETURNING id
+                """, [meetupID, authorID, body, bodyHTML, now], as: Int64.self) else { throw StorageError.notFound }
+            try enqueueTalkPush(db, meetupID: meetupID, talkID: talkID, authorID: authorID, now: now)
         }
     }
 
@@ -146,7 +149,7 @@ extension AppDatabase {
         try read { db in try canTalk(db, meetupID: meetupID, userID: userID) }
     }
 
-    private func canTalk(_ db: SQLConnection, meetupID: Int64, userID: Int64) throws -> Bool {
+    func canTalk(_ db: SQLConnection, meetupID: Int64, userID: Int64) throws -> Bool {
         try db.value("""
             SELECT EXISTS (SELECT 1 FROM meetups WHERE id = ?1 AND hostID = ?2)
                 OR EXISTS (SELECT 1 FROM meetupApplications WHERE meetupID = ?1 AND userID = ?2 AND status = 'accepted')

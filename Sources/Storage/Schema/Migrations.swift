@@ -29,6 +29,7 @@ enum Migrations {
         migrator.registerMigration("v21 unread rows indexed", migrate: { db in try db.execute(sql: UnreadIndexesSchema.sql) })
         migrator.registerMigration("v22 revisions", migrate: { db in try db.execute(sql: RevisionsSchema.sql(.sqlite)) })
         migrator.registerMigration("v23 payments", migrate: { db in try db.execute(sql: PaymentsSchema.sql(.sqlite)) })
+        migrator.registerMigration("v24 push", migrate: { db in try db.execute(sql: PushSchema.sql(.sqlite)) })
         return migrator
     }
 }

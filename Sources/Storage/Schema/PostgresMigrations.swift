@@ -34,6 +34,7 @@ enum PostgresMigrations {
         ("v21 unread rows indexed", UnreadIndexesSchema.sql),
         ("v22 revisions", RevisionsSchema.sql(.postgres)),
         ("v23 payments", PaymentsSchema.sql(.postgres)),
+        ("v24 push", PushSchema.sql(.postgres)),
     ]
 
     private static func apply(_ sql: String, as names: [String], on connection: PostgresConnection) throws {

@@ -1,0 +1,65 @@
+import Foundation
+import Network
+import Storage
+
+extension App {
+    /// Delivers what is due in a thread of its own until the process ends: at start, when
+    /// something is queued, and every few seconds. One server at a time sends.
+    public func startPushing() {
+        guard let pushSender else { return }
+        Thread.detachNewThread { [self] in
+            while true {
+                do {
+                    try runPush()
+                } catch {
+                    log("push pass failed: \(error)")
+                }
+                pushSender.waitForWork()
+            }
+        }
+    }
+
+    /// One pass of the push queue: the sender thread's, and the tests'.
+    @discardableResult
+    func runPush(now: Date = Date()) throws -> PushSender.Delivery {
+        guard let pushSender else { return PushSender.Delivery() }
+        var tally = PushSender.Delivery()
+        try database.asLeader(of: "push") {
+            tally = try pushSender.deliverDue(now: now) { delivery in self.pushMessage(delivery, now: now) }
+        }
+        return tally
+    }
+
+    /// What a queued push says, in its member's language, and how the push service treats it;
+    /// nil when there is nothing to say any more (the member was silenced, left the meetup, the
+    /// notification went).
+    func pushMessage(_ delivery: PushDelivery, now: Date) -> PushMessage? {
+        guard (try? database.mayPush(userID: delivery.userID, now: now)) == true,
+              let user = try? database.user(id: delivery.userID) else { return nil }
+        let language = mailLanguage(user)
+        if let id = delivery.talkID {
+            guard let news = try? database.talkNews(id: id, for: delivery.userID) else { return nil }
+            let body = news.author.displayName + ": " + news.body.clipped(180)
+            return message(title: news.meetupTitle, body: body, url: Paths.meetup(news.meetupID) + "#talk",
+                           ttl: 3_600, urgency: .normal, topic: "talk-\(news.meetupID)")
+        }
+        guard let id = delivery.notificationID, let item = try? database.notificationItem(id: id, userID: delivery.userID) else { return nil }
+        let line = describe([item], language)
+        let kind = PushKind(item.notification.kind)
+        let urgent: Set<PushKind> = [.decisions, .moved, .waitlist, .confirm]
+        return message(title: siteName, body: line.sentence + (line.preview.map { "\n" + $0 } ?? ""), url: line.url,
+                       ttl: urgent.contains(kind) ? 86_400 : 6 * 3_600, urgency: urgent.contains(kind) ? .high : .low, topic: nil)
+    }
+
+    private func message(title: String, body: String, url: String, ttl: Int, urgency: PushMessage.Urgency, topic: String?) -> PushMessage {
+        // The service worker shows it: title, body, and the page a tap opens.
+        let json = "{\"title\":\(Self.jsonString(title)),\"body\":\(Self.jsonString(body)),\"url\":\(Self.jsonString(url))"
+            + (topic.map { ",\"tag\":\(Self.jsonString($0))" } ?? "") + "}"
+        // Bodies are clipped well below what one encrypted record holds (3,993 bytes).
+        return PushMessage(payload: Array(json.utf8), timeToLive: ttl, urgency: urgency, topic: topic)
+    }
+
+    static func jsonString(_ text: String) -> String {
+        (try? String(decoding: JSONEncoder().encode(text), as: UTF8.self)) ?? "\"\""
+    }
+}

@@ -1,0 +1,168 @@
+import Foundation
+import HTTP
+import Network
+import Storage
+import Testing
+import TestSupport
+@testable import Web
+
+/// Notifications pushed to a member's devices through a push service on loopback that checks
+/// the VAPID token and decrypts each message, as real ones do.
+@Suite(.serialized) struct PushNotificationTests {
+    let service: TestPushService
+    let site: TestSite
+
+    init() throws {
+        service = try TestPushService()
+        var configuration = TestSite.configuration()
+        configuration.baseURL = PublicURL("http://moim.test")
+        var push = PushConfiguration(subject: "mailto:admin@moim.test")
+        push.allowedHosts = ["127.0.0.1"]
+        push.timeout = 2
+        configuration.push = push
+        site = try TestSite(configuration: configuration)
+    }
+
+    /// Turns notifications on in `browser` for a new browser subscription at the push service.
+    @discardableResult
+    private func turnOn(_ browser: Browser, name: String = "") throws -> (endpoint: String, p256dh: String, auth: String) {
+        let subscription = try service.subscribe()
+        let answer = browser.post("/settings/notifications/devices", [
+            ("endpoint", subscription.endpoint), ("p256dh", subscription.p256dh), ("auth", subscription.auth), ("name", name),
+        ], from: "/settings/notifications")
+        #expect(answer.status == .seeOther)
+        return subscription
+    }
+
+    private func hostMeetup(_ browser: Browser) -> String {
+        let local = MeetupForm.local(Date().addingTimeInterval(3 * 86_400), .current)
+        let fields = [
+            ("title", "Dawn 10K"), ("description", "Steady."), ("starts_at", local), ("duration", "60"), ("place_name", "Yeouido Park"),
+            ("address", "Seoul"), ("latitude", ""), ("longitude", ""), ("place_note", ""), ("region", "seoul"), ("time_slot", "weekend"),
+            ("distance", "10"), ("pace", "average"), ("style", "run"), ("capacity", "5"), ("signup_mode", "approval"), ("deadline", ""),
+            ("gender_rule", "any"),
+        ]
+        return browser.post("/meetups", fields, from: "/meetups/new").headers["Location"] ?? ""
+    }
+
+    private func userID(_ username: String) throws -> Int64 {
+        try #require(try site.database.user(username: username)).storedID
+    }
+
+    private func payloads() throws -> [[String: Any]] {
+        try service.messages().delivered.compactMap { message in
+            guard let text = message["payload"] as? String, var json = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] else { return nil }
+            json["topic"] = message["topic"]
+            json["urgency"] = message["urgency"]
+            json["ttl"] = message["ttl"]
+            return json
+        }
+    }
+
+    @Test func anAcceptanceAndTalkReachTheDeviceEncryptedAndSigned() throws {
+        let (host, mina) = { let b = site.members("host", "mina"); return (b[0], b[1]) }()
+        let settings = mina.get("/settings/notifications").bodyText
+        #expect(settings.contains("Turn on notifications here") && settings.contains("data-key=\"\(site.app.pushSender?.publicKey ?? "?")\""))
+        try turnOn(mina, name: "Pixel 8")
+        #expect(mina.get("/settings/notifications").bodyText.contains("Pixel 8"))
+
+        let meetup = hostMeetup(host)
+        #expect(mina.post(meetup + "/apply", [], from: meetup).status == .seeOther)
+        #expect(host.post(meetup + "/applications/mina/accept", [], from: meetup).status == .seeOther)
+        host.post(meetup + "/comments", [("body", "Gate 2 at 6:30 — 🏃")], from: meetup)
+        let tally = try site.app.runPush()
+        #expect(tally.delivered == 2)
+        let (_, refused) = try service.messages()
+        #expect(refused.isEmpty, "\(refused)")
+        let messages = try payloads()
+        let accepted = try #require(messages.first { ($0["url"] as? String) == meetup })
+        #expect((accepted["body"] as? String)?.contains("accepted") == true && accepted["urgency"] as? String == "high")
+        let talk = try #require(messages.first { $0["topic"] is String })
+        #expect(talk["title"] as? String == "Dawn 10K" && (talk["body"] as? String)?.hasSuffix(": Gate 2 at 6:30 — 🏃") == true)
+        #expect((talk["topic"] as? String)?.hasPrefix("talk-") == true && talk["urgency"] as? String == "normal")
+        #expect(try site.app.runPush().delivered == 0, "sent once")
+        #expect(mina.get("/settings/notifications").bodyText.contains("last used"))
+    }
+
+    @Test func aGoneDeviceIsDroppedAndUnwantedKindsAreNotPushed() throws {
+        let (host, mina) = { let b = site.members("host", "mina"); return (b[0], b[1]) }()
+        let device = try turnOn(mina)
+        // Mina wants no pushes for new followers.
+        let kinds = PushKind.allCases.filter { $0 != .follows }.map { ("kind", $0.rawValue) }
+        #expect(mina.post("/settings/notifications", kinds, from: "/settings/notifications").status == .seeOther)
+        host.post("/u/mina/follow", [], from: "/u/mina")
+        #expect(try site.app.runPush() == PushSender.Delivery())
+
+        // Her browser is gone: the push service answers 410, and the device goes.
+        try service.mode(device.endpoint, "410")
+        let meetup = hostMeetup(host)
+        mina.post(meetup + "/apply", [], from: meetup)
+        host.post(meetup + "/applications/mina/accept", [], from: meetup)
+        #expect(try site.app.runPush().gone == 1)
+        #expect(try site.database.pushDevices(userID: try userID("mina"), sessionID: nil).isEmpty)
+    }
+
+    @Test func aThrottledServiceIsAskedAgainLaterAndAHangingOneHoldsNothingElse() throws {
+        let (host, mina, jun) = { let b = site.members("host", "mina", "jun"); return (b[0], b[1], b[2]) }()
+        let slow = try turnOn(mina)
+        try turnOn(jun)
+        try service.mode(slow.endpoint, "hang")
+        host.post("/u/mina/follow", [], from: "/u/mina")
+        host.post("/u/jun/follow", [], from: "/u/jun")
+        let started = Date()
+        let tally = try site.app.runPush()
+        #expect(tally.delivered == 1 && tally.deferred == 1)
+        #expect(Date().timeIntervalSince(started) < 10, "the hanging service held the pass only for its timeout")
+        try service.mode(slow.endpoint, "429")
+        #expect(try site.app.runPush(now: Date().addingTimeInterval(30)) == PushSender.Delivery(), "not due yet")
+        #expect(try site.app.runPush(now: Date().addingTimeInterval(120)).deferred == 1, "429: later again")
+    }
+
+    @Test func badSubscriptionsAreRefusedAndADeviceBelongsToOneSession() throws {
+        let (mina, jun) = { let b = site.members("mina", "jun"); return (b[0], b[1]) }()
+        let good = try service.subscribe()
+        for (endpoint, p256dh, auth) in [
+            ("http://10.0.0.7/push/x", good.p256dh, good.auth), ("https://169.254.169.254/latest/meta-data", good.p256dh, good.auth),
+            ("javascript:alert(1)", good.p256dh, good.auth), (good.endpoint, "BAAA", good.auth), (good.endpoint, good.p256dh, "short"),
+            (good.endpoint, String(repeating: "A", count: 87), good.auth),
+        ] {
+            let answer = mina.post("/settings/notifications/devices", [("endpoint", endpoint), ("p256dh", p256dh), ("auth", auth)],
+                                   from: "/settings/notifications")
+            #expect(answer.status == .unprocessableContent, "\(endpoint.prefix(40)) \(p256dh.prefix(10)) \(auth)")
+        }
+        let minaID = try userID("mina")
+        #expect(try site.database.pushDevices(userID: minaID, sessionID: nil).isEmpty)
+        // Jun signs in on a browser Mina used: its endpoint becomes his, and none of hers goes there.
+        mina.post("/settings/notifications/devices", [("endpoint", good.endpoint), ("p256dh", good.p256dh), ("auth", good.auth)], from: "/settings/notifications")
+        jun.post("/settings/notifications/devices", [("endpoint", good.endpoint), ("p256dh", good.p256dh), ("auth", good.auth)], from: "/settings/notifications")
+        let junID = try userID("jun")
+        #expect(try site.database.pushDevices(userID: junID, sessionID: nil).count == 1)
+        #expect(try site.database.pushDevices(userID: minaID, sessionID: nil).isEmpty, "taken over by the member signed in now")
+
+        for _ in 0..<10 { try turnOn(mina) }
+        let eleventh = try service.subscribe()
+        #expect(mina.post("/settings/notifications/devices", [("endpoint", eleventh.endpoint), ("p256dh", eleventh.p256dh), ("auth", eleventh.auth)],
+                          from: "/settings/notifications").status == .unprocessableContent)
+        #expect(try site.database.pushDevices(userID: minaID, sessionID: nil).count == 10)
+        // Signing out ends the session, and with it the session's devices.
+        mina.logOut()
+        #expect(try site.database.pushDevices(userID: minaID, sessionID: nil).isEmpty)
+    }
+
+    @Test func theSiteInstallsOnTheHomeScreen() throws {
+        let browser = site.browser(language: "ko")
+        let manifest = browser.get("/manifest.webmanifest")
+        #expect(manifest.headers["Content-Type"]?.hasPrefix("application/manifest+json") == true)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(manifest.body)) as? [String: Any])
+        #expect(json["display"] as? String == "standalone" && json["start_url"] as? String == "/" && (json["name"] as? String)?.contains("모임") == true)
+        let icons = try #require(json["icons"] as? [[String: String]])
+        #expect(Set(icons.map { $0["sizes"] ?? "" }) == ["192x192", "512x512"] && icons.contains { $0["purpose"] == "maskable" })
+        for icon in icons { #expect(browser.get(icon["src"] ?? "").status == .ok) }
+        let worker = browser.get("/sw.js")
+        #expect(worker.headers["Cache-Control"] == "no-cache" && worker.bodyText.contains(site.app.serviceWorkerScript.revision))
+        #expect(!worker.bodyText.contains("__REVISION__"))
+        let page = browser.get("/").bodyText
+        #expect(page.contains(#"<link rel="manifest" href="/manifest.webmanifest">"#) && page.contains("apple-touch-icon"))
+        #expect(browser.get("/offline.html").bodyText.contains("오프라인"))
+    }
+}
