@@ -51,7 +51,7 @@ final class PushSender: Sendable {
         wakeUp.unlock()
     }
 
-    func waitForWork(seconds: TimeInterval = 5) {
+    func waitForWork(seconds: TimeInterval = 2) {
         wakeUp.lock()
         if !woken { _ = wakeUp.wait(until: Date().addingTimeInterval(seconds)) }
         woken = false
