@@ -8,7 +8,7 @@ struct Moim: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "moim",
         abstract: "A self-hosted community site for sports crews.",
-        subcommands: [Serve.self, Migrate.self, Admin.self, Demo.self, BackupCommand.self, RestoreCommand.self, CopyCommand.self, MediaCommand.self],
+        subcommands: [Serve.self, Migrate.self, Admin.self, Demo.self, BackupCommand.self, RestoreCommand.self, CopyCommand.self, MediaCommand.self, PushCommand.self],
         defaultSubcommand: Serve.self
     )
 }

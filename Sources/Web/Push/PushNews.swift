@@ -10,7 +10,8 @@ extension App {
         Thread.detachNewThread { [self] in
             while true {
                 do {
-                    try runPush()
+                    // A full pass means more is due: go on at once.
+                    if try runPush().handled >= PushSender.batch { continue }
                 } catch {
                     log("push pass failed: \(error)")
                 }
@@ -20,6 +21,10 @@ extension App {
     }
 
     /// One pass of the push queue: the sender thread's, and the tests'.
+    ///
+    /// Not inlined (nor is what it calls), for the reason `runMail` is not: inlined into the
+    /// sender's endless loop, such bodies keep the optimizer busy for many minutes.
+    @inline(never)
     @discardableResult
     func runPush(now: Date = Date()) throws -> PushSender.Delivery {
         guard let pushSender else { return PushSender.Delivery() }
@@ -33,6 +38,7 @@ extension App {
     /// What a queued push says, in its member's language, and how the push service treats it;
     /// nil when there is nothing to say any more (the member was silenced, left the meetup, the
     /// notification went).
+    @inline(never)
     func pushMessage(_ delivery: PushDelivery, now: Date) -> PushMessage? {
         guard (try? database.mayPush(userID: delivery.userID, now: now)) == true,
               let user = try? database.user(id: delivery.userID) else { return nil }

@@ -32,6 +32,8 @@ final class PushSender: Sendable {
     private nonisolated(unsafe) var woken = false
 
     static let maximumAttempts = 8
+    /// Pushes taken from the queue in one pass.
+    static let batch = 200
 
     init(database: AppDatabase, configuration: PushConfiguration) throws {
         self.database = database
@@ -63,12 +65,14 @@ final class PushSender: Sendable {
         var deferred = 0
         var dropped = 0
         var gone = 0
+        var handled: Int { delivered + deferred + dropped + gone }
     }
 
     /// One pass over what is due: `message` says what each push says (nil: nothing to say any more).
+    @inline(never)
     @discardableResult
     func deliverDue(now: Date = Date(), message: (PushDelivery) -> PushMessage?) throws -> Delivery {
-        let due = try database.duePushes(limit: 200, now: now)
+        let due = try database.duePushes(limit: Self.batch, now: now)
         var outcomes: [(PushDelivery, PushOutcome?)] = []
         var work: [(PushDelivery, PushMessage)] = []
         for delivery in due {
