@@ -165,4 +165,27 @@ import TestSupport
         #expect(page.contains(#"<link rel="manifest" href="/manifest.webmanifest">"#) && page.contains("apple-touch-icon"))
         #expect(browser.get("/offline.html").bodyText.contains("오프라인"))
     }
+
+    /// A silenced member gets nothing more, even what was queued before; a member who left the
+    /// meetup gets none of its talk.
+    @Test func theSilencedAndThoseWhoLeftGetNothing() throws {
+        let (host, mina, jun) = { let b = site.members("host", "mina", "jun"); return (b[0], b[1], b[2]) }()
+        try turnOn(mina)
+        try turnOn(jun)
+        let meetup = hostMeetup(host)
+        for member in [mina, jun] {
+            member.post(meetup + "/apply", [], from: meetup)
+        }
+        host.post(meetup + "/applications/mina/accept", [], from: meetup)
+        host.post(meetup + "/applications/jun/accept", [], from: meetup)
+        #expect(try site.app.runPush().delivered == 2, "both told they are in")
+
+        // Jun leaves; then the host writes in the talk, and a moderator silences Mina before it goes out.
+        #expect(jun.post(meetup + "/cancel", [], from: meetup).status == .seeOther)
+        host.post(meetup + "/comments", [("body", "Rain: we meet under the bridge")], from: meetup)
+        _ = try site.database.setRole(.admin, username: "host")
+        try site.database.sanction(.silence, userID: try userID("mina"), by: try userID("host"), until: nil, reason: "spam")
+        #expect(try site.app.runPush() == PushSender.Delivery(dropped: 1), "Mina's talk push dropped; none queued for Jun")
+        #expect(try service.messages().delivered.count == 2)
+    }
 }
