@@ -35,7 +35,8 @@ struct PushCommand: ParsableCommand {
             print(String(format: "one push, encrypted and signed: %.0f µs (%d rounds)", perPush, rounds))
 
             let subscriptions = try (0..<max(1, devices)).map { _ in try subscribe() }
-            let client = PushClient(vapid: vapid, timeout: 10)
+            let hosts = Set(subscriptions.compactMap { HTTPEndpoint.split($0.endpoint)?.endpoint.host })
+            let client = PushClient(vapid: vapid, timeout: 10, allowedHosts: hosts)
             let message = PushMessage(payload: payload, timeToLive: 3_600, urgency: .normal, topic: "talk-7")
             let delivered = Mutex(0)
             let slots = DispatchSemaphore(value: max(1, inFlight))

@@ -14,7 +14,7 @@ import TestSupport
         // The key survives being kept: the same public half after a round trip through its DER.
         let kept = try #require(PushKey(privateKey: key.privateKey))
         #expect(kept.publicKey == key.publicKey)
-        let client = PushClient(vapid: VAPID(key: kept, subject: "mailto:admin@moim.test"), timeout: 3)
+        let client = PushClient(vapid: VAPID(key: kept, subject: "mailto:admin@moim.test"), timeout: 3, allowedHosts: ["127.0.0.1"])
         let text = #"{"title":"Mina accepted you","body":"Dawn 10K, 한강 ✓","url":"/meetups/7"}"#
         let outcome = client.send(PushMessage(payload: Array(text.utf8), timeToLive: 3_600, urgency: .high, topic: "meetup-7-talk"), to: subscription)
         #expect(outcome == .delivered)
@@ -28,7 +28,7 @@ import TestSupport
 
     @Test func goneThrottledAndBrokenServicesSayWhatToDo() throws {
         let service = try TestPushService()
-        let client = PushClient(vapid: VAPID(key: try #require(PushKey.generate()), subject: "mailto:admin@moim.test"), timeout: 2)
+        let client = PushClient(vapid: VAPID(key: try #require(PushKey.generate()), subject: "mailto:admin@moim.test"), timeout: 2, allowedHosts: ["127.0.0.1"])
         let message = PushMessage(payload: Array("hi".utf8), timeToLive: 60, urgency: .normal, topic: nil)
         for (mode, expected) in [("410", PushOutcome.gone), ("404", .gone), ("429", .retry(after: 7)), ("500", .retry(after: nil)), ("hang", .retry(after: nil))] {
             let browser = try service.subscribe()
@@ -37,6 +37,17 @@ import TestSupport
             #expect(client.send(message, to: subscription) == expected, "\(mode)")
         }
         #expect(try service.messages().delivered.isEmpty)
+    }
+
+    /// A name that resolves inside the network is no push service, whatever it looked like.
+    @Test func aNameThatLeadsInsideTheNetworkIsNeverPostedTo() throws {
+        #expect(PublicHost.resolve("localhost") == .private)
+        #expect(PublicHost.resolve("127.0.0.1") == .private)
+        #expect(PublicHost.resolve("no-such-host.invalid") == .unresolved)
+        let browser = try #require(PushKey.generate())
+        let subscription = PushSubscription(endpoint: "https://localhost:9/push/x", p256dh: browser.publicKey, auth: [UInt8](repeating: 1, count: 16))
+        let client = PushClient(vapid: VAPID(key: try #require(PushKey.generate()), subject: "mailto:admin@moim.test"), timeout: 1)
+        #expect(client.send(PushMessage(payload: [1], timeToLive: 60, urgency: .low, topic: nil), to: subscription) == .gone)
     }
 
     @Test func subscriptionsArePublicHttpsEndpointsWithKeysOnTheCurve() throws {

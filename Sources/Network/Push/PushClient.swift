@@ -80,11 +80,14 @@ public struct PushClient: Sendable {
     public var vapid: VAPID
     public var timeout: Int
     public var trustedCertificates: String?
+    /// Hosts allowed though they are not public (tests).
+    public var allowedHosts: Set<String>
 
-    public init(vapid: VAPID, timeout: Int = 10, trustedCertificates: String? = nil) {
+    public init(vapid: VAPID, timeout: Int = 10, trustedCertificates: String? = nil, allowedHosts: Set<String> = []) {
         self.vapid = vapid
         self.timeout = timeout
         self.trustedCertificates = trustedCertificates
+        self.allowedHosts = allowedHosts
     }
 
     public func send(_ message: PushMessage, to subscription: PushSubscription, now: Date = Date()) -> PushOutcome {
@@ -97,6 +100,14 @@ public struct PushClient: Sendable {
             ("Content-Encoding", "aes128gcm"), ("Content-Type", "application/octet-stream"),
         ]
         if let topic = message.topic { headers.append(("Topic", topic)) }
+        // A name that was public when the browser subscribed may point inside the network now.
+        if !allowedHosts.contains(endpoint.host) {
+            switch PublicHost.resolve(endpoint.host) {
+            case .public: break
+            case .private: return .gone
+            case .unresolved: return .retry(after: nil)
+            }
+        }
         let client = HTTPClient(endpoint: endpoint, timeout: timeout, trustedCertificates: trustedCertificates)
         guard let answer = try? client.send("POST", target, headers: headers, body: body, maximumBodySize: 64 << 10) else {
             return .retry(after: nil)
@@ -115,6 +126,30 @@ public struct PushClient: Sendable {
 /// Whether a host name or address is on the public internet: a push endpoint must be, so that
 /// a member cannot make the server post to its own network.
 enum PublicHost {
+    enum Resolution: Equatable {
+        case `public`, `private`, unresolved
+    }
+
+    /// Where `host` leads now: public only when every address it resolves to is.
+    static func resolve(_ host: String) -> Resolution {
+        var hints = addrinfo()
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        var found: UnsafeMutablePointer<addrinfo>?
+        guard getaddrinfo(host, nil, &hints, &found) == 0, let first = found else { return .unresolved }
+        defer { freeaddrinfo(first) }
+        var info: UnsafeMutablePointer<addrinfo>? = first
+        while let current = info {
+            info = current.pointee.ai_next
+            var name = [CChar](repeating: 0, count: Int(NI_MAXHOST))
+            guard getnameinfo(current.pointee.ai_addr, current.pointee.ai_addrlen, &name, socklen_t(name.count), nil, 0, NI_NUMERICHOST) == 0 else {
+                return .unresolved
+            }
+            let address = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            if !isPublic(address.split(separator: "%").first.map(String.init) ?? address) { return .private }
+        }
+        return .public
+    }
+
     static func isPublic(_ host: String) -> Bool {
         let name = host.lowercased()
         if name == "localhost" || name.hasSuffix(".localhost") || name.hasSuffix(".local") || name.hasSuffix(".internal") || !name.contains(".") && !name.contains(":") {

@@ -40,7 +40,7 @@ final class PushSender: Sendable {
         self.configuration = configuration
         let kept = try database.siteKey(named: "vapid") { PushKey.generate()?.privateKey ?? [] }
         guard let key = PushKey(privateKey: kept) else { throw ConfigurationError("the site's VAPID key in the database is not a P-256 key") }
-        client = PushClient(vapid: VAPID(key: key, subject: configuration.subject), timeout: configuration.timeout)
+        client = PushClient(vapid: VAPID(key: key, subject: configuration.subject), timeout: configuration.timeout, allowedHosts: configuration.allowedHosts)
     }
 
     /// The key browsers subscribe with (`applicationServerKey`), base64url.
