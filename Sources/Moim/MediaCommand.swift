@@ -43,7 +43,12 @@ struct MediaCommand: ParsableCommand {
             do {
                 image = try ImageProcessor(concurrency: 1).process([UInt8](bytes))
             } catch {
-                FileHandle.standardError.write(Data("Error: \(file) is not an image Moim takes (\(error)).\n".utf8))
+                let why = switch error {
+                case .tooManyPixels: "has too many pixels (\(ImageProcessor.maximumPixels / 1_000_000) megapixels and \(ImageProcessor.maximumSide) pixels a side at most)"
+                case .busy: "could not be decoded just now"
+                default: "is not an image Moim takes (JPEG, PNG, WebP, GIF, HEIC or AVIF)"
+                }
+                FileHandle.standardError.write(Data("Error: \(file) \(why).\n".utf8))
                 throw ExitCode.failure
             }
             let seconds = Date().timeIntervalSince(started)

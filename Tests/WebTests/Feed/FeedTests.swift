@@ -81,7 +81,7 @@ import Storage
             ("photos", "fine.jpg", try fixture("gps.jpg")), ("photos", "notes.jpg", try fixture("not-an-image.jpg")),
         ], from: "/posts/new")
         #expect(refused.status == .unprocessableContent)
-        #expect(refused.bodyText.contains("notes.jpg: This file is not a JPEG, PNG, WebP or GIF image."))
+        #expect(refused.bodyText.contains("notes.jpg: This file is not a JPEG, PNG, WebP, GIF, HEIC or AVIF image."))
         #expect(refused.bodyText.contains(">look</textarea>"))
         #expect(try site.database.publicFeed(before: nil, viewerID: nil).items.isEmpty)
         #expect(try FileManager.default.contentsOfDirectory(atPath: configuration.mediaDirectory).isEmpty)

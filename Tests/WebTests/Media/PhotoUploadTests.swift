@@ -69,6 +69,24 @@ extension Array where Element == UInt8 {
         }
     }
 
+    /// A camera's huge JPEG is a JPEG with too many pixels, and the form says so, not that it
+    /// is no image; the hint says phones' HEIC and AVIF are taken.
+    @Test func aHugeJPEGIsTooManyPixelsNotNotAJPEG() throws {
+        let folder = NSTemporaryDirectory() + "moim-huge-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try runTool("/usr/bin/vips", ["black", folder + "/huge.v", "13000", "9000"])
+        try runTool("/usr/bin/vips", ["jpegsave", folder + "/huge.v", folder + "/huge.jpg", "--Q", "50"])
+        let huge = [UInt8](try Data(contentsOf: URL(fileURLWithPath: folder + "/huge.jpg")))
+        #expect(throws: ImageError.tooManyPixels) { try processor.process(huge) }
+        let site = try TestSite()
+        let mina = site.members("mina")[0]
+        #expect(mina.get("/posts/new").bodyText.contains("HEIC and AVIF"))
+        let refused = mina.postMultipart("/posts", [("body", "Panorama")], files: [("photos", "huge.jpg", huge)], from: "/posts/new")
+        #expect(refused.status == .unprocessableContent)
+        #expect(refused.bodyText.contains("too many pixels") && !refused.bodyText.contains("is not a JPEG"))
+    }
+
     @Test func aPostedPhotoIsAPictureOfVariantsEachServedWithItsType() throws {
         let site = try TestSite()
         let mina = site.members("mina")[0]
