@@ -54,8 +54,8 @@ import TestSupport
         // Upright: the sideways 4032 × 3024 is shown 3024 × 4032, scaled to 2048 wide.
         #expect(image.format == .jpeg)
         #expect(image.width == 2048 && image.height == 2731)
-        #expect(image.variants.map(\.width) == [320, 320, 640, 640, 1280, 1280, 2048])
-        #expect(image.variants.filter { $0.width < 2048 }.map(\.format) == [.webp, .jpeg, .webp, .jpeg, .webp, .jpeg])
+        #expect(image.variants.map(\.width) == [320, 320, 640, 640, 828, 828, 1280, 1280, 2048])
+        #expect(image.variants.filter { $0.width < 2048 }.map(\.format) == [.webp, .jpeg, .webp, .jpeg, .webp, .jpeg, .webp, .jpeg])
         // No position and nothing from the camera; an orientation, if any, is "as it is" (libvips's
         // WebP writer always says so), never one a browser would apply a second time.
         for (index, file) in ([image.original] + image.variants.map(\.data)).enumerated() {
@@ -76,7 +76,7 @@ import TestSupport
         let image = try processor.process(Array(try Data(contentsOf: URL(fileURLWithPath: heic))))
         #expect(image.format == .jpeg)
         #expect(image.width == 1200 && image.height == 900)
-        #expect(image.variants.map(\.width) == [320, 320, 640, 640, 1200])
+        #expect(image.variants.map(\.width) == [320, 320, 640, 640, 828, 828, 1200])
     }
 
     @Test func transparencyIsKeptInWebPAndFlattenedInJPEG() throws {
