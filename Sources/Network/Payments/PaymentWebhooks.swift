@@ -22,7 +22,7 @@ public enum WebhookRefusal: Error, Equatable, CustomStringConvertible {
     static let tolerance = 300
 
     static func checkTime(_ timestamp: Int, now: Date) throws(WebhookRefusal) {
-        guard let seconds = Int(exactly: now.timeIntervalSince1970.rounded(.down)) else { throw .tooNew }
+        guard let seconds = UnixTime.seconds(now) else { throw .tooNew }
         if seconds - timestamp > tolerance { throw .tooOld }
         if timestamp - seconds > tolerance { throw .tooNew }
     }

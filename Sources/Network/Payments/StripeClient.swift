@@ -67,7 +67,7 @@ public struct StripeClient: Sendable {
             ("success_url", request.successURL),
             ("cancel_url", request.cancelURL),
             ("locale", request.locale),
-            ("expires_at", String(Int(exactly: request.expiresAt.timeIntervalSince1970.rounded(.down)) ?? 0)),
+            ("expires_at", String(UnixTime.seconds(request.expiresAt) ?? 0)),
         ]
         if let email = request.email { form.append(("customer_email", email)) }
         let body = try call("POST", "/v1/checkout/sessions", form: form, idempotencyKey: "moim-checkout-" + request.reference)

@@ -84,7 +84,7 @@ public struct VAPID: Sendable {
 
     /// The `Authorization` header's value for a push to `endpoint`'s origin, valid 12 hours from `now`.
     public func authorization(audience: String, now: Date) -> String? {
-        let issued = Int(exactly: now.timeIntervalSince1970.rounded(.down)) ?? 0
+        let issued = UnixTime.seconds(now) ?? 0
         let header = JSONText.object(["typ": .string("JWT"), "alg": .string("ES256")]).rendered
         let claims = JSONText.object(["aud": .string(audience), "exp": .integer(issued + 12 * 3_600), "sub": .string(subject)]).rendered
         let signed = Base64URL.encode(Array(header.utf8)) + "." + Base64URL.encode(Array(claims.utf8))

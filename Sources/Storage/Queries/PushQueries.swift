@@ -141,11 +141,6 @@ extension AppDatabase {
         try write { db in try db.execute("DELETE FROM pushSubscriptions WHERE id = ?", [delivery.subscriptionID]) }
     }
 
-    /// Whether a member may be pushed anything now (not silenced, suspended or gone).
-    public func mayPush(userID: Int64, now: Date = Date()) throws -> Bool {
-        try read { db in try isReachable(db, userID: userID, now: now) }
-    }
-
     /// The notification a push is about, as the bell shows it, if it is still the member's.
     public func notificationItem(id: Int64, userID: Int64) throws -> NotificationItem? {
         try read { db in

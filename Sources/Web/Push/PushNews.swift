@@ -40,8 +40,9 @@ extension App {
     /// notification went).
     @inline(never)
     func pushMessage(_ delivery: PushDelivery, now: Date) -> PushMessage? {
-        guard (try? database.mayPush(userID: delivery.userID, now: now)) == true,
-              let user = try? database.user(id: delivery.userID) else { return nil }
+        guard let user = try? database.user(id: delivery.userID), !user.isSuspended(at: now), !user.isSilenced(at: now) else {
+            return nil
+        }
         let language = mailLanguage(user)
         if let id = delivery.talkID {
             guard let news = try? database.talkNews(id: id, for: delivery.userID) else { return nil }
