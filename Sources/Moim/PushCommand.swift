@@ -21,7 +21,7 @@ struct PushCommand: ParsableCommand {
         @Option(name: .customLong("in-flight"), help: "Pushes in flight at once.") var inFlight = 8
 
         func run() throws {
-            guard let key = PushKey.generate(), let browser = PushKey.generate() else { throw ValidationError("OpenSSL made no P-256 key.") }
+            guard let key = P256Key.generate(), let browser = P256Key.generate() else { throw ValidationError("OpenSSL made no P-256 key.") }
             let vapid = VAPID(key: key, subject: "mailto:bench@moim.test")
             let payload = Array(#"{"title":"Dawn 10K","body":"Mina: Gate 2 at 6:30, see you there","url":"/meetups/7#talk","tag":"talk-7"}"#.utf8)
             let auth = [UInt8](repeating: 7, count: 16)

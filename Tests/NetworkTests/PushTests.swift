@@ -10,9 +10,9 @@ import TestSupport
         let service = try TestPushService()
         let browser = try service.subscribe()
         let subscription = try PushSubscription(endpoint: browser.endpoint, p256dh: browser.p256dh, auth: browser.auth, allowedHosts: ["127.0.0.1"])
-        let key = try #require(PushKey.generate())
+        let key = try #require(P256Key.generate())
         // The key survives being kept: the same public half after a round trip through its DER.
-        let kept = try #require(PushKey(privateKey: key.privateKey))
+        let kept = try #require(P256Key(privateKey: key.privateKey))
         #expect(kept.publicKey == key.publicKey)
         let client = PushClient(vapid: VAPID(key: kept, subject: "mailto:admin@moim.test"), timeout: 3, allowedHosts: ["127.0.0.1"])
         let text = #"{"title":"Mina accepted you","body":"Dawn 10K, 한강 ✓","url":"/meetups/7"}"#
@@ -28,7 +28,7 @@ import TestSupport
 
     @Test func goneThrottledAndBrokenServicesSayWhatToDo() throws {
         let service = try TestPushService()
-        let client = PushClient(vapid: VAPID(key: try #require(PushKey.generate()), subject: "mailto:admin@moim.test"), timeout: 2, allowedHosts: ["127.0.0.1"])
+        let client = PushClient(vapid: VAPID(key: try #require(P256Key.generate()), subject: "mailto:admin@moim.test"), timeout: 2, allowedHosts: ["127.0.0.1"])
         let message = PushMessage(payload: Array("hi".utf8), timeToLive: 60, urgency: .normal, topic: nil)
         for (mode, expected) in [("410", PushOutcome.gone), ("404", .gone), ("429", .retry(after: 7)), ("500", .retry(after: nil)), ("hang", .retry(after: nil))] {
             let browser = try service.subscribe()
@@ -44,14 +44,14 @@ import TestSupport
         #expect(PublicHost.resolve("localhost") == .private)
         #expect(PublicHost.resolve("127.0.0.1") == .private)
         #expect(PublicHost.resolve("no-such-host.invalid") == .unresolved)
-        let browser = try #require(PushKey.generate())
+        let browser = try #require(P256Key.generate())
         let subscription = PushSubscription(endpoint: "https://localhost:9/push/x", p256dh: browser.publicKey, auth: [UInt8](repeating: 1, count: 16))
-        let client = PushClient(vapid: VAPID(key: try #require(PushKey.generate()), subject: "mailto:admin@moim.test"), timeout: 1)
+        let client = PushClient(vapid: VAPID(key: try #require(P256Key.generate()), subject: "mailto:admin@moim.test"), timeout: 1)
         #expect(client.send(PushMessage(payload: [1], timeToLive: 60, urgency: .low, topic: nil), to: subscription) == .gone)
     }
 
     @Test func subscriptionsArePublicHttpsEndpointsWithKeysOnTheCurve() throws {
-        let point = Base64URL.encode(try #require(PushKey.generate()).publicKey), secret = Base64URL.encode([UInt8](repeating: 7, count: 16))
+        let point = Base64URL.encode(try #require(P256Key.generate()).publicKey), secret = Base64URL.encode([UInt8](repeating: 7, count: 16))
         #expect(throws: Never.self) { try PushSubscription(endpoint: "https://fcm.googleapis.com/fcm/send/abc", p256dh: point, auth: secret) }
         for endpoint in ["http://push.example.com/x", "https://127.0.0.1/x", "https://localhost/x", "https://10.1.2.3/x", "https://169.254.169.254/latest",
                          "https://192.168.0.1/x", "https://[::1]/x", "https://[fe80::1]/x", "https://[::ffff:127.0.0.1]/x", "https://printer/x",

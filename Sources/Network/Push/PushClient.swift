@@ -30,7 +30,7 @@ public struct PushSubscription: Sendable, Equatable {
         let allowed = allowedHosts.contains(server.host) || allowedHosts.contains(server.hostHeader)
         guard server.isSecure || allowed else { throw .endpoint }
         guard allowed || PublicHost.isPublic(server.host) else { throw .privateHost }
-        guard let key = Base64URL.decode(p256dh), PushKey.isValidPublicKey(key), let secret = Base64URL.decode(auth), secret.count == 16 else {
+        guard let key = Base64URL.decode(p256dh), P256Key.isValidPublicKey(key), let secret = Base64URL.decode(auth), secret.count == 16 else {
             throw .keys
         }
         self.init(endpoint: endpoint, p256dh: key, auth: secret)

@@ -16,12 +16,12 @@ public enum WebPushEncryption {
 
     /// `plaintext` for the browser whose subscription gave `p256dh` (65 bytes) and `auth` (16).
     /// `sender` and `salt` are new for every message; tests pass their own.
-    public static func encrypt(_ plaintext: [UInt8], p256dh: [UInt8], auth: [UInt8], sender: PushKey? = nil, salt: [UInt8]? = nil)
+    public static func encrypt(_ plaintext: [UInt8], p256dh: [UInt8], auth: [UInt8], sender: P256Key? = nil, salt: [UInt8]? = nil)
         throws(Failure) -> [UInt8]
     {
         guard auth.count == 16 else { throw .badKey }
         guard plaintext.count <= maximumPlaintext else { throw .tooLong }
-        guard let sender = sender ?? PushKey.generate() else { throw .crypto }
+        guard let sender = sender ?? P256Key.generate() else { throw .crypto }
         guard let shared = sender.sharedSecret(with: p256dh) else { throw .badKey }
         let salt = salt ?? random(16)
         guard salt.count == 16 else { throw .crypto }
@@ -73,11 +73,11 @@ public enum WebPushEncryption {
 /// The server's identity to push services (RFC 8292): a JWT signed with its VAPID key, valid
 /// for the push service's origin for up to 24 hours, naming who to contact.
 public struct VAPID: Sendable {
-    public let key: PushKey
+    public let key: P256Key
     /// `mailto:` or `https:` address a push service can reach the operator at.
     public let subject: String
 
-    public init(key: PushKey, subject: String) {
+    public init(key: P256Key, subject: String) {
         self.key = key
         self.subject = subject
     }

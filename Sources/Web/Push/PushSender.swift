@@ -38,8 +38,8 @@ final class PushSender: Sendable {
     init(database: AppDatabase, configuration: PushConfiguration) throws {
         self.database = database
         self.configuration = configuration
-        let kept = try database.siteKey(named: "vapid") { PushKey.generate()?.privateKey ?? [] }
-        guard let key = PushKey(privateKey: kept) else { throw ConfigurationError("the site's VAPID key in the database is not a P-256 key") }
+        let kept = try database.siteKey(named: "vapid") { P256Key.generate()?.privateKey ?? [] }
+        guard let key = P256Key(privateKey: kept) else { throw ConfigurationError("the site's VAPID key in the database is not a P-256 key") }
         client = PushClient(vapid: VAPID(key: key, subject: configuration.subject), timeout: configuration.timeout, allowedHosts: configuration.allowedHosts)
     }
 

@@ -1,10 +1,11 @@
 import COpenSSL
 import Foundation
 
-/// A P-256 key pair: the server's VAPID key (RFC 8292), or the one-time key each pushed
-/// message is encrypted with (RFC 8291). The private half leaves only as PKCS#8 DER, to be
-/// kept in the database so that every server of a site signs with the same key.
-public final class PushKey: @unchecked Sendable {
+/// A P-256 key pair: the server's VAPID key (RFC 8292), the one-time key each pushed message is
+/// encrypted with (RFC 8291), or the `.p8` key Sign in with Apple's client secret is signed
+/// with. The private half leaves only as PKCS#8 DER, to be kept in the database so that every
+/// server of a site signs with the same key.
+public final class P256Key: @unchecked Sendable {
     let key: OpaquePointer
     /// The public key as the Push API gives it: 65 bytes, uncompressed (0x04 ‖ x ‖ y).
     public let publicKey: [UInt8]
@@ -22,13 +23,13 @@ public final class PushKey: @unchecked Sendable {
     deinit { EVP_PKEY_free(key) }
 
     /// A new random key pair.
-    public static func generate() -> PushKey? {
+    public static func generate() -> P256Key? {
         guard let context = EVP_PKEY_CTX_new_id(EVP_PKEY_EC, nil) else { return nil }
         defer { EVP_PKEY_CTX_free(context) }
         var key: OpaquePointer?
         guard EVP_PKEY_keygen_init(context) == 1, EVP_PKEY_CTX_set_ec_paramgen_curve_nid(context, NID_X9_62_prime256v1) == 1,
               EVP_PKEY_keygen(context, &key) == 1, let key else { return nil }
-        return PushKey(taking: key)
+        return P256Key(taking: key)
     }
 
     /// The key kept as PKCS#8 DER; nil unless it is a P-256 private key.
@@ -37,6 +38,20 @@ public final class PushKey: @unchecked Sendable {
         let read = der.withUnsafeBufferPointer { buffer -> OpaquePointer? in
             var cursor: UnsafePointer<UInt8>? = buffer.baseAddress
             return d2i_AutoPrivateKey(nil, &cursor, length)
+        }
+        guard let read else { return nil }
+        self.init(taking: read)
+    }
+
+    /// A PEM private key (Apple's `.p8`); nil unless it is P-256.
+    public convenience init?(pem: String) {
+        let bytes = Array(pem.utf8)
+        guard let count = Int32(exactly: bytes.count), count <= 65_536 else { return nil }
+        // The BIO reads the buffer in place: all of it happens inside the closure.
+        let read = bytes.withUnsafeBytes { raw -> OpaquePointer? in
+            guard let bio = BIO_new_mem_buf(raw.baseAddress, count) else { return nil }
+            defer { BIO_free(bio) }
+            return PEM_read_bio_PrivateKey(bio, nil, nil, nil)
         }
         guard let read else { return nil }
         self.init(taking: read)
