@@ -15,23 +15,9 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.wait import WebDriverWait
 
 sys.path.insert(0, os.path.dirname(__file__))
-from screenshots import BASE, PORT, accessibility, chromium, demo_site, load_axe, sideways, wait_until_serving  # noqa: E402
+from screenshots import BASE, PORT, Checks, sign_in, accessibility, chromium, demo_site, load_axe, sideways, wait_until_serving  # noqa: E402
 
-failures = []
-
-
-def check(condition, what):
-    print(("ok    " if condition else "FAIL  ") + what)
-    if not condition:
-        failures.append(what)
-
-
-def sign_in(driver, username):
-    driver.get(BASE + "/login")
-    driver.find_element(By.ID, "login").send_keys(username)
-    driver.find_element(By.ID, "password").send_keys("demo password")
-    driver.find_element(By.CSS_SELECTOR, "form[action='/login'] button[type=submit]").click()
-    WebDriverWait(driver, 10).until(lambda d: not d.current_url.startswith(BASE + "/login"))
+check = Checks()
 
 
 def worker_ready(driver):
@@ -126,8 +112,7 @@ def main():
             driver.quit()
         server.terminate()
         server.wait()
-    print("\n".join(["", f"{len(failures)} checks failed"] if failures else ["", "all checks passed"]))
-    sys.exit(1 if failures else 0)
+    check.finish()
 
 
 if __name__ == "__main__":

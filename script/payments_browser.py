@@ -22,16 +22,10 @@ from selenium.webdriver.support.wait import WebDriverWait
 
 sys.path.insert(0, os.path.dirname(__file__))
 import screenshots  # noqa: E402
-from screenshots import BASE, PORT, Member, accessibility, chromium, demo_site, load_axe, sideways, wait_until_serving  # noqa: E402
+from screenshots import BASE, PORT, Checks, Member, sign_in, accessibility, chromium, demo_site, load_axe, sideways, wait_until_serving  # noqa: E402
 
-failures = []
+check = Checks()
 STORE = "store-00000000-0000-0000-0000-000000000001"
-
-
-def check(condition, what):
-    print(("ok    " if condition else "FAIL  ") + what)
-    if not condition:
-        failures.append(what)
 
 
 def crew(owner, name, fee, currency, policy="open"):
@@ -39,14 +33,6 @@ def crew(owner, name, fee, currency, policy="open"):
         ("name", name), ("slug", ""), ("sport", "running"), ("region", "seoul"), ("description", "Dawn runs by the river, every Saturday."),
         ("meeting_time", "Sat 6:30"), ("meeting_place", "Yeouido"), ("fee_amount", str(fee)), ("fee_currency", currency),
         ("fee_period", "once"), ("join_policy", policy), ("member_cap", ""), ("refund_days", "7")], page="/crews/new")
-
-
-def sign_in(driver, username):
-    driver.get(BASE + "/login")
-    driver.find_element(By.ID, "login").send_keys(username)
-    driver.find_element(By.ID, "password").send_keys("demo password")
-    driver.find_element(By.CSS_SELECTOR, "form[action='/login'] button[type=submit]").click()
-    WebDriverWait(driver, 10).until(lambda d: not d.current_url.startswith(BASE + "/login"))
 
 
 def inspect(driver, what):
@@ -187,8 +173,7 @@ def main():
         server.terminate()
         server.wait()
         subprocess.run(["script/payments", "stop", double_dir])
-    print("\n".join(["", f"{len(failures)} checks failed"] if failures else ["", "all checks passed"]))
-    sys.exit(1 if failures else 0)
+    check.finish()
 
 
 if __name__ == "__main__":

@@ -135,6 +135,33 @@ def host_meetup(member, capacity):
         ("capacity", str(capacity)), ("signup_mode", "firstCome"), ("deadline", ""), ("gender_rule", "any")], page="/meetups/new")
 
 
+def sign_in(driver, username):
+    """Signs `username` in through the login form, and returns once the browser has left it."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.wait import WebDriverWait
+    driver.get(BASE + "/login")
+    driver.find_element(By.ID, "login").send_keys(username)
+    driver.find_element(By.ID, "password").send_keys(PASSWORD)
+    driver.find_element(By.CSS_SELECTOR, "form[action='/login'] button[type=submit]").click()
+    WebDriverWait(driver, 10).until(lambda d: not d.current_url.startswith(BASE + "/login"))
+
+
+class Checks:
+    """What a browser walk-through found: `check(condition, what)` prints ok or FAIL; `finish()` ends the run."""
+
+    def __init__(self):
+        self.failures = []
+
+    def __call__(self, condition, what):
+        print(("ok    " if condition else "FAIL  ") + what)
+        if not condition:
+            self.failures.append(what)
+
+    def finish(self):
+        print("\n".join(["", f"{len(self.failures)} checks failed"] if self.failures else ["", "all checks passed"]))
+        sys.exit(1 if self.failures else 0)
+
+
 def wait_until_serving():
     """Returns once the server at BASE answers its health check (or after ten seconds)."""
     for _ in range(100):
