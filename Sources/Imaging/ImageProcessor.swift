@@ -23,8 +23,12 @@ public struct ProcessedImage: Sendable {
     public let width: Int
     public let height: Int
     public let original: [UInt8]
-    /// Narrower copies in both formats, and the full width in the format the original is not.
+    /// Narrower copies in both formats, and the full width in the format the original is not,
+    /// except a WebP that came out no smaller than the JPEG of its width.
     public let variants: [Variant]
+    /// The widths (among `ImageProcessor.widths` and the image's own) at which the JPEG is
+    /// offered in WebP's place because the WebP came out no smaller: on detailed photos it can.
+    public let jpegWidths: [Int]
     /// The image's mean colour, 0xRRGGBB, shown while it loads.
     public let averageColour: Int
     public let isAnimated: Bool
@@ -56,7 +60,22 @@ public final class ImageProcessor: Sendable {
     /// at 2× (828: without it such a phone fetched the 1280, twice the bytes), a desktop's
     /// column at 2× (1280), a full-screen view (2048, also the largest kept).
     public static let widths = [320, 640, 828, 1280, 2048]
-    static let quality = 80
+
+    /// The quality each variant is encoded at. Pages cap phones at 2× (`sizes`), so the
+    /// widths phones fetch (828, 1280) are seen at twice their pixels' density and hide more;
+    /// the 320 is seen small at 1×, and the largest is kept as the original, so both stay high.
+    /// WebP's scale runs lower than JPEG's: each pair was chosen from SSIMULACRA2 scores on
+    /// real photographs so that both formats look alike at a width (about 70 at 640–1280;
+    /// `docs/OPERATIONS.md`, "Photo quality").
+    static func quality(width: Int?, format: ProcessedImage.Format) -> Int {
+        let (jpeg, webp) = switch width ?? Int.max {
+        case ...320: (80, 80)
+        case ...640: (72, 75)
+        case ...1280: (65, 72)
+        default: (80, 80)
+        }
+        return format == .jpeg ? jpeg : webp
+    }
 
     private let slots: DispatchSemaphore
     private let wait: DispatchTimeInterval
@@ -93,7 +112,8 @@ public final class ImageProcessor: Sendable {
             let animated = header.pages > 1 && format == .webp
             let image = try Self.thumbnail(buffer, width: width, animated: animated)
             defer { moim_vips_release(image) }
-            return try Self.encode(image, as: format)
+            let standard = Self.widths.contains(width) && width < header.width ? width : nil
+            return try Self.encode(image, as: format, quality: Self.quality(width: standard, format: format))
         }
     }
 
@@ -139,38 +159,51 @@ public final class ImageProcessor: Sendable {
         defer { moim_vips_release(decoded) }
         let width = Int(moim_vips_width(decoded)), height = Int(moim_vips_page_height(decoded))
         let format: ProcessedImage.Format = header.hasAlpha || animated ? .webp : .jpeg
-        let original = try encode(decoded, as: format)
+        let original = try encode(decoded, as: format, quality: quality(width: nil, format: format))
+        // A JPEG can stand in for a WebP only where there is nothing it would lose.
+        let jpegMayStandIn = format == .jpeg
 
         var variants: [ProcessedImage.Variant] = []
+        var jpegWidths: [Int] = []
         for narrower in variantWidths(below: width) {
             // An animation is scaled from its upload (every frame); a still from the decoded copy.
             let image = animated ? try thumbnail(buffer, width: narrower, animated: true) : try resized(decoded, to: narrower)
             defer { moim_vips_release(image) }
-            for variantFormat in [ProcessedImage.Format.webp, .jpeg] {
-                let stillOfAnimation = animated && variantFormat == .jpeg
-                if stillOfAnimation {
-                    // A JPEG shows the first frame.
-                    let still = try thumbnail(buffer, width: narrower, animated: false)
-                    defer { moim_vips_release(still) }
-                    variants.append(.init(width: narrower, format: .jpeg, data: try encode(still, as: .jpeg)))
-                } else {
-                    variants.append(.init(width: narrower, format: variantFormat, data: try encode(image, as: variantFormat)))
-                }
+            let webp = try encode(image, as: .webp, quality: quality(width: narrower, format: .webp))
+            let jpeg: [UInt8]
+            if animated {
+                // A JPEG shows the first frame.
+                let still = try thumbnail(buffer, width: narrower, animated: false)
+                defer { moim_vips_release(still) }
+                jpeg = try encode(still, as: .jpeg, quality: quality(width: narrower, format: .jpeg))
+            } else {
+                jpeg = try encode(image, as: .jpeg, quality: quality(width: narrower, format: .jpeg))
             }
+            if jpegMayStandIn && webp.count >= jpeg.count {
+                jpegWidths.append(narrower)
+            } else {
+                variants.append(.init(width: narrower, format: .webp, data: webp))
+            }
+            variants.append(.init(width: narrower, format: .jpeg, data: jpeg))
         }
         // The full width in the other format too, so that each format's list reaches the largest.
         let other: ProcessedImage.Format = format == .jpeg ? .webp : .jpeg
         if animated && other == .jpeg {
             let still = try thumbnail(buffer, width: width, animated: false)
             defer { moim_vips_release(still) }
-            variants.append(.init(width: width, format: .jpeg, data: try encode(still, as: .jpeg)))
+            variants.append(.init(width: width, format: .jpeg, data: try encode(still, as: .jpeg, quality: quality(width: nil, format: .jpeg))))
         } else {
-            variants.append(.init(width: width, format: other, data: try encode(decoded, as: other)))
+            let full = try encode(decoded, as: other, quality: quality(width: nil, format: other))
+            if jpegMayStandIn && full.count >= original.count {
+                jpegWidths.append(width)
+            } else {
+                variants.append(.init(width: width, format: other, data: full))
+            }
         }
         let colour = moim_vips_average_colour(decoded)
         return ProcessedImage(
             format: format, width: width, height: height, original: original, variants: variants,
-            averageColour: colour >= 0 ? Int(colour) : 0xDDDDDD, isAnimated: animated)
+            jpegWidths: jpegWidths, averageColour: colour >= 0 ? Int(colour) : 0xDDDDDD, isAnimated: animated)
     }
 
     private static func thumbnail(_ buffer: UnsafeRawBufferPointer, width: Int, animated: Bool) throws(ImageError) -> UnsafeMutablePointer<VipsImage> {
@@ -183,7 +216,7 @@ public final class ImageProcessor: Sendable {
         return resized
     }
 
-    private static func encode(_ image: UnsafeMutablePointer<VipsImage>, as format: ProcessedImage.Format) throws(ImageError) -> [UInt8] {
+    private static func encode(_ image: UnsafeMutablePointer<VipsImage>, as format: ProcessedImage.Format, quality: Int) throws(ImageError) -> [UInt8] {
         var output: UnsafeMutableRawPointer?
         var length = 0
         let status = format == .webp

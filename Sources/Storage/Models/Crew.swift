@@ -45,6 +45,8 @@ public struct Crew: Codable, Sendable, Equatable, StoredRecord {
     public var coverTone: Int?
     /// Days after joining within which a member who leaves gets the join fee back (0: never).
     public var refundDays: Int = 0
+    /// The widths at which the cover's JPEG stands in for its WebP (`ProcessedImage.jpegWidths`).
+    public var coverJPEGWidths: [Int] = []
 
     public static let databaseTableName = "crews"
 
@@ -55,7 +57,7 @@ public struct Crew: Codable, Sendable, Equatable, StoredRecord {
 // column names per row, most of a list page's time.
 extension Crew: SQLRecord {
     /// The table's columns in its own order, which `init(row:)` reads by position.
-    static let columns = ["id", "slug", "name", "sport", "region", "description", "descriptionHTML", "coverFileName", "coverWidth", "coverHeight", "meetingTime", "meetingPlace", "feeAmount", "feeCurrency", "feePeriod", "joinPolicy", "inviteCode", "memberCap", "memberCount", "createdAt", "lastActivityAt", "hiddenAt", "coverTone", "refundDays"]
+    static let columns = ["id", "slug", "name", "sport", "region", "description", "descriptionHTML", "coverFileName", "coverWidth", "coverHeight", "meetingTime", "meetingPlace", "feeAmount", "feeCurrency", "feePeriod", "joinPolicy", "inviteCode", "memberCap", "memberCount", "createdAt", "lastActivityAt", "hiddenAt", "coverTone", "refundDays", "coverJPEGWidths"]
 
 
     init(row: some PositionalRow, startingAt offset: Int) throws {
@@ -84,10 +86,11 @@ extension Crew: SQLRecord {
         hiddenAt = try row.optionalDate(atIndex: offset + 21)
         coverTone = try row.decode(atIndex: offset + 22)
         refundDays = try row.decode(atIndex: offset + 23)
+        coverJPEGWidths = WidthList.widths(try row.decode(atIndex: offset + 24))
     }
 
     var columnValues: [(any SQLBindable)?] {
-        [slug, name, sport.rawValue, region, description, descriptionHTML, coverFileName, coverWidth, coverHeight, meetingTime, meetingPlace, feeAmount, feeCurrency, feePeriod.rawValue, joinPolicy.rawValue, inviteCode, memberCap, memberCount, createdAt, lastActivityAt, hiddenAt, coverTone, refundDays]
+        [slug, name, sport.rawValue, region, description, descriptionHTML, coverFileName, coverWidth, coverHeight, meetingTime, meetingPlace, feeAmount, feeCurrency, feePeriod.rawValue, joinPolicy.rawValue, inviteCode, memberCap, memberCount, createdAt, lastActivityAt, hiddenAt, coverTone, refundDays, WidthList.text(coverJPEGWidths)]
     }
 }
 

@@ -31,6 +31,8 @@ public struct Photo: Codable, Sendable, Equatable, StoredRecord {
     public var byteCount: Int
     /// Its mean colour, 0xRRGGBB; nil for photos stored before tones.
     public var tone: Int?
+    /// The widths at which its JPEG stands in for its WebP (`ProcessedImage.jpegWidths`).
+    public var jpegWidths: [Int] = []
 
     public static let databaseTableName = "photos"
 }
@@ -43,14 +45,16 @@ public struct NewPhoto: Sendable {
     public var height: Int
     public var byteCount: Int
     public var tone: Int?
+    public var jpegWidths: [Int]
 
-    public init(fileName: String, mediaType: String, width: Int, height: Int, byteCount: Int, tone: Int? = nil) {
+    public init(fileName: String, mediaType: String, width: Int, height: Int, byteCount: Int, tone: Int? = nil, jpegWidths: [Int] = []) {
         self.fileName = fileName
         self.mediaType = mediaType
         self.width = width
         self.height = height
         self.byteCount = byteCount
         self.tone = tone
+        self.jpegWidths = jpegWidths
     }
 }
 
@@ -144,7 +148,7 @@ extension Post: SQLRecord {
 
 extension Photo: SQLRecord {
     /// The table's columns in its own order, which `init(row:)` reads by position.
-    static let columns = ["id", "postID", "position", "fileName", "mediaType", "width", "height", "byteCount", "tone"]
+    static let columns = ["id", "postID", "position", "fileName", "mediaType", "width", "height", "byteCount", "tone", "jpegWidths"]
 
 
     init(row: some PositionalRow, startingAt offset: Int) throws {
@@ -158,9 +162,10 @@ extension Photo: SQLRecord {
         height = try row.decode(atIndex: offset + 6)
         byteCount = try row.decode(atIndex: offset + 7)
         tone = try row.decode(atIndex: offset + 8)
+        jpegWidths = WidthList.widths(try row.decode(atIndex: offset + 9))
     }
 
     var columnValues: [(any SQLBindable)?] {
-        [postID, position, fileName, mediaType, width, height, byteCount, tone]
+        [postID, position, fileName, mediaType, width, height, byteCount, tone, WidthList.text(jpegWidths)]
     }
 }

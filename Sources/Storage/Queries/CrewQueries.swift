@@ -56,8 +56,8 @@ extension AppDatabase {
         try write { db in
             try requireStaff(db, crewID: id, userID: userID)
             let previous = try db.value("SELECT coverFileName FROM crews WHERE id = ?", [id], as: String.self)
-            try db.execute("UPDATE crews SET coverFileName = ?, coverWidth = ?, coverHeight = ?, coverTone = ? WHERE id = ?",
-                           [photo.fileName, photo.width, photo.height, photo.tone, id])
+            try db.execute("UPDATE crews SET coverFileName = ?, coverWidth = ?, coverHeight = ?, coverTone = ?, coverJPEGWidths = ? WHERE id = ?",
+                           [photo.fileName, photo.width, photo.height, photo.tone, WidthList.text(photo.jpegWidths), id])
             return previous
         }
     }

@@ -19,7 +19,7 @@ extension AppDatabase {
             for (position, photo) in photos.enumerated() {
                 var row = Photo(id: nil, postID: postID, position: position, fileName: photo.fileName,
                                 mediaType: photo.mediaType, width: photo.width, height: photo.height, byteCount: photo.byteCount,
-                                tone: photo.tone)
+                                tone: photo.tone, jpegWidths: photo.jpegWidths)
                 row.id = try db.insert(row)
             }
             try replaceTags(db, postID: postID, tags: content.tags)
@@ -90,18 +90,28 @@ extension AppDatabase {
 }
 
 extension AppDatabase {
-    /// Stored images with their widths, for making their variants: post photos in id order
-    /// after `cursor` (a photo id), then, once those run out, every crew cover.
-    public func storedImages(after cursor: Int64, limit: Int = 500) throws -> (images: [(fileName: String, width: Int)], next: Int64?) {
+    /// A stored image as making its variants needs it.
+    public struct StoredImage: Sendable {
+        public let fileName: String
+        public let width: Int
+        /// The widths at which it has no WebP: its JPEG stands in.
+        public let jpegWidths: [Int]
+    }
+
+    /// Stored images, for making their variants: post photos in id order after `cursor` (a
+    /// photo id), then, once those run out, every crew cover.
+    public func storedImages(after cursor: Int64, limit: Int = 500) throws -> (images: [StoredImage], next: Int64?) {
         try readRows { db in
-            let photos = try db.fetchAll("SELECT id, fileName, width FROM photos WHERE id > ? ORDER BY id LIMIT ?", [cursor, limit]) {
-                (id: try $0.decode(Int64.self, atIndex: 0), fileName: try $0.decode(String.self, atIndex: 1), width: try $0.decode(Int.self, atIndex: 2))
+            let photos = try db.fetchAll("SELECT id, fileName, width, jpegWidths FROM photos WHERE id > ? ORDER BY id LIMIT ?", [cursor, limit]) {
+                (id: try $0.decode(Int64.self, atIndex: 0),
+                 image: StoredImage(fileName: try $0.decode(atIndex: 1), width: try $0.decode(atIndex: 2), jpegWidths: WidthList.widths(try $0.decode(atIndex: 3))))
             }
-            if let last = photos.last, photos.count == limit { return (photos.map { ($0.fileName, $0.width) }, last.id) }
-            let covers = try db.fetchAll("SELECT coverFileName, coverWidth FROM crews WHERE coverFileName IS NOT NULL ORDER BY id", []) {
-                (fileName: try $0.decode(String.self, atIndex: 0), width: try $0.decode(Int?.self, atIndex: 1) ?? 0)
+            if let last = photos.last, photos.count == limit { return (photos.map(\.image), last.id) }
+            let covers = try db.fetchAll("SELECT coverFileName, coverWidth, coverJPEGWidths FROM crews WHERE coverFileName IS NOT NULL ORDER BY id", []) {
+                StoredImage(fileName: try $0.decode(atIndex: 0), width: try $0.decode(Int?.self, atIndex: 1) ?? 0,
+                            jpegWidths: WidthList.widths(try $0.decode(atIndex: 2)))
             }
-            return (photos.map { ($0.fileName, $0.width) } + covers, nil)
+            return (photos.map(\.image) + covers, nil)
         }
     }
 }

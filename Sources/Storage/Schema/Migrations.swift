@@ -30,6 +30,7 @@ enum Migrations {
         migrator.registerMigration("v22 revisions", migrate: { db in try db.execute(sql: RevisionsSchema.sql(.sqlite)) })
         migrator.registerMigration("v23 payments", migrate: { db in try db.execute(sql: PaymentsSchema.sql(.sqlite)) })
         migrator.registerMigration("v24 push", migrate: { db in try db.execute(sql: PushSchema.sql(.sqlite)) })
+        migrator.registerMigration("v25 jpeg widths", migrate: { db in try db.execute(sql: JPEGWidthsSchema.sql(.sqlite)) })
         return migrator
     }
 }

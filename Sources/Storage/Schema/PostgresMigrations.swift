@@ -35,6 +35,7 @@ enum PostgresMigrations {
         ("v22 revisions", RevisionsSchema.sql(.postgres)),
         ("v23 payments", PaymentsSchema.sql(.postgres)),
         ("v24 push", PushSchema.sql(.postgres)),
+        ("v25 jpeg widths", JPEGWidthsSchema.sql(.postgres)),
     ]
 
     private static func apply(_ sql: String, as names: [String], on connection: PostgresConnection) throws {

@@ -32,7 +32,7 @@ extension App {
             let previous = try database.setCrewCover(id: crew.storedID, by: user.storedID,
                                                      photo: NewPhoto(fileName: name, mediaType: image.format.mediaType, width: image.width,
                                                                      height: image.height, byteCount: image.original.count,
-                                                                     tone: image.averageColour))
+                                                                     tone: image.averageColour, jpegWidths: image.jpegWidths))
             media.delete(previous.map { [$0] } ?? [])
         } catch {
             media.delete([name])

@@ -21,7 +21,8 @@ extension App {
             policy: localizer.text("crews.policy.\(crew.joinPolicy.rawValue)", language),
             feeText: feeText(crew, language),
             full: crew.isFull,
-            cover: crew.coverFileName.map { ImageView(fileName: $0, width: crew.coverWidth ?? 0, height: crew.coverHeight ?? 0, tone: crew.coverTone) }
+            cover: crew.coverFileName.map { ImageView(fileName: $0, width: crew.coverWidth ?? 0, height: crew.coverHeight ?? 0, tone: crew.coverTone,
+                                                    jpegWidths: crew.coverJPEGWidths) }
         )
     }
 
@@ -79,12 +80,16 @@ struct ImageView {
     let height: Int
     let sources: ImageSources
     let toneClass: String
+    /// `sizes` as a crew card shows it (a grid's cell, the whole width on a phone) and as the
+    /// crew page's banner does.
+    var cardSizes: String { ImageSources.sizes(phoneShare: 100, below: 560, desktop: 340) }
+    var bannerSizes: String { ImageSources.sizes(phoneShare: 100, below: 864, desktop: 832) }
 
-    init(fileName: String, width: Int, height: Int, tone: Int?) {
+    init(fileName: String, width: Int, height: Int, tone: Int?, jpegWidths: [Int]) {
         url = Paths.media(fileName)
         self.width = width
         self.height = height
-        sources = ImageSources(fileName: fileName, width: width)
+        sources = ImageSources(fileName: fileName, width: width, jpegWidths: jpegWidths)
         toneClass = ImageSources.toneClass(tone)
     }
 }

@@ -25,7 +25,7 @@ public enum MediaRebuild {
             let page = try database.storedImages(after: after)
             for image in page.images {
                 do {
-                    made += try media.makeMissingVariants(of: image.fileName, width: image.width)
+                    made += try media.makeMissingVariants(of: image.fileName, width: image.width, jpegWidths: image.jpegWidths)
                 } catch {
                     failed += 1
                     FileHandle.standardError.write(Data("media rebuild: \(image.fileName): \(error)\n".utf8))

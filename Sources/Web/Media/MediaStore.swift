@@ -97,10 +97,10 @@ struct MediaStore: Sendable {
     /// Makes the variants pages ask for of a stored image that lacks them (one stored before
     /// variants existed); returns how many it made. Safe while the site serves: a variant is
     /// written under its own new name, never over one.
-    func makeMissingVariants(of fileName: String, width: Int) throws -> Int {
+    func makeMissingVariants(of fileName: String, width: Int, jpegWidths: [Int] = []) throws -> Int {
         guard Self.isValidName(fileName), ImageSources.variant(fileName) == nil else { return 0 }
         var made = 0
-        for name in ImageSources.variantsShown(of: fileName, width: width) {
+        for name in ImageSources.variantsShown(of: fileName, width: width, jpegWidths: jpegWidths) {
             guard let variant = ImageSources.variant(name), try !exists(name) else { continue }
             if try makeVariant(variant, named: name) { made += 1 }
         }

@@ -25,7 +25,8 @@ extension App {
                 let name = try media.save(image)
                 saved.append(name)
                 photos.append(NewPhoto(fileName: name, mediaType: image.format.mediaType, width: image.width,
-                                       height: image.height, byteCount: image.original.count, tone: image.averageColour))
+                                       height: image.height, byteCount: image.original.count, tone: image.averageColour,
+                                       jpegWidths: image.jpegWidths))
             }
             let post = try storageAction(context) {
                 try database.createPost(authorID: user.storedID, content: content, photos: photos, crewID: crew?.storedID)

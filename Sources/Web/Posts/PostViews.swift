@@ -64,11 +64,12 @@ struct PhotoView {
 
     /// The column is 40rem (640 px) wide on a desktop and the whole screen on a phone.
     static func sizes(photoCount count: Int, index: Int) -> String {
-        switch count {
-        case 2, 4: "(max-width: 672px) 50vw, 320px"
-        case 3: index == 0 ? "(max-width: 672px) 67vw, 427px" : "(max-width: 672px) 33vw, 213px"
-        default: "(max-width: 672px) 100vw, 640px"
+        let (share, desktop) = switch count {
+        case 2, 4: (50, 320)
+        case 3: index == 0 ? (67, 427) : (33, 213)
+        default: (100, 640)
         }
+        return ImageSources.sizes(phoneShare: share, below: 672, desktop: desktop)
     }
 }
 
@@ -118,7 +119,7 @@ extension App {
                 photos: item.photos.enumerated().map { index, photo in
                     PhotoView(url: Paths.media(photo.fileName), width: photo.width, height: photo.height,
                               alt: localizer.text("posts.photo_alt", language, ["number": String(index + 1), "name": item.author.displayName]),
-                              sources: ImageSources(fileName: photo.fileName, width: photo.width), toneClass: ImageSources.toneClass(photo.tone),
+                              sources: ImageSources(fileName: photo.fileName, width: photo.width, jpegWidths: photo.jpegWidths), toneClass: ImageSources.toneClass(photo.tone),
                               sizes: PhotoView.sizes(photoCount: item.photos.count, index: index), loading: eager ? "eager" : "lazy")
                 }),
             language: language, size: item.post.bodyHTML.utf8.count)

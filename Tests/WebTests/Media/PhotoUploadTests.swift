@@ -93,20 +93,65 @@ extension Array where Element == UInt8 {
         let created = mina.postMultipart("/posts", [("body", "Sunrise")], files: [("photos", "run.jpg", try fixture("gps.jpg"))], from: "/posts/new")
         let page = mina.get(try #require(created.headers["Location"])).bodyText
         let webp = try #require(page.firstMatch(of: /<source type="image\/webp" srcset="([^"]+)"/)?.1)
-        let jpeg = try #require(page.firstMatch(of: /<img src="[^"]+" srcset="([^"]+)" sizes="\(max-width: 672px\) 100vw, 640px" width="48" height="64"/)?.1)
+        let sizes = "(min-resolution: 2.5dppx) and (max-width: 672px) 66vw, (max-width: 672px) 100vw, 640px"
+        let jpeg = try #require(page.firstMatch(of: /<img src="[^"]+" srcset="([^"]+)" sizes="([^"]+)" width="48" height="64"/))
+        #expect(jpeg.2 == sizes)
         #expect(page.contains("decoding=\"async\""))
         // Its mean colour waits behind it while it loads.
         let tone = try #require(page.firstMatch(of: /decoding="async" class="tone-(\d+)"/)?.1)
         #expect((0..<64).contains(Int(tone) ?? -1))
         #expect(try site.database.feedItem(postID: 1, viewerID: nil)?.photos.first?.tone != nil)
-        for (list, type) in [(webp, "image/webp"), (jpeg, "image/jpeg")] {
+        // Each file is served with its type; at each width, the WebP list offers the smaller file.
+        var bytes: [String: [Int]] = [:]
+        for (list, name) in [(webp, "webp"), (jpeg.1, "jpeg")] {
             for entry in list.split(separator: ",") {
-                let path = String(try #require(entry.split(separator: " ").first))
+                let parts = entry.split(separator: " ")
+                let path = String(try #require(parts.first)), width = String(try #require(parts.last))
                 let answer = mina.get(path)
-                #expect(answer.status == .ok && answer.headers["Content-Type"] == type, "\(path)")
+                #expect(answer.status == .ok, "\(path)")
+                #expect(answer.headers["Content-Type"] == (path.hasSuffix(".webp") ? "image/webp" : "image/jpeg"), "\(path)")
                 #expect(answer.headers["Cache-Control"] == "public, max-age=31536000, immutable")
+                bytes[width, default: []].append(answer.body.count)
+                if name == "jpeg" { #expect(path.hasSuffix(".jpg")) }
             }
         }
+        for (width, sizes) in bytes { #expect(sizes.count == 2 && sizes[0] <= sizes[1], "\(width)") }
+    }
+
+    /// A grainy photo (a night shot at high ISO) whose WebP came out bigger at some widths: the
+    /// page's WebP list offers the JPEG there, and what a phone fetches is never the bigger file.
+    @Test func whereTheWebPCameOutBiggerThePageOffersTheJPEG() throws {
+        let folder = NSTemporaryDirectory() + "moim-grain-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try run("/usr/bin/vips", ["gaussnoise", folder + "/grain.v", "2400", "1600", "--sigma", "40"])
+        try run("/usr/bin/vips", ["jpegsave", folder + "/grain.v", folder + "/grain.jpg", "--Q", "92"])
+        let site = try TestSite()
+        let mina = site.members("mina")[0]
+        let photo = [UInt8](try Data(contentsOf: URL(fileURLWithPath: folder + "/grain.jpg")))
+        let created = mina.postMultipart("/posts", [("body", "Night run")], files: [("photos", "night.jpg", photo)], from: "/posts/new")
+        let page = mina.get(try #require(created.headers["Location"])).bodyText
+        let stored = try #require(try site.database.feedItem(postID: 1, viewerID: nil)?.photos.first)
+        #expect(!stored.jpegWidths.isEmpty)
+        let webp = String(try #require(page.firstMatch(of: /<source type="image\/webp" srcset="([^"]+)"/)?.1))
+        for entry in webp.split(separator: ", ") {
+            let parts = entry.split(separator: " ")
+            let path = String(parts[0]), width = Int(parts[1].dropLast()) ?? 0
+            #expect(path.hasSuffix(".jpg") == stored.jpegWidths.contains(width), "\(entry)")
+            #expect(mina.get(path).status == .ok, "\(entry)")
+        }
+    }
+
+    @Test func theWebPListOffersTheJPEGAtItsJPEGWidths() {
+        let token = "AAAAAAAAAAAAAAAAAAAAAA"
+        let sources = ImageSources(fileName: "\(token).jpg", width: 2048, jpegWidths: [828, 2048])
+        #expect(sources.webp == "/media/\(token)-320.webp 320w, /media/\(token)-640.webp 640w, /media/\(token)-828.jpg 828w, "
+            + "/media/\(token)-1280.webp 1280w, /media/\(token).jpg 2048w")
+        #expect(sources.jpeg == "/media/\(token)-320.jpg 320w, /media/\(token)-640.jpg 640w, /media/\(token)-828.jpg 828w, "
+            + "/media/\(token)-1280.jpg 1280w, /media/\(token).jpg 2048w")
+        // `media rebuild` makes no WebP the page does not offer.
+        let shown = ImageSources.variantsShown(of: "\(token).jpg", width: 2048, jpegWidths: [828, 2048])
+        #expect(!shown.contains("\(token)-828.webp") && !shown.contains("\(token)-full.webp") && shown.contains("\(token)-1280.webp"))
     }
 
     @Test func toneClassesQuantiseEachChannelToFourLevels() {
