@@ -4,21 +4,35 @@ import Geo
 import FoundationXML
 #endif
 
-/// A GPS track read from a GPX file: points with optional elevation and time.
+/// A GPS track read from a GPX file: points with optional elevation and time, in segments
+/// (a pause in the recording starts a new one; the way between two segments is not run).
 public struct GPXTrack: Equatable {
     public struct Point: Equatable {
         public var latitude: Double
         public var longitude: Double
         public var elevation: Double?
         public var time: Date?
+        /// Which `trkseg` (counted over every `trk`) the point is in.
+        public var segment = 0
     }
 
     public enum Problem: Error, Equatable {
         case tooLarge, tooManyPoints, notGPX, unsafe, noPoints
+        /// A point timed before the one it follows.
+        case outOfOrder
+        /// A point timed later than now (a phone's clock set wrong).
+        case future
+        /// First to last point longer than `maximumDuration`.
+        case tooLong
     }
 
     public static let maximumBytes = 5 * 1024 * 1024
     public static let maximumPoints = 50_000
+    /// A record is one run: a track spanning more (a watch never stopped, a race of days) is
+    /// refused rather than guessed at.
+    public static let maximumDuration: TimeInterval = 24 * 3600
+    /// Faster than this between two points (43 km/h) is GPS noise, not running.
+    public static let maximumSpeed = 12.0
 
     public var points: [Point]
 
@@ -80,15 +94,28 @@ public struct GPXTrack: Equatable {
         self.points = points
     }
 
-    /// Great-circle distance along the track, in metres (haversine, mean Earth radius).
-    public var distance: Double {
-        zip(points, points.dropFirst()).reduce(0) { $0 + Self.distance($1.0, $1.1) }
+    /// Each step from one point to the next within a segment.
+    private var steps: some Sequence<(Point, Point)> {
+        zip(points, points.dropFirst()).lazy.filter { $0.0.segment == $0.1.segment }
     }
 
-    /// Seconds from the first to the last timestamp, if the track has times.
+    /// Distance along the track, in metres, on the WGS 84 ellipsoid; the way between segments
+    /// does not count.
+    public var distance: Double {
+        steps.reduce(0) { $0 + Self.distance($1.0, $1.1) }
+    }
+
+    /// Seconds moving: from first to last timestamp of each segment, added up; nil if the
+    /// track has no times.
     public var duration: TimeInterval? {
-        guard let start = points.first(where: { $0.time != nil })?.time, let end = points.last(where: { $0.time != nil })?.time, end > start else { return nil }
-        return end.timeIntervalSince(start)
+        var total = 0.0
+        var sawTimes = false
+        for (a, b) in steps {
+            guard let timeA = a.time, let timeB = b.time else { continue }
+            sawTimes = true
+            total += max(0, timeB.timeIntervalSince(timeA))
+        }
+        return sawTimes && total > 0 ? total : nil
     }
 
     public var startTime: Date? { points.first(where: { $0.time != nil })?.time }
@@ -104,34 +131,71 @@ public struct GPXTrack: Equatable {
         return gain
     }
 
+    /// The distance between two points on the WGS 84 ellipsoid, in metres (0 for a point
+    /// that is not a place on Earth, which parsing never lets through).
     public static func distance(_ a: Point, _ b: Point) -> Double {
-        let radius = 6_371_008.8
-        let φ1 = a.latitude * .pi / 180, φ2 = b.latitude * .pi / 180
-        let Δφ = (b.latitude - a.latitude) * .pi / 180, Δλ = (b.longitude - a.longitude) * .pi / 180
-        let h = sin(Δφ / 2) * sin(Δφ / 2) + cos(φ1) * cos(φ2) * sin(Δλ / 2) * sin(Δλ / 2)
-        return 2 * radius * asin(min(1, sqrt(h)))
+        guard let from = Coordinate(latitude: a.latitude, longitude: a.longitude),
+              let to = Coordinate(latitude: b.latitude, longitude: b.longitude) else { return 0 }
+        return from.geodesicDistance(to: to)
     }
 
-    /// Seconds from the first timed point to where each whole `meters` is reached, from the
-    /// points' times (interpolated between two points); empty if the points have no times.
+    /// Seconds moving from the first timed point to where each whole `meters` is reached, from
+    /// the points' times (interpolated between two points; pauses between segments do not
+    /// count); empty if the points have no times.
     public func splits(every meters: Double = 1000) -> [Int] {
-        guard meters > 0, let first = points.first?.time else { return [] }
+        guard meters > 0 else { return [] }
         var elapsed: [Int] = []
-        var covered = 0.0
+        var covered = 0.0, moving = 0.0
         var next = meters
-        for (a, b) in zip(points, points.dropFirst()) {
+        for (a, b) in steps {
             guard let timeA = a.time, let timeB = b.time, timeB >= timeA else { return [] }
-            let step = Self.distance(a, b)
+            let step = Self.distance(a, b), seconds = timeB.timeIntervalSince(timeA)
             while step > 0, covered + step >= next, elapsed.count < 1_000 {
                 let fraction = (next - covered) / step
-                let at = timeA.timeIntervalSince(first) + fraction * timeB.timeIntervalSince(timeA)
-                guard let seconds = Checked.rounded(at, in: 0...360_000) else { return [] }
-                elapsed.append(seconds)
+                guard let at = Checked.rounded(moving + fraction * seconds, in: 0...360_000) else { return [] }
+                elapsed.append(at)
                 next += meters
             }
             covered += step
+            moving += seconds
         }
         return elapsed
+    }
+
+    /// The track as a record takes it, imported or recorded: refused when its times run
+    /// backwards, lie in the future (beyond ten minutes of clock skew) or span more than
+    /// `maximumDuration`; a lone point further than `maximumSpeed` allows from both its
+    /// neighbours (a GPS spike) dropped, and a jump after which the track goes on from the new
+    /// place started as a new segment, so that neither counts as distance run.
+    public func checked(now: Date = Date()) throws(Problem) -> GPXTrack {
+        let times = points.compactMap(\.time)
+        guard zip(times, times.dropFirst()).allSatisfy({ $0.0 <= $0.1 }) else { throw .outOfOrder }
+        if let last = times.last, last > now.addingTimeInterval(600) { throw .future }
+        if let first = times.first, let last = times.last, last.timeIntervalSince(first) > Self.maximumDuration { throw .tooLong }
+        var kept: [Point] = []
+        kept.reserveCapacity(points.count)
+        var segmentShift = 0
+        for (index, original) in points.enumerated() {
+            var point = original
+            point.segment += segmentShift
+            if let previous = kept.last, previous.segment == point.segment, Self.tooFast(previous, point) {
+                let next = index + 1 < points.count ? points[index + 1] : nil
+                if let next, next.segment == original.segment, !Self.tooFast(previous, next) { continue }  // a spike
+                if next == nil { continue }  // a last fix far off
+                segmentShift += 1
+                point.segment += 1
+            }
+            kept.append(point)
+        }
+        guard kept.count >= 2 else { throw .noPoints }
+        return GPXTrack(points: kept)
+    }
+
+    /// Whether going from `a` to `b` took a speed no runner has; false without both times.
+    private static func tooFast(_ a: Point, _ b: Point) -> Bool {
+        guard let timeA = a.time, let timeB = b.time else { return false }
+        let meters = distance(a, b), seconds = timeB.timeIntervalSince(timeA)
+        return seconds > 0 ? meters / seconds > maximumSpeed : meters > maximumSpeed
     }
 
     /// The track without its first and last `meters`, so that others cannot see where a
@@ -142,7 +206,7 @@ public struct GPXTrack: Equatable {
         var kept: [Point] = []
         var covered = 0.0
         for (index, point) in points.enumerated() {
-            if index > 0 { covered += Self.distance(points[index - 1], point) }
+            if index > 0, points[index - 1].segment == point.segment { covered += Self.distance(points[index - 1], point) }
             if covered >= meters && covered <= total - meters { kept.append(point) }
         }
         return GPXTrack(points: kept)
@@ -164,6 +228,8 @@ public struct GPXTrack: Equatable {
         var problem: Problem?
         private var text = ""
         private var current: Point?
+        /// The segment points are in now; -1 before the first `trkseg`.
+        private var segment = -1
         private let iso = ISO8601DateFormatter()
         private let isoFraction: ISO8601DateFormatter = {
             let formatter = ISO8601DateFormatter()
@@ -175,11 +241,12 @@ public struct GPXTrack: Equatable {
             text = ""
             switch name {
             case "gpx": sawGPX = true
+            case "trkseg", "rte": segment += 1
             case "trkpt", "rtept":
                 // A point that is not a place on Earth is skipped, as GPS devices skip fixes.
                 guard let lat = attributes["lat"].flatMap(Double.init), let lon = attributes["lon"].flatMap(Double.init),
                       Track.Point(latitude: lat, longitude: lon, elevation: nil).checked() != nil else { return }
-                current = Point(latitude: lat, longitude: lon, elevation: nil, time: nil)
+                current = Point(latitude: lat, longitude: lon, elevation: nil, time: nil, segment: max(0, segment))
             default: break
             }
         }

@@ -65,13 +65,13 @@ public final class ImageProcessor: Sendable {
     /// widths phones fetch (828, 1280) are seen at twice their pixels' density and hide more;
     /// the 320 is seen small at 1×, and the largest is kept as the original, so both stay high.
     /// WebP's scale runs lower than JPEG's: each pair was chosen from SSIMULACRA2 scores on
-    /// real photographs so that both formats look alike at a width (about 70 at 640–1280;
+    /// real photographs so that both formats look alike at a width (75 at 640, 70 at 828–1280;
     /// `docs/OPERATIONS.md`, "Photo quality").
     static func quality(width: Int?, format: ProcessedImage.Format) -> Int {
         let (jpeg, webp) = switch width ?? Int.max {
         case ...320: (80, 80)
-        case ...640: (72, 75)
-        case ...1280: (65, 72)
+        case ...640: (72, 80)
+        case ...1280: (65, 75)
         default: (80, 80)
         }
         return format == .jpeg ? jpeg : webp

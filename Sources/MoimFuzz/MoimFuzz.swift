@@ -34,6 +34,7 @@ enum Targets {
         "tar-header": FormatsTargets.tarHeader,
         "postgres-values": StorageTargets.postgresValues,
         "thread-order": StorageTargets.threadOrder,
+        "width-list": StorageTargets.widthList,
         "object-store-answer": NetworkTargets.objectStoreAnswer,
         "sign-in-answer": NetworkTargets.signInAnswer,
         "payment-answer": NetworkTargets.paymentAnswer,

@@ -39,4 +39,12 @@ enum StorageTargets {
         }
         guard comments.indices.allSatisfy({ comments[$0].parentID != nil || placed.contains($0) }) else { violated("a top-level comment left out") }
     }
+
+    /// A stored row's list of widths, any text: never a trap; every width read is in range, and
+    /// what is read is written back the same.
+    static func widthList(_ bytes: UnsafeBufferPointer<UInt8>) {
+        let widths = WidthList.widths(String(decoding: bytes, as: UTF8.self))
+        guard widths.allSatisfy(WidthList.range.contains) else { violated("a width out of range") }
+        guard WidthList.widths(WidthList.text(widths)) == widths else { violated("widths that do not read back") }
+    }
 }

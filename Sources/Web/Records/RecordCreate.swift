@@ -20,7 +20,7 @@ extension App {
         var track: GPXTrack? = nil
         if let file = context.files.first(where: { $0.field == "gpx" }) {
             do {
-                track = try GPXTrack(Data(file.data))
+                track = try GPXTrack(Data(file.data)).checked()
             } catch {
                 errors.add("gpx", "records.errors.gpx_\(error)")
             }
