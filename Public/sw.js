@@ -4,7 +4,8 @@
 // that was shown to a member. Push messages show as notifications; a tap opens their page.
 const REVISION = "__REVISION__";
 const CACHE = "moim-" + REVISION;
-const FILES = ["/offline.html", "/css/moim.css", "/js/app.js", "/js/live.js", "/icons/moim.svg", "/icons/icon-192.png"];
+const FILES = ["/offline.html", "/css/moim.css", "/js/app.js", "/js/live.js", "/js/outbox.js", "/js/recorder.js", "/icons/moim.svg", "/icons/icon-192.png"];
+importScripts("/js/outbox.js");
 
 self.addEventListener("install", (event) => {
   event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(FILES)).then(() => self.skipWaiting()));
@@ -27,6 +28,11 @@ self.addEventListener("fetch", (event) => {
   if (url.origin === location.origin && FILES.includes(url.pathname)) {
     event.respondWith(caches.match(request).then((kept) => kept || fetch(request)));
   }
+});
+
+// Runs finished offline (outbox.js), sent once the network is back: Background Sync.
+self.addEventListener("sync", (event) => {
+  if (event.tag === "moim-runs") event.waitUntil(self.MoimOutbox.flush());
 });
 
 self.addEventListener("push", (event) => {

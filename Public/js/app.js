@@ -1,14 +1,27 @@
 // The service worker (offline page, cached assets, push notifications), registered where the
-// browser has it; and when a member signs out, whatever it cached and this browser's push
-// subscription go with them. Nothing here is needed for the site to work.
+// browser has it; and when a member signs out, whatever it cached, runs kept on this phone and
+// this browser's push subscription go with them. Nothing here is needed for the site to work.
 (function () {
   "use strict";
-  if (!("serviceWorker" in navigator)) return;
-  navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(function () {});
+  // Links to the run recorder, where the browser can give a location.
+  if ("geolocation" in navigator) {
+    document.querySelectorAll("[data-needs-geolocation]").forEach(function (element) { element.hidden = false; });
+  }
+  // A run finished offline and not sent yet goes now (outbox.js), on whatever page this is.
+  if (localStorage.getItem("moim-outbox") && !document.getElementById("recorder")) {
+    var outbox = document.createElement("script");
+    outbox.src = "/js/outbox.js";
+    outbox.onload = function () { window.MoimOutbox.flush(); };
+    document.head.appendChild(outbox);
+  }
   document.addEventListener("submit", function (event) {
     var form = event.target;
     if (!form || form.getAttribute("action") !== "/logout") return;
-    var worker = navigator.serviceWorker.controller;
+    // A run on this phone is the member's: it goes with them, never to whoever signs in next.
+    if (window.indexedDB) indexedDB.deleteDatabase("moim-recorder");
+    localStorage.removeItem("moim-outbox");
+    var worker = "serviceWorker" in navigator && navigator.serviceWorker.controller;
     if (worker) worker.postMessage("signed-out");
   }, true);
+  if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(function () {});
 })();

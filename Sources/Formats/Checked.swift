@@ -93,6 +93,12 @@ public enum Checked {
         return date
     }
 
+    /// Whether `text` is a token of base64url letters (`A–Z a–z 0–9 - _`) of a length in `lengths`.
+    public static func isToken(_ text: some StringProtocol, lengths: ClosedRange<Int>) -> Bool {
+        lengths.contains(text.utf8.count)
+            && text.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || $0 == 0x2D || $0 == 0x5F }
+    }
+
     /// An id from a URL or a form: a positive 64-bit integer in plain digits.
     public static func id(_ text: some StringProtocol) -> Int64? {
         guard !text.isEmpty, text.utf8.count <= 19, text.utf8.allSatisfy({ (0x30...0x39).contains($0) }),

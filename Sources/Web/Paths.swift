@@ -48,6 +48,7 @@ enum Paths {
     static func comment(_ id: Int64, post: Int64) -> String { "/posts/\(post)#comment-\(id)" }
     static func media(_ name: String) -> String { "/media/" + name }
     static func record(_ id: Int64) -> String { "/records/\(id)" }
+    static let recordNew = "/records/new"
     /// A map to pick the point of a near search on.
     static let near = "/near"
     static func tile(z: Int, x: Int, y: Int) -> String { "/tiles/\(z)/\(x)/\(y)" }

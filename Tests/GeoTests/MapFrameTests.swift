@@ -99,6 +99,24 @@ struct MapFrameTests {
         let a = try #require(Coordinate(latitude: lat1, longitude: lon1)), b = try #require(Coordinate(latitude: lat2, longitude: lon2))
         #expect(abs(a.distance(to: b) - geodesic) / geodesic < 0.005)
         #expect(a.distance(to: b) == b.distance(to: a))
+        // On the ellipsoid, to the millimetre.
+        #expect(abs(a.geodesicDistance(to: b) - geodesic) < 0.002)
+        #expect(abs(b.geodesicDistance(to: a) - geodesic) < 0.002)
+    }
+
+    @Test func theEllipsoidMatchesVincentysOwnExampleAndEdgeCases() throws {
+        // Flinders Peak to Buninyong, Vincenty's worked example (1975): 54,972.271 m.
+        let flinders = try #require(Coordinate(latitude: -(37 + 57 / 60.0 + 3.7203 / 3600), longitude: 144 + 25 / 60.0 + 29.5244 / 3600))
+        let buninyong = try #require(Coordinate(latitude: -(37 + 39 / 60.0 + 10.1561 / 3600), longitude: 143 + 55 / 60.0 + 35.3839 / 3600))
+        #expect(abs(flinders.geodesicDistance(to: buninyong) - 54_972.271) < 0.001)
+        // The same point, a step on the equator, and points nearly opposite (where the
+        // iteration does not settle) give finite answers.
+        #expect(flinders.geodesicDistance(to: flinders) == 0)
+        let equator = try #require(Coordinate(latitude: 0, longitude: 0)), east = try #require(Coordinate(latitude: 0, longitude: 0.001))
+        #expect(abs(equator.geodesicDistance(to: east) - 111.319_491) < 0.001)
+        let opposite = try #require(Coordinate(latitude: 0.5, longitude: 179.7))
+        let far = equator.geodesicDistance(to: opposite)
+        #expect(far.isFinite && far > 19_900_000 && far < 20_040_000)
     }
 
     @Test func haversineMatchesRosettaCodesPublishedValue() throws {

@@ -25,11 +25,14 @@ public struct RunRecord: Codable, Sendable, Equatable, StoredRecord {
     /// Elapsed seconds at each whole kilometre, "301,598,…"; nil without GPX times.
     public var splits: String?
     public var createdAt: Date
+    /// The key the recording device gave the run, so that a resend finds this record.
+    public var clientKey: String?
 
     public static let databaseTableName = "records"
 
     public init(userID: Int64, startedAt: Date, distanceMeters: Int, durationSeconds: Int, elevationGain: Int, note: String,
-                noteHTML: String, visibility: Visibility, meetupID: Int64?, track: Data?, splits: String? = nil, createdAt: Date = Date()) {
+                noteHTML: String, visibility: Visibility, meetupID: Int64?, track: Data?, splits: String? = nil, createdAt: Date = Date(),
+                clientKey: String? = nil) {
         self.userID = userID
         self.startedAt = startedAt
         self.distanceMeters = distanceMeters
@@ -42,12 +45,33 @@ public struct RunRecord: Codable, Sendable, Equatable, StoredRecord {
         self.track = track
         self.splits = splits
         self.createdAt = createdAt
+        self.clientKey = clientKey
     }
 }
 
 extension AppDatabase {
+    /// Saves a new record; one with a `clientKey` the runner has used already is not saved
+    /// again, and the record made the first time is returned.
     public func createRecord(_ record: RunRecord) throws -> RunRecord {
+        do {
+            return try insertRecord(record)
+        } catch StorageError.duplicate {
+            // Sent twice at once: the other request made it.
+            guard let key = record.clientKey, let first = try recordMade(userID: record.userID, clientKey: key) else { throw StorageError.duplicate }
+            return first
+        }
+    }
+
+    private func recordMade(userID: Int64, clientKey: String) throws -> RunRecord? {
+        try read { db in try db.record(RunRecord.self, "SELECT * FROM records WHERE userID = ? AND clientKey = ?", [userID, clientKey]) }
+    }
+
+    private func insertRecord(_ record: RunRecord) throws -> RunRecord {
         try write { db in
+            if let key = record.clientKey,
+               let first = try db.record(RunRecord.self, "SELECT * FROM records WHERE userID = ? AND clientKey = ?", [record.userID, key]) {
+                return first
+            }
             var record = record
             if let meetupID = record.meetupID {
                 let attended = try db.value("""
@@ -56,7 +80,7 @@ extension AppDatabase {
                     """, [meetupID, record.userID, meetupID, record.userID], as: Bool.self) ?? false
                 guard attended else { throw StorageError.forbidden }
             }
-            record.id = try db.insert(record)
+            record.id = try db.refusing(as: .duplicate) { try db.insert(record) }
             return record
         }
     }
@@ -94,7 +118,7 @@ extension AppDatabase {
                 SELECT * FROM meetups WHERE startsAt BETWEEN ? AND ? AND (hostID = ?3 OR id IN
                     (SELECT meetupID FROM meetupApplications WHERE userID = ?3 AND status = 'accepted'))
                 ORDER BY startsAt DESC
-                """, [now.addingTimeInterval(-30 * 86_400), now, userID])
+                """, [now.addingTimeInterval(-30 * 86_400), now.addingTimeInterval(86_400), userID])
         }
     }
 
@@ -136,7 +160,7 @@ extension AppDatabase {
 
 extension RunRecord: SQLRecord {
     /// The table's columns in its own order, which `init(row:)` reads by position.
-    static let columns = ["id", "userID", "startedAt", "distanceMeters", "durationSeconds", "elevationGain", "note", "noteHTML", "visibility", "meetupID", "track", "createdAt", "splits"]
+    static let columns = ["id", "userID", "startedAt", "distanceMeters", "durationSeconds", "elevationGain", "note", "noteHTML", "visibility", "meetupID", "track", "createdAt", "splits", "clientKey"]
 
     init(row: some PositionalRow, startingAt offset: Int) throws {
         try row.checkColumns(Self.columns, from: offset)
@@ -153,9 +177,10 @@ extension RunRecord: SQLRecord {
         track = try row.decode(atIndex: offset + 10)
         createdAt = try row.date(atIndex: offset + 11)
         splits = try row.decode(atIndex: offset + 12)
+        clientKey = try row.decode(atIndex: offset + 13)
     }
 
     var columnValues: [(any SQLBindable)?] {
-        [userID, startedAt, distanceMeters, durationSeconds, elevationGain, note, noteHTML, visibility.rawValue, meetupID, track, createdAt, splits]
+        [userID, startedAt, distanceMeters, durationSeconds, elevationGain, note, noteHTML, visibility.rawValue, meetupID, track, createdAt, splits, clientKey]
     }
 }

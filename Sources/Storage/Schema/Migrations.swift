@@ -31,6 +31,7 @@ enum Migrations {
         migrator.registerMigration("v23 payments", migrate: { db in try db.execute(sql: PaymentsSchema.sql(.sqlite)) })
         migrator.registerMigration("v24 push", migrate: { db in try db.execute(sql: PushSchema.sql(.sqlite)) })
         migrator.registerMigration("v25 jpeg widths", migrate: { db in try db.execute(sql: JPEGWidthsSchema.sql(.sqlite)) })
+        migrator.registerMigration("v26 record keys", migrate: { db in try db.execute(sql: RecordKeysSchema.sql(.sqlite)) })
         return migrator
     }
 }

@@ -36,6 +36,7 @@ enum PostgresMigrations {
         ("v23 payments", PaymentsSchema.sql(.postgres)),
         ("v24 push", PushSchema.sql(.postgres)),
         ("v25 jpeg widths", JPEGWidthsSchema.sql(.postgres)),
+        ("v26 record keys", RecordKeysSchema.sql(.postgres)),
     ]
 
     private static func apply(_ sql: String, as names: [String], on connection: PostgresConnection) throws {

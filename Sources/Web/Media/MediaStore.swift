@@ -88,8 +88,7 @@ struct MediaStore: Sendable {
 
     /// 22 base64url characters: 16 random bytes.
     private static func isToken(_ text: some StringProtocol) -> Bool {
-        text.utf8.count == 22
-            && text.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || $0 == 0x2D || $0 == 0x5F }
+        Checked.isToken(text, lengths: 22...22)
     }
 
     // MARK: - Variants

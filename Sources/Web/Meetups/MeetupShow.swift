@@ -89,6 +89,8 @@ extension App {
             retroURL: now >= meetup.endsAt && (isHost || participants.contains { $0.user.id == viewer?.id && $0.attended == true })
                 ? Paths.meetupRetro(meetupID) : nil,
             started: now >= meetup.startsAt,
+            recordURL: isHost || participants.contains { $0.user.id == viewer?.id && $0.status == .accepted }
+                ? recordURL(meetupID: meetupID, startsAt: meetup.startsAt, now: now) : nil,
             canClose: isHost && meetup.closedAt == nil && !meetup.isClosed(at: now),
             going: participants.filter { $0.status == .accepted }.map { participantView($0, meetupID: meetupID) },
             pending: isHost && meetup.signupMode == .approval
@@ -120,6 +122,15 @@ extension App {
 }
 
 /// A meetup's page: the details, who is going, one clear next step for the viewer, the talk.
+extension App {
+    /// The recorder, its run to belong to the meetup, on the meetup's day (the site's time zone).
+    func recordURL(meetupID: Int64, startsAt: Date, now: Date) -> String? {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = localizer.timeZone
+        return calendar.isDate(now, inSameDayAs: startsAt) ? Paths.recordNew + "?meetup=\(meetupID)#recorder" : nil
+    }
+}
+
 struct MeetupPageView: PageView {
     static let template = "meetup"
     let meetup: MeetupDetailView
@@ -133,6 +144,8 @@ struct MeetupPageView: PageView {
     /// After the meetup, for its host and those who attended.
     let retroURL: String?
     let started: Bool
+    /// On the meetup's day, for its host and those going: record the run in the browser.
+    let recordURL: String?
     let canClose: Bool
     let going: [ParticipantView]
     var hasGoing: Bool { !going.isEmpty }

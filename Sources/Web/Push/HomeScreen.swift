@@ -11,12 +11,17 @@ struct ServiceWorkerScript: Sendable {
     let revision: String
 
     init(publicDirectory: String) {
-        let kept = ["offline.html", "css/moim.css", "js/app.js", "js/live.js", "icons/moim.svg", "icons/icon-192.png", "sw.js"]
-        var bytes: [UInt8] = []
-        for path in kept { bytes += (FileManager.default.contents(atPath: publicDirectory + "/" + path)).map { [UInt8]($0) } ?? [] }
-        revision = Crypto.sha256(bytes).prefix(8).map { String(format: "%02x", $0) }.joined()
         let script = FileManager.default.contents(atPath: publicDirectory + "/sw.js").map { String(decoding: $0, as: UTF8.self) } ?? ""
+        var bytes = Array(script.utf8)
+        for path in Self.keptFiles(script) { bytes += (FileManager.default.contents(atPath: publicDirectory + path)).map { [UInt8]($0) } ?? [] }
+        revision = Crypto.sha256(bytes).prefix(8).map { String(format: "%02x", $0) }.joined()
         body = Array(script.replacingOccurrences(of: "__REVISION__", with: revision).utf8)
+    }
+
+    /// The paths in the worker's `const FILES = ["/offline.html", …];` line: what it keeps.
+    static func keptFiles(_ script: String) -> [String] {
+        guard let line = script.split(separator: "\n").first(where: { $0.hasPrefix("const FILES = [") }) else { return [] }
+        return line.split(separator: "\"").enumerated().filter { $0.offset % 2 == 1 }.map { String($0.element) }.filter { $0.hasPrefix("/") && !$0.contains("..") }
     }
 }
 

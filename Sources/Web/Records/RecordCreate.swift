@@ -5,10 +5,11 @@ import Markdown
 import Storage
 
 extension App {
-    /// `GET /records/new`
+    /// `GET /records/new`, `?meetup=ID` to log a meetup's run.
     func recordNew(_ context: RequestContext) throws -> HTTPResponse {
         let user = try context.requireUser()
-        return try renderRecordForm(user, values: [:], errors: FieldErrors(), context)
+        let meetup = context.request.query["meetup"].flatMap(Checked.id).map { ["meetup": String($0)] } ?? [:]
+        return try renderRecordForm(user, values: meetup, errors: FieldErrors(), context)
     }
 
     /// `POST /records`: typed in, or filled from a GPX file (which wins where it has data).
@@ -47,13 +48,17 @@ extension App {
         let visibility = form["visibility"].flatMap(RunRecord.Visibility.init(rawValue:))
         if visibility == nil { errors.add("visibility", "errors.choice") }
         let meetupID = form["meetup"].flatMap(Checked.id)
+        // A run recorded in the browser carries its own key, so that a resend is the same record.
+        let clientKey = form["run"].flatMap { $0.isEmpty ? nil : $0 }
+        if let clientKey, !Checked.isToken(clientKey, lengths: 16...64) { throw HTTPError(.badRequest) }
 
         guard errors.isEmpty, let meters, let seconds, let started, let gain, let visibility else {
             return try renderRecordForm(user, values: form.fields.reduce(into: [:]) { $0[$1.name] = $1.value }, errors: errors, context)
         }
         let record = RunRecord(userID: try user.storedID, startedAt: started, distanceMeters: meters, durationSeconds: seconds, elevationGain: gain,
                                note: note, noteHTML: MarkdownRenderer.html(note), visibility: visibility, meetupID: meetupID, track: track?.encoded,
-                               splits: track.map { $0.splits().map(String.init).joined(separator: ",") }.flatMap { $0.isEmpty ? nil : $0 })
+                               splits: track.map { $0.splits().map(String.init).joined(separator: ",") }.flatMap { $0.isEmpty ? nil : $0 },
+                               clientKey: clientKey)
         let saved = try storageAction(context) { try database.createRecord(record) }
         return redirect(to: Paths.record(saved.id ?? 0), flash: "record_saved")
     }
@@ -77,6 +82,8 @@ extension App {
                 distance: values["distance"] ?? "", duration: values["duration"] ?? "",
                 elevation: values["elevation"] ?? "", note: values["note"] ?? ""),
             unitLabel: user.units == "mi" ? "mi" : "km",
+            unitMeters: user.units == "mi" ? "1609.344" : "1000",
+            tiles: tiles != nil,
             visibilities: choices(RunRecord.Visibility.allCases.map(\.rawValue), labels: "records.visibility",
                                   selected: values["visibility"] ?? "crew", language),
             meetups: meetups.map { meetup in
@@ -95,6 +102,10 @@ struct RecordFormView: PageView {
     /// What was typed, to type it again after an error.
     let v: RecordFormValues
     let unitLabel: String
+    /// Metres in that unit, for the recorder's figures.
+    let unitMeters: String
+    /// Whether the site has map tiles for the recorder's map.
+    let tiles: Bool
     let visibilities: [Choice]
     /// Recent meetups the member attended, to link the run to.
     let meetups: [Choice]
