@@ -14,6 +14,14 @@ public struct GPXTrack: Equatable {
         public var time: Date?
         /// Which `trkseg` (counted over every `trk`) the point is in.
         public var segment = 0
+
+        public init(latitude: Double, longitude: Double, elevation: Double?, time: Date?, segment: Int = 0) {
+            self.latitude = latitude
+            self.longitude = longitude
+            self.elevation = elevation
+            self.time = time
+            self.segment = segment
+        }
     }
 
     public enum Problem: Error, Equatable {

@@ -49,6 +49,12 @@ final class LiveSite {
 
     /// A `multipart/form-data` form with one file, from the signed-in member.
     func post(_ target: String, _ fields: [(String, String)], file: (field: String, name: String, bytes: [UInt8])) throws -> String {
+        let request = multipart(target, fields, file: file)
+        return try send(request.head, body: request.body)
+    }
+
+    /// The request `post(_:_:file:)` sends, to send as it is (from several threads at once).
+    func multipart(_ target: String, _ fields: [(String, String)], file: (field: String, name: String, bytes: [UInt8])) -> (head: String, body: [UInt8]) {
         let boundary = "----MoimLiveBoundary"
         var body: [UInt8] = []
         for (name, value) in fields + [("_csrf", member.csrfToken(on: "/"))] {
@@ -56,8 +62,8 @@ final class LiveSite {
         }
         body += Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(file.field)\"; filename=\"\(file.name)\"\r\n\r\n".utf8)
         body += file.bytes + Array("\r\n--\(boundary)--\r\n".utf8)
-        return try send("POST \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\n\(cookieLine)Content-Type: multipart/form-data; boundary=\(boundary)\r\n"
-            + "Content-Length: \(body.count)\r\nConnection: close\r\n\r\n", body: body)
+        return ("POST \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\n\(cookieLine)Content-Type: multipart/form-data; boundary=\(boundary)\r\n"
+            + "Content-Length: \(body.count)\r\nConnection: close\r\n\r\n", body)
     }
 
     /// True if the server still answers a new connection.
