@@ -133,6 +133,10 @@ def main():
         reloaded = teleported = weak = announced = False
         for index, (lat, lon) in enumerate(fixes):
             due = real_start + index * EVERY * 1000 / SPEED_UP
+            if time.time() * 1000 > due + EVERY * 1000 / SPEED_UP and index + 1 < len(fixes):
+                # Behind after a slow step of the test (a reload, the accessibility tree): the runner
+                # ran on meanwhile, as through a GPS gap, rather than in a burst no runner could make.
+                continue
             time.sleep(max(0, (due - time.time() * 1000) / 1000))
             covered = index * PACE * EVERY
             if not weak and covered > 1200:

@@ -1,6 +1,6 @@
-// Runs finished on this phone wait here (IndexedDB) until the server has them: the recorder
-// puts them in, and the page, the next visit (app.js) or the service worker's Background Sync
-// sends them. Each carries its run's key, so a run sent twice is still one record.
+// The recorder's store (IndexedDB) and the runs finished on this phone, as GPX, waiting here
+// until the server has them: the page, the next visit (app.js) or the service worker's
+// Background Sync sends them. Each carries its run's key, so a run sent twice is one record.
 (function (scope) {
   "use strict";
   var DB = "moim-recorder";
@@ -65,7 +65,20 @@
     return transaction(["outbox"], "readwrite", function (outbox) { outbox.delete(key); });
   }
 
+  // A recorded run as GPX 1.1: a `trkseg` for each part between pauses, times to the millisecond.
+  function gpx(points) {
+    var rows = [], segment = null;
+    points.forEach(function (p) {
+      if (p.seg !== segment) { if (segment !== null) rows.push("</trkseg><trkseg>"); segment = p.seg; }
+      rows.push('<trkpt lat="' + p.lat.toFixed(7) + '" lon="' + p.lon.toFixed(7) + '">'
+        + (p.ele !== null && isFinite(p.ele) ? "<ele>" + p.ele.toFixed(1) + "</ele>" : "") + "<time>" + new Date(p.t).toISOString() + "</time></trkpt>");
+    });
+    return '<?xml version="1.0" encoding="UTF-8"?>\n<gpx version="1.1" creator="Moim" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>'
+      + rows.join("\n") + "</trkseg></trk></gpx>\n";
+  }
+
   scope.MoimOutbox = {
+    gpx: gpx,
     open: open,
     transaction: transaction,
     all: all,

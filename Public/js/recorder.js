@@ -6,7 +6,7 @@
   let form = document.querySelector("[data-role=record-form]");
   if (!box || !form || !window.indexedDB || !window.MoimOutbox) return;
   let Outbox = window.MoimOutbox, t = box.dataset, unit = Number(t.unitMeters) || 1000;
-  let ACCURACY = 30, SPEED = 12, STILL_SECONDS = 10, STILL_METERS = 5;
+  const ACCURACY = 30, SPEED = 12, STILL_SECONDS = 10, STILL_METERS = 5;
   let run = null, points = [], watch = null, lock = null, tick = null, still = null, jumps = 0;
 
   function $(role) { return box.querySelector("[data-role=" + role + "]"); }
@@ -25,14 +25,14 @@
     return (h ? h + ":" + String(m).padStart(2, "0") : m) + ":" + String(s).padStart(2, "0");
   }
 
-  // Metres between two points: the sphere is close enough for a live estimate.
+  // Metres between two points, on the sphere: a live estimate.
   function meters(a, b) {
     let r = Math.PI / 180, dLat = (b.lat - a.lat) * r, dLon = (b.lon - a.lon) * r;
     let h = Math.sin(dLat / 2) ** 2 + Math.cos(a.lat * r) * Math.cos(b.lat * r) * Math.sin(dLon / 2) ** 2;
     return 2 * 6371008.8 * Math.asin(Math.min(1, Math.sqrt(h)));
   }
 
-  // Distance and moving seconds, each segment on its own; `marks` the moving time at each unit.
+  // Distance and moving seconds by segment; `marks`: the moving time at each whole unit.
   function totals() {
     let distance = 0, seconds = 0, marks = [];
     for (let i = 1; i < points.length; i++) {
@@ -108,12 +108,10 @@
     if (!isFinite(point.lat) || !isFinite(point.lon)) return;
     if (c.accuracy > ACCURACY) return status(text("tWeak", { accuracy: Math.round(c.accuracy) }));
     let last = points[points.length - 1];
-    if (run.state === "still") {
-      if (!still || meters(still, point) < STILL_METERS * 2) return;
+    if (run.state === "still") {  // moving again after an auto-pause: a new segment
+      if (meters(still, point) < STILL_METERS * 2) return;
       run.state = "running";
-      run.seg += 1;
-      point.seg = run.seg;
-      still = null;
+      point.seg = ++run.seg;
       save();
     }
     if (run.state !== "running") return;
@@ -138,14 +136,15 @@
     if (since.length > 2 && point.t - since[0].t >= (STILL_SECONDS - 1) * 1000 && since.every(p => meters(p, point) < STILL_METERS)) {
       run.state = "still";
       still = point;
-      save();
-      status(text("tStanding"));
+      save().then(() => status(text("tStanding")));
     }
   }
 
   function failed(error) {
-    if (error.code === 1) { stop(); note(text("tDenied")); show(points.length ? ["finish", "discard"] : []); }
-    else status(text("tWaiting"));
+    if (error.code !== 1) return status(text("tWaiting"));
+    stop();
+    note(text("tDenied"));
+    show(points.length ? ["finish", "discard"] : []);
   }
 
   function listen() {
@@ -161,14 +160,14 @@
     watch = tick = lock = null;
   }
 
-  // The screen kept on while recording, where the browser can.
+  // The screen kept on while recording, where it can be.
   function awake() {
     if (!("wakeLock" in navigator)) return note(text("tNoWakeLock"));
     if (lock || document.visibilityState !== "visible") return;
     navigator.wakeLock.request("screen").then(sentinel => {
       lock = sentinel;
-      sentinel.addEventListener("release", () => { lock = null; });
-    }, () => { note(text("tNoWakeLock")); });
+      sentinel.onrelease = () => { lock = null; };
+    }, () => note(text("tNoWakeLock")));
   }
 
   function begin(existing) {
@@ -183,19 +182,8 @@
     figures();
   }
 
-  function gpx() {
-    let rows = [], seg = null;
-    points.forEach(p => {
-      if (p.seg !== seg) { if (seg !== null) rows.push("</trkseg><trkseg>"); seg = p.seg; }
-      rows.push('<trkpt lat="' + p.lat.toFixed(7) + '" lon="' + p.lon.toFixed(7) + '">' + (p.ele !== null && isFinite(p.ele) ? "<ele>" + p.ele.toFixed(1) + "</ele>" : "")
-        + "<time>" + new Date(p.t).toISOString() + "</time></trkpt>");
-    });
-    return '<?xml version="1.0" encoding="UTF-8"?>\n<gpx version="1.1" creator="Moim" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>'
-      + rows.join("\n") + "</trkseg></trk></gpx>\n";
-  }
-
-  // Finishing: the run goes to the outbox with the form's note, visibility and meetup, then
-  // out; it leaves this phone only once the server has it.
+  // Finishing: the run goes to the outbox with the form's note, visibility and meetup, and
+  // leaves the phone once the server has it.
   function finish() {
     stop();
     $("resume").hidden = true;
@@ -205,10 +193,10 @@
     new FormData(form).forEach((value, name) => { if (typeof value === "string" && name !== "_csrf") fields.push([name, value]); });
     show([]);
     status(text("tSending"));
-    Outbox.put({ key: run.key, csrf: form.querySelector("[name=_csrf]").value, fields, gpx: gpx() }).then(forget).then(send);
+    Outbox.put({ key: run.key, csrf: form.querySelector("[name=_csrf]").value, fields, gpx: Outbox.gpx(points) }).then(forget).then(send);
   }
 
-  // One run at a time is kept: finished or discarded, its points go.
+  // One run at a time is kept; finished or discarded, it goes.
   function forget() {
     return Outbox.transaction(["runs", "points"], "readwrite", (runs, store) => { runs.clear(); store.clear(); });
   }
@@ -220,7 +208,7 @@
       if (!problem) return;
       if (problem.status !== "offline") return status(problem.status === "signed-out" ? text("tSignedOut") : text("tRefused", { reason: problem.reason }));
       status(text("tQueued"));
-      // Sent when the network is back: by this page if it is still open, else by the service worker.
+      // Sent when the network is back: by this page if open, else by the service worker.
       addEventListener("online", send, { once: true });
       navigator.serviceWorker?.ready.then(registration => registration.sync?.register("moim-runs")).catch(() => {});
     });
@@ -229,7 +217,7 @@
   function discard(quietly) {
     if (quietly !== true && !confirm(text("tConfirmDiscard"))) return;
     stop();
-    forget().then(() => { location.reload(); });
+    forget().then(() => location.reload());
   }
 
   box.addEventListener("click", event => {

@@ -128,6 +128,8 @@ enum Routes {
         router.get("/records/new", app.page(app.recordNew))
         router.upload("/records", app.page(app.recordCreate))
         router.get("/records/:id", app.page(app.recordShow))
+        router.get("/records/:id/edit", app.page(app.recordEdit))
+        router.post("/records/:id/edit", app.page(app.recordUpdate))
         router.post("/records/:id/delete", app.page(app.recordDelete))
         router.get("/u/:username/records", app.page(app.profileRecords))
         router.get("/u/:username/feedback", app.page(app.feedbackArchive))

@@ -85,6 +85,14 @@ extension AppDatabase {
         }
     }
 
+    /// Changes what a runner may change of their own run: its notes and who sees it.
+    public func updateRecord(id: Int64, userID: Int64, note: String, noteHTML: String, visibility: RunRecord.Visibility) throws {
+        try write { db in
+            guard try db.execute("UPDATE records SET note = ?, noteHTML = ?, visibility = ? WHERE id = ? AND userID = ?",
+                                 [note, noteHTML, visibility.rawValue, id, userID]) == 1 else { throw StorageError.notFound }
+        }
+    }
+
     public func deleteRecord(id: Int64, userID: Int64) throws {
         try write { db in
             guard try db.execute("DELETE FROM records WHERE id = ? AND userID = ?", [id, userID]) == 1 else { throw StorageError.notFound }

@@ -2,6 +2,7 @@ import Formats
 import Foundation
 import Geo
 import HTTP
+import Markdown
 import Storage
 
 /// One run.
@@ -9,6 +10,16 @@ struct RecordPageView: PageView {
     static let template = "record"
     let record: RunView
     let isOwner: Bool
+}
+
+/// A run's notes and visibility, changed after the run.
+struct RecordEditView: PageView {
+    static let template = "record-edit"
+    let url: String
+    let note: String
+    let visibilities: [Choice]
+    let errors: [String: String]
+    var hasErrors: Bool { !errors.isEmpty }
 }
 
 extension App {
@@ -50,6 +61,49 @@ extension App {
         }
         let title = localizer.text("records.run_title", language, ["date": localizer.date(record.startedAt, language)])
         return page(RecordPageView(record: run, isOwner: isOwner), context, title: title, section: .records)
+    }
+
+    /// `GET /records/:id/edit`: the notes and visibility of one's own run, after the run.
+    func recordEdit(_ context: RequestContext) throws -> HTTPResponse {
+        let (user, record) = try ownRecord(context)
+        return renderRecordEdit(record, note: record.note, visibility: record.visibility.rawValue, errors: FieldErrors(), user: user, context)
+    }
+
+    /// `POST /records/:id/edit`
+    func recordUpdate(_ context: RequestContext) throws -> HTTPResponse {
+        let (user, record) = try ownRecord(context)
+        let note = (context.form["note"] ?? "").trimmed
+        let visibility = context.form["visibility"].flatMap(RunRecord.Visibility.init(rawValue:))
+        var errors = FieldErrors()
+        if !note.fits(0, 2000) { errors.add("note", "errors.crew_description") }
+        guard errors.isEmpty, let visibility, let id = record.id else {
+            if visibility == nil { throw HTTPError(.badRequest) }
+            return renderRecordEdit(record, note: note, visibility: visibility?.rawValue ?? "", errors: errors, user: user, context)
+        }
+        try storageAction(context) {
+            try database.updateRecord(id: id, userID: user.storedID, note: note, noteHTML: MarkdownRenderer.html(note), visibility: visibility)
+        }
+        return redirect(to: Paths.record(id), flash: "record_updated")
+    }
+
+    /// The signed-in member's run named by `:id`; another's is not found.
+    private func ownRecord(_ context: RequestContext) throws -> (User, RunRecord) {
+        let user = try context.requireUser()
+        guard let id = context.request.parameters["id"].flatMap(Checked.id),
+              let record = try database.record(id: id, viewerID: user.id), record.userID == user.id
+        else { throw HTTPError(.notFound) }
+        return (user, record)
+    }
+
+    private func renderRecordEdit(_ record: RunRecord, note: String, visibility: String, errors: FieldErrors, user: User,
+                                  _ context: RequestContext) -> HTTPResponse {
+        let language = context.language
+        let view = RecordEditView(
+            url: Paths.record(record.id ?? 0), note: note,
+            visibilities: choices(RunRecord.Visibility.allCases.map(\.rawValue), labels: "records.visibility", selected: visibility, language),
+            errors: errors.localized(localizer, language))
+        return page(view, context, title: localizer.text("records.edit_title", language), section: .records,
+                    status: errors.isEmpty ? .ok : .unprocessableContent)
     }
 
     /// `POST /records/:id/delete`

@@ -135,6 +135,28 @@ func gpxFixture(steps: Int, start: Date = Date(timeIntervalSince1970: 1_795_000_
         #expect(theirs.contains("<strong>great</strong>"))
     }
 
+    @Test func aRunnerChangesNotesAndVisibilityAfterTheRun() throws {
+        let site = try TestSite()
+        let people = site.members("runner", "friend")
+        let start = MeetupForm.local(Date().addingTimeInterval(-3600), .current)
+        let url = try #require(people[0].post("/records", [("started_at", start), ("distance", "5"), ("duration", "25:00"), ("visibility", "public")],
+                                              from: "/records/new").headers["Location"])
+        #expect(people[0].get(url).bodyText.contains("href=\"\(url)/edit\""))
+        #expect(!people[1].get(url).bodyText.contains("\(url)/edit"))
+        // Another member's edit is no page at all, nor is a forged one.
+        #expect(people[1].get(url + "/edit").status == .notFound)
+        #expect(people[1].post(url + "/edit", [("note", "mine now"), ("visibility", "public")], from: "/records").status == .notFound)
+        let saved = people[0].post(url + "/edit", [("note", "**steady** <script>alert(1)</script>"), ("visibility", "private")], from: url + "/edit")
+        #expect(saved.status == .seeOther)
+        let page = people[0].get(url).bodyText
+        #expect(page.contains("<strong>steady</strong>") && !page.contains("<script>alert(1)"))
+        #expect(people[1].get(url).status == .notFound)
+        #expect(people[0].post(url + "/edit", [("note", String(repeating: "a", count: 2001)), ("visibility", "public")], from: url + "/edit").status
+            == .unprocessableContent)
+        #expect(people[0].post(url + "/edit", [("note", ""), ("visibility", "everyone")], from: url + "/edit").status == .badRequest)
+        #expect(people[1].get(url).status == .notFound)
+    }
+
     @Test func visibilityIsHonoured() throws {
         let site = try TestSite()
         let people = site.members("runner", "friend")
