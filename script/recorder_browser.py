@@ -202,6 +202,46 @@ def main():
             check(track and track > 1000 and key, "its route is stored, with the run's key")
         check('id="recorder" hidden' in page or "recorder" not in page, "with JavaScript off the recorder stays hidden")
 
+        # Location refused: the page says so and the form is there to type the run in.
+        driver.execute_cdp_cmd("Emulation.clearGeolocationOverride", {})
+        driver.execute_cdp_cmd("Browser.setPermission", {"origin": BASE, "permission": {"name": "geolocation"}, "setting": "denied"})
+        driver.get(BASE + "/records/new#recorder")
+        button(driver, "start").click()
+        try:
+            WebDriverWait(driver, 10).until(lambda d: "may not use" in role(d, "note").text)
+        except Exception:
+            pass
+        check("may not use" in role(driver, "note").text and driver.find_element(By.ID, "distance").is_displayed(),
+              f"with location refused the page says so, and the form stays to type the run in: {role(driver, 'note').text!r}")
+        driver.execute_cdp_cmd("Browser.setPermission", {"origin": BASE, "permission": {"name": "geolocation"}, "setting": "granted"})
+
+        # Auto-pause: standing still for ten seconds pauses, moving on records again in a new
+        # segment; a reload, then "Save it as it is" saves the run without the time stood still.
+        driver.refresh()
+        time.sleep(0.5)
+        check(not role(driver, "resume").is_displayed(), "a refused start leaves no run to resume")
+        driver.find_element(By.CSS_SELECTOR, "#recorder [data-setting=autopause]").click()
+        move(driver, *fixes[0])
+        button(driver, "start").click()
+        start, stood = time.time(), False
+        plan = list(range(0, 60)) + [60] * 40 + list(range(61, 120))  # 60 fixes running, 80 s standing, 59 more
+        for step, index in enumerate(plan):
+            time.sleep(max(0, start + step * EVERY / SPEED_UP - time.time()))
+            move(driver, *fixes[index])
+            if step == 99:
+                stood = "standing still" in role(driver, "status").text
+        check(stood, "standing still for ten seconds pauses the run by itself")
+        time.sleep(0.3)
+        check(role(driver, "status").text == "Recording", "moving on records again")
+        driver.refresh()
+        WebDriverWait(driver, 10).until(lambda d: role(d, "resume").is_displayed())
+        button(driver, "keep").click()
+        WebDriverWait(driver, 15).until(lambda d: len(records(data)) == 2)
+        second = records(data)[1]
+        # Moving time: the running, and at most the ten seconds (and a tick of the page's clock)
+        # before the pause began; never the 80 s stood still.
+        check(118 * EVERY - 5 < second[1] < 118 * EVERY + 40, f"saved as it was, the time stood still left out ({second[1]} s)")
+
         if output:
             # The recorder in Korean, a few hundred metres into a run.
             driver.quit()

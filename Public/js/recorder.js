@@ -1,20 +1,20 @@
-// Records a run: positions kept in IndexedDB as they come, figures and route drawn live (an
-// estimate: the server computes the record), the run sent as GPX through the record form.
+// Records a run: positions kept in IndexedDB as they come, figures and route drawn live
+// (estimates: the server computes the record), sent as GPX through the record form.
 (() => {
   "use strict";
   let box = document.getElementById("recorder");
   let form = document.querySelector("[data-role=record-form]");
   if (!box || !form || !window.indexedDB || !window.MoimOutbox) return;
   let Outbox = window.MoimOutbox, t = box.dataset, unit = Number(t.unitMeters) || 1000;
-  const ACCURACY = 30, SPEED = 12, STILL_SECONDS = 10, STILL_METERS = 5;
+  const ACCURACY = 30, SPEED = 12, STILL_MS = 10000, STILL_METERS = 5;
   let run = null, points = [], watch = null, lock = null, tick = null, still = null, jumps = 0;
 
   function $(role) { return box.querySelector("[data-role=" + role + "]"); }
   function text(key, values) {
     return (t[key] || "").replace(/\{(\w+)\}/g, (_, name) => values && name in values ? values[name] : "");
   }
-  function status(message) { $("status").textContent = message; }
-  function note(message) { $("note").textContent = message; $("note").hidden = !message; }
+  function status(words) { $("status").textContent = words; }
+  function note(words) { $("note").textContent = words; $("note").hidden = !words; }
   function show(names) {
     box.querySelectorAll("[data-role=controls] button").forEach(b => { b.hidden = !names.includes(b.dataset.action); });
   }
@@ -25,7 +25,7 @@
     return (h ? h + ":" + String(m).padStart(2, "0") : m) + ":" + String(s).padStart(2, "0");
   }
 
-  // Metres between two points, on the sphere: a live estimate.
+  // Metres between two points on the sphere: an estimate.
   function meters(a, b) {
     let r = Math.PI / 180, dLat = (b.lat - a.lat) * r, dLon = (b.lon - a.lon) * r;
     let h = Math.sin(dLat / 2) ** 2 + Math.cos(a.lat * r) * Math.cos(b.lat * r) * Math.sin(dLon / 2) ** 2;
@@ -63,26 +63,26 @@
       $("announce").textContent = text("tAnnounce", { distance: n, unit: t.unit, split, average: clock(marks[n - 1] / n) });
       save();
     }
+    if (run.state === "running" && watch !== null && autopause.checked) standingStill();
     draw();
   }
 
-  // The route on the site's map tiles (Web Mercator, 256-pixel tiles), fitted to the view.
+  // The route on the site's map tiles (Web Mercator, 256 px), fitted to the view.
   function draw() {
-    let W = 360, H = 220, box0 = [Infinity, Infinity, -Infinity, -Infinity];
+    let W = 360, H = 220, edge = [Infinity, Infinity, -Infinity, -Infinity];
     let xy = points.map(p => {
       let lat = Math.max(-85, Math.min(85, p.lat)) * Math.PI / 180;
       let q = [(p.lon + 180) / 360 * 256, (1 - Math.log(Math.tan(lat) + 1 / Math.cos(lat)) / Math.PI) * 128];
-      box0 = [Math.min(box0[0], q[0]), Math.min(box0[1], q[1]), Math.max(box0[2], q[0]), Math.max(box0[3], q[1])];
+      edge = [Math.min(edge[0], q[0]), Math.min(edge[1], q[1]), Math.max(edge[2], q[0]), Math.max(edge[3], q[1])];
       return q;
     });
     if (!xy.length) return;
-    let z = Math.max(3, Math.min(17, Math.floor(Math.log2(Math.min(320 / (box0[2] - box0[0] || 1e-9), 180 / (box0[3] - box0[1] || 1e-9))))));
-    let k = 2 ** z, left = (box0[0] + box0[2]) / 2 * k - W / 2, top = (box0[1] + box0[3]) / 2 * k - H / 2;
+    let z = Math.max(3, Math.min(17, Math.floor(Math.log2(Math.min(320 / (edge[2] - edge[0] || 1e-9), 180 / (edge[3] - edge[1] || 1e-9))))));
+    let k = 2 ** z, left = (edge[0] + edge[2]) / 2 * k - W / 2, top = (edge[1] + edge[3]) / 2 * k - H / 2;
     function at(q) { return [(q[0] * k - left).toFixed(1), (q[1] * k - top).toFixed(1)]; }
     $("route").setAttribute("points", xy.map(q => at(q).join(",")).join(" "));
     let here = at(xy[xy.length - 1]);
-    $("here").setAttribute("cx", here[0]);
-    $("here").setAttribute("cy", here[1]);
+    ["cx", "cy"].forEach((name, i) => $("here").setAttribute(name, here[i]));
     if (!("tiles" in t)) return;
     let tiles = "";
     for (let x = Math.floor(left / 256); x * 256 < left + W; x++) {
@@ -105,7 +105,7 @@
   function position(fix) {
     if (!run || run.state === "finished") return;
     let c = fix.coords, point = { lat: c.latitude, lon: c.longitude, ele: c.altitude, t: Date.now(), seg: run.seg };
-    if (!isFinite(point.lat) || !isFinite(point.lon)) return;
+    if (!isFinite(point.lat + point.lon)) return;
     if (c.accuracy > ACCURACY) return status(text("tWeak", { accuracy: Math.round(c.accuracy) }));
     let last = points[points.length - 1];
     if (run.state === "still") {  // moving again after an auto-pause: a new segment
@@ -127,22 +127,23 @@
     }
     jumps = 0;
     keep(point);
-    if (box.querySelector("[data-setting=autopause]").checked) standingStill(point);
   }
 
-  // Auto-pause: no more than a few metres in ten seconds is standing still.
-  function standingStill(point) {
-    let since = points.filter(p => p.seg === point.seg && point.t - p.t <= STILL_SECONDS * 1000);
-    if (since.length > 2 && point.t - since[0].t >= (STILL_SECONDS - 1) * 1000 && since.every(p => meters(p, point) < STILL_METERS)) {
+  // Auto-pause: ten seconds within a few metres (or with no new fix) is standing still.
+  function standingStill() {
+    let now = Date.now(), segment = points.filter(p => p.seg === run.seg), last = segment[segment.length - 1];
+    if (!last || now - segment[0].t < STILL_MS) return;
+    if (segment.every(p => now - p.t > STILL_MS || meters(p, last) < STILL_METERS)) {
       run.state = "still";
-      still = point;
+      still = last;
       save().then(() => status(text("tStanding")));
     }
   }
 
   function failed(error) {
-    if (error.code !== 1) return status(text("tWaiting"));
+    if (error.code !== 1) return run.state === "running" && status(text("tWaiting"));
     stop();
+    if (!points.length) forget();
     note(text("tDenied"));
     show(points.length ? ["finish", "discard"] : []);
   }
@@ -167,7 +168,7 @@
     navigator.wakeLock.request("screen").then(sentinel => {
       lock = sentinel;
       sentinel.onrelease = () => { lock = null; };
-    }, () => note(text("tNoWakeLock")));
+    }, () => watch !== null && note(text("tNoWakeLock")));
   }
 
   function begin(existing) {
@@ -177,7 +178,7 @@
     save();
     $("resume").hidden = true;
     show(run.state === "paused" ? ["resume", "finish", "discard"] : ["pause", "finish"]);
-    status(run.state === "paused" ? text("tPaused") : text("tWaiting"));
+    status(text(run.state === "paused" ? "tPaused" : "tWaiting"));
     listen();
     figures();
   }
@@ -206,7 +207,7 @@
       let saved = results.find(r => r.status === "saved"), problem = results.find(r => r.status !== "saved");
       if (saved) return location.assign(saved.url);
       if (!problem) return;
-      if (problem.status !== "offline") return status(problem.status === "signed-out" ? text("tSignedOut") : text("tRefused", { reason: problem.reason }));
+      if (problem.status !== "offline") return status(text(problem.status === "signed-out" ? "tSignedOut" : "tRefused", problem));
       status(text("tQueued"));
       // Sent when the network is back: by this page if open, else by the service worker.
       addEventListener("online", send, { once: true });
@@ -233,9 +234,9 @@
   });
   document.addEventListener("visibilitychange", () => { if (watch !== null) awake(); });
 
-  let autopause = box.querySelector("[data-setting=autopause]");
+  const autopause = box.querySelector("[data-setting=autopause]");
   autopause.checked = localStorage.getItem("moim-autopause") === "1";
-  autopause.addEventListener("change", () => { localStorage.setItem("moim-autopause", autopause.checked ? "1" : "0"); });
+  autopause.onchange = () => localStorage.setItem("moim-autopause", autopause.checked ? "1" : "0");
 
   box.hidden = false;
   if (location.hash === "#recorder") box.scrollIntoView();
