@@ -3,9 +3,13 @@ import Foundation
 
 /// Targets of the formats with no web in them (`Formats`).
 enum FormatsTargets {
-    /// GPX files: a track that parses has only points on Earth, and finite totals (`route` draws them).
+    /// GPX files: a track that parses has only points on Earth, and finite totals (`route` draws
+    /// them); checked as a record takes it, it keeps at most its points, segments in order.
     static func gpx(_ bytes: UnsafeBufferPointer<UInt8>) {
-        guard let track = try? GPXTrack(Data(bytes)) else { return }
+        guard let parsed = try? GPXTrack(Data(bytes)) else { return }
+        guard let track = try? parsed.checked(now: Date(timeIntervalSince1970: 4_000_000_000)) else { return }
+        guard track.points.count <= parsed.points.count else { violated("checking added points") }
+        guard zip(track.points, track.points.dropFirst()).allSatisfy({ $0.0.segment <= $0.1.segment }) else { violated("segments out of order") }
         guard track.distance.isFinite, track.elevationGain.isFinite, track.duration.map(\.isFinite) ?? true else { violated("non-finite GPX totals") }
         let splits = track.splits()
         guard zip(splits, splits.dropFirst()).allSatisfy({ $0 <= $1 }) else { violated("splits out of order") }
