@@ -1,7 +1,8 @@
 """A member posting as fast as the site lets them while script/failover kills the primary and
-promotes the standby: every answer is written to a file, one line each, "status retry-after body".
+promotes the standby: every answer is written to a file, one line each, "time status
+retry-after body", each body "failover post ROUND N".
 
-    failover_writes.py BASE_URL SECONDS OUTPUT"""
+    failover_writes.py BASE_URL SECONDS OUTPUT ROUND"""
 
 import http.cookiejar
 import re
@@ -18,7 +19,7 @@ class NoRedirect(urllib.request.HTTPRedirectHandler):
 
 
 def main():
-    base, seconds, output = sys.argv[1], float(sys.argv[2]), sys.argv[3]
+    base, seconds, output, label = sys.argv[1], float(sys.argv[2]), sys.argv[3], sys.argv[4]
     jar = http.cookiejar.CookieJar()
     opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar), NoRedirect)
 
@@ -47,7 +48,7 @@ def main():
     with open(output, "w") as log:
         while time.time() < end:
             number += 1
-            body = f"failover post {number}"
+            body = f"failover post {label} {number}"
             status, headers, _ = request("/posts", [("_csrf", csrf), ("body", body)])
             log.write(f"{time.time():.3f} {status} {headers.get('Retry-After', '-') if headers else '-'} {body}\n")
             log.flush()

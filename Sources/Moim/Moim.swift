@@ -26,6 +26,11 @@ struct DataOptions: ParsableArguments {
     @Option(help: "At most this many connections to PostgreSQL from this process (env MOIM_DATABASE_CONNECTIONS).")
     var databaseConnections: Int = Environment.value("MOIM_DATABASE_CONNECTIONS").flatMap(Int.init) ?? 10
 
+    @Option(help: ArgumentHelp(
+        "serve: longest wait in seconds for PostgreSQL to answer one command; past it the page is a 503 and the connection is dropped, so a database that hangs (or waits for a standby that is gone) holds nothing for long (env MOIM_DATABASE_TIMEOUT).",
+        valueName: "seconds"))
+    var databaseTimeout: Int = Environment.value("MOIM_DATABASE_TIMEOUT").flatMap(Int.init) ?? 10
+
     @Option(name: .customLong("media-url"), help: ArgumentHelp(
         "Keep uploaded images in an S3-compatible bucket instead of --data/media, e.g. s3://moim-photos/media, with keys from AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (env MOIM_MEDIA_URL).",
         valueName: "url"))
@@ -67,11 +72,14 @@ struct DataOptions: ParsableArguments {
 
     /// Opens the database these options name and brings its schema up to date; a database
     /// that cannot be opened is one line saying why.
-    func open(walAutocheckpoint: Int = 1_000) throws -> AppDatabase {
+    /// `serving` bounds each command's wait by `--database-timeout`; tools (copy, demo,
+    /// backup) wait as long as their statements take.
+    func open(walAutocheckpoint: Int = 1_000, serving: Bool = false) throws -> AppDatabase {
         guard let url = databaseURL else { return try AppDatabase.open(directory: data, walAutocheckpoint: walAutocheckpoint) }
         guard (2...1_000).contains(databaseConnections) else { throw ValidationError("--database-connections must be between 2 and 1000.") }
+        guard (1...3_600).contains(databaseTimeout) else { throw ValidationError("--database-timeout must be between 1 and 3600 seconds.") }
         do {
-            return try AppDatabase.open(postgres: url, connections: databaseConnections)
+            return try AppDatabase.open(postgres: url, connections: databaseConnections, answerTimeout: serving ? databaseTimeout * 1_000 : nil)
         } catch let error as PostgresError {
             throw DatabaseUnavailable(reason: error.description)
         }

@@ -159,7 +159,7 @@ struct Serve: ParsableCommand {
         sigaddset(&signals, SIGTERM)
         pthread_sigmask(SIG_BLOCK, &signals, nil)
 
-        let database = try dataOptions.open(walAutocheckpoint: walAutocheckpoint)
+        let database = try dataOptions.open(walAutocheckpoint: walAutocheckpoint, serving: true)
         var web = WebConfiguration()
         web.templatesDirectory = templates
         web.publicDirectory = publicDirectory

@@ -110,10 +110,11 @@ public struct AppDatabase: Sendable {
     }
 
     /// Connects to the PostgreSQL database at `url` with at most `connections` at once, and
-    /// brings its schema up to date.
-    public static func open(postgres url: String, connections: Int = 8) throws -> AppDatabase {
-        let pool = PostgresPool(url: url, size: connections)
-        try pool.withConnection { try PostgresMigrations.migrate($0) }
+    /// brings its schema up to date (on a connection of its own that waits as long as a
+    /// migration takes); each later command waits at most `answerTimeout` milliseconds.
+    public static func open(postgres url: String, connections: Int = 8, answerTimeout: Int? = nil) throws -> AppDatabase {
+        try PostgresPool(url: url, size: 1).withConnection { try PostgresMigrations.migrate($0) }
+        let pool = PostgresPool(url: url, size: connections, answerTimeout: answerTimeout.map { Int32(clamping: $0) })
         return AppDatabase(store: .postgres(pool), timings: DatabaseTimings(), signal: PostgresSignal(url: url))
     }
 

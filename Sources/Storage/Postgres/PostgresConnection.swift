@@ -1,4 +1,5 @@
 import CLibpq
+import Dispatch
 import Foundation
 
 /// One connection to PostgreSQL through libpq, used by one thread at a time: statements are
@@ -10,6 +11,12 @@ import Foundation
 /// `?N` placeholders, turned into `$N` here (`PostgresSQL.numbered`).
 final class PostgresConnection: @unchecked Sendable {
     private let handle: OpaquePointer
+    /// Longest wait for the server's answer to one command, in milliseconds (nil: as long as
+    /// it takes). Past it the connection is given up: a server that hangs (stopped, cut off,
+    /// or waiting for a standby that is gone) holds a page for this long, not for ever.
+    private let answerTimeout: Int32?
+    /// Set when an answer did not come in time: the connection is in an unknown state.
+    private var abandoned = false
     private var statements: [String: PreparedStatement] = [:]
     /// Extension types whose values travel as text does (`citext`), found when first met.
     private var textTypes: Set<Oid> = []
@@ -22,7 +29,8 @@ final class PostgresConnection: @unchecked Sendable {
 
     /// Connects with `url` (`postgres://…`, `postgresql://…` or libpq's `key=value` form),
     /// handed to libpq as it is. Unless the URL says otherwise, giving up after 5 seconds.
-    init(url: String) throws(PostgresError) {
+    init(url: String, answerTimeout: Int32? = nil) throws(PostgresError) {
+        self.answerTimeout = answerTimeout
         func cStrings(_ strings: [String]) -> [UnsafePointer<CChar>?] { strings.map { UnsafePointer(strdup($0)) } + [nil] }
         let keywords = cStrings(["connect_timeout", "dbname"]), values = cStrings(["5", url])
         defer { (keywords + values).forEach { free(UnsafeMutablePointer(mutating: $0)) } }
@@ -54,7 +62,7 @@ final class PostgresConnection: @unchecked Sendable {
     private(set) var answers = 0
 
     /// False once the server has gone away or the connection broke: the pool drops it.
-    var isUsable: Bool { PQstatus(handle) == CONNECTION_OK }
+    var isUsable: Bool { !abandoned && PQstatus(handle) == CONNECTION_OK }
 
     /// True inside a transaction (even one a failed statement has ended in error).
     var inTransaction: Bool { PQtransactionStatus(handle) != PQTRANS_IDLE }
@@ -84,9 +92,55 @@ final class PostgresConnection: @unchecked Sendable {
 
     /// Runs `sql` (no placeholders, several statements allowed), e.g. `BEGIN` or a schema.
     func execute(_ sql: String) throws(PostgresError) {
-        let result = PQexec(handle, sql)
+        let result = try answer(PQsendQuery(handle, sql))
         defer { PQclear(result) }
         try check(result, sql)
+    }
+
+    /// The answer to the command just sent (`sent` is libpq's 1 for sent): its first error, or
+    /// else its last result, as `PQexec` gives them; waiting at most `answerTimeout`.
+    private func answer(_ sent: CInt) throws(PostgresError) -> OpaquePointer? {
+        guard !abandoned else { throw .connection("an earlier command got no answer in time") }
+        guard sent == 1 else { throw .connection(Self.message(PQerrorMessage(handle))) }
+        let deadline = answerTimeout.map { DispatchTime.now() + .milliseconds(Int($0)) }
+        var failure: OpaquePointer?, last: OpaquePointer?
+        do throws(PostgresError) {
+            while true {
+                while PQisBusy(handle) == 1 {
+                    try waitForInput(until: deadline)
+                    guard PQconsumeInput(handle) == 1 else { throw .connection(Self.message(PQerrorMessage(handle))) }
+                }
+                guard let result = PQgetResult(handle) else { break }
+                switch PQresultStatus(result) {
+                case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY:
+                    PQclear(last)
+                    last = result
+                default:
+                    if failure == nil { failure = result } else { PQclear(result) }
+                }
+            }
+        } catch {
+            PQclear(failure)
+            PQclear(last)
+            throw error
+        }
+        guard let failure else { return last }
+        PQclear(last)
+        return failure
+    }
+
+    /// Waits for the server to send something, until `deadline` (nil: for ever); past it the
+    /// connection is abandoned.
+    private func waitForInput(until deadline: DispatchTime?) throws(PostgresError) {
+        var socket = pollfd(fd: PQsocket(handle), events: Int16(POLLIN), revents: 0)
+        let now = DispatchTime.now().uptimeNanoseconds
+        let left = deadline.map { Int32(clamping: $0.uptimeNanoseconds > now ? ($0.uptimeNanoseconds - now) / 1_000_000 : 0) }
+        let ready = poll(&socket, 1, left ?? -1)
+        if ready == 0 {
+            abandoned = true
+            throw .connection("no answer within \(answerTimeout ?? 0) ms")
+        }
+        guard ready > 0 || errno == EINTR else { throw .connection("poll: \(String(cString: strerror(errno)))") }
     }
 
     /// Runs `sql` with `arguments` for its placeholders, calling `body` with each row; returns
@@ -98,9 +152,10 @@ final class PostgresConnection: @unchecked Sendable {
             throw PostgresError.query(state: "07001", message: "\(arguments.count) arguments for \(statement.parameterCount) parameters", sql: sql)
         }
         let parameters = arguments.map(PostgresParameter.init)
-        let result = parameters.withParameterPointers { values, lengths, formats in
-            PQexecPrepared(handle, statement.name, CInt(parameters.count), values, lengths, formats, 1)
+        let sent = parameters.withParameterPointers { values, lengths, formats in
+            PQsendQueryPrepared(handle, statement.name, CInt(parameters.count), values, lengths, formats, 1)
         }
+        let result = try answer(sent)
         defer { PQclear(result) }
         try check(result, sql)
         guard let result else { return 0 }
@@ -129,7 +184,7 @@ final class PostgresConnection: @unchecked Sendable {
         if let statement = statements[sql] { return statement }
         let (text, parameterCount) = PostgresSQL.numbered(sql)
         let statement = PreparedStatement(name: "s\(statements.count + 1)", parameterCount: parameterCount)
-        let result = PQprepare(handle, statement.name, text, 0, nil)
+        let result = try answer(PQsendPrepare(handle, statement.name, text, 0, nil))
         defer { PQclear(result) }
         try check(result, text)
         statements[sql] = statement

@@ -8,13 +8,16 @@ import Synchronization
 final class PostgresPool: Sendable {
     let url: String
     let size: Int
+    /// Each connection's longest wait for an answer, in milliseconds (`PostgresConnection`).
+    let answerTimeout: Int32?
     private let idle = Mutex<[PostgresConnection]>([])
     private let free: DispatchSemaphore
     /// How long a request waits for a connection before the page says "busy" (503).
     private let wait: DispatchTimeInterval
 
-    init(url: String, size: Int, wait: DispatchTimeInterval = .seconds(5)) {
+    init(url: String, size: Int, wait: DispatchTimeInterval = .seconds(5), answerTimeout: Int32? = nil) {
         self.url = url
+        self.answerTimeout = answerTimeout
         self.size = max(1, size)
         self.wait = wait
         free = DispatchSemaphore(value: self.size)
@@ -35,7 +38,7 @@ final class PostgresPool: Sendable {
                 // on it: the same work on a new connection is safe.
             }
         }
-        return try run(body, on: PostgresConnection(url: url))
+        return try run(body, on: PostgresConnection(url: url, answerTimeout: answerTimeout))
     }
 
     private func run<T>(_ body: (PostgresConnection) throws -> T, on connection: PostgresConnection) throws -> T {
