@@ -47,6 +47,29 @@ struct PostgresConnectionTests {
         #expect(try connection.run("UPDATE sample SET flag = NOT flag WHERE flag", []) == 2)
     }
 
+    /// A server that does not answer in time (here one that sleeps; a stopped one is
+    /// script/failover's): the command fails as a lost connection, which the page shows as a
+    /// 503, the connection is given up, and the pool's next command runs on a fresh one.
+    @Test func aCommandUnansweredInTimeGivesUpItsConnection() throws {
+        let url = try PostgresTestServer.freshDatabase()
+        let connection = try PostgresConnection(url: url, answerTimeout: 300)
+        let started = Date()
+        #expect(throws: PostgresError.self) { try connection.execute("SELECT pg_sleep(3)") }
+        #expect(Date().timeIntervalSince(started) < 1.5)
+        #expect(!connection.isUsable)
+        #expect(throws: PostgresError.self) { try connection.run("SELECT 1", []) }
+        // The pool drops it: the next command answers, on a new connection.
+        let pool = PostgresPool(url: url, size: 2, answerTimeout: 300)
+        #expect(throws: PostgresError.self) { try pool.withConnection { try $0.execute("SELECT pg_sleep(3)") } }
+        var answer: Int64 = 0
+        try pool.withConnection { try $0.run("SELECT 41 + 1", []) { answer = try $0.int64(atIndex: 0) } }
+        #expect(answer == 42)
+        // Several statements in one command: the first error is the one reported.
+        let plain = try PostgresConnection(url: url)
+        #expect(throws: PostgresError.self) { try plain.execute("SELECT 1; SELECT 1/0; SELECT 2") }
+        try plain.execute("SELECT 1; SELECT 2")
+    }
+
     @Test func sumsAndNullsDecodeAndWrongTypesAreErrorsNotTraps() throws {
         let connection = try PostgresConnection(url: PostgresTestServer.freshDatabase())
         try connection.run("SELECT sum(x), sum(x) * -1, avg(x), CAST(NULL AS bigint), 'text', 12345678901234.5678::numeric FROM generate_series(1, 100) AS x", []) { (row: PostgresRow) throws in
