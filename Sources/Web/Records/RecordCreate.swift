@@ -44,7 +44,7 @@ extension App {
             ?? (typedGain.isEmpty ? 0 : Checked.decimal(typedGain, in: 0...Double(Self.climbs.upperBound)).flatMap { Checked.rounded($0, in: Self.climbs) })
         if gain == nil { errors.add("elevation", "records.errors.elevation") }
         let note = (form["note"] ?? "").trimmed
-        if !note.fits(0, 2000) { errors.add("note", "errors.crew_description") }
+        if !note.fits(0, 2000) { errors.add("note", "records.errors.note") }
         let visibility = form["visibility"].flatMap(RunRecord.Visibility.init(rawValue:))
         if visibility == nil { errors.add("visibility", "errors.choice") }
         let meetupID = form["meetup"].flatMap(Checked.id)

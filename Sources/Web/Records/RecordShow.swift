@@ -75,7 +75,7 @@ extension App {
         let note = (context.form["note"] ?? "").trimmed
         let visibility = context.form["visibility"].flatMap(RunRecord.Visibility.init(rawValue:))
         var errors = FieldErrors()
-        if !note.fits(0, 2000) { errors.add("note", "errors.crew_description") }
+        if !note.fits(0, 2000) { errors.add("note", "records.errors.note") }
         guard errors.isEmpty, let visibility, let id = record.id else {
             if visibility == nil { throw HTTPError(.badRequest) }
             return renderRecordEdit(record, note: note, visibility: visibility?.rawValue ?? "", errors: errors, user: user, context)
