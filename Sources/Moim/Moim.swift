@@ -31,6 +31,16 @@ struct DataOptions: ParsableArguments {
         valueName: "seconds"))
     var databaseTimeout: Int = Environment.value("MOIM_DATABASE_TIMEOUT").flatMap(Int.init) ?? 10
 
+    @Option(name: .customLong("database-replica"), help: ArgumentHelp(
+        "serve: a hot standby of --database (pg_basebackup -R) for the reads of pages that only read; repeat for more. A member's reads stay on the primary until the replica has replayed their own last write (env MOIM_DATABASE_REPLICAS, separated by spaces).",
+        valueName: "url"))
+    var databaseReplicaFlags: [String] = []
+
+    @Option(help: ArgumentHelp(
+        "serve: a replica further behind the primary than this many seconds, or down, takes no reads until it catches up (env MOIM_DATABASE_REPLICA_LAG).",
+        valueName: "seconds"))
+    var databaseReplicaLag: Double = Environment.value("MOIM_DATABASE_REPLICA_LAG").flatMap(Double.init) ?? 5
+
     @Option(name: .customLong("media-url"), help: ArgumentHelp(
         "Keep uploaded images in an S3-compatible bucket instead of --data/media, e.g. s3://moim-photos/media, with keys from AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (env MOIM_MEDIA_URL).",
         valueName: "url"))
@@ -46,6 +56,11 @@ struct DataOptions: ParsableArguments {
     var s3RegionFlag: String?
 
     var databaseURL: String? { databaseFlag ?? Environment.value("MOIM_DATABASE_URL") }
+    var replicaURLs: [String] {
+        databaseReplicaFlags.isEmpty
+            ? (Environment.value("MOIM_DATABASE_REPLICAS") ?? "").split(whereSeparator: \.isWhitespace).map(String.init)
+            : databaseReplicaFlags
+    }
     var mediaURL: String? { mediaFlag ?? Environment.value("MOIM_MEDIA_URL") }
 
     /// The bucket `--media-url` names, or nil for `--data/media`; settings that cannot work
@@ -75,11 +90,19 @@ struct DataOptions: ParsableArguments {
     /// `serving` bounds each command's wait by `--database-timeout`; tools (copy, demo,
     /// backup) wait as long as their statements take.
     func open(walAutocheckpoint: Int = 1_000, serving: Bool = false) throws -> AppDatabase {
-        guard let url = databaseURL else { return try AppDatabase.open(directory: data, walAutocheckpoint: walAutocheckpoint) }
+        guard let url = databaseURL else {
+            guard replicaURLs.isEmpty else { throw ValidationError("--database-replica needs PostgreSQL (--database).") }
+            return try AppDatabase.open(directory: data, walAutocheckpoint: walAutocheckpoint)
+        }
         guard (2...1_000).contains(databaseConnections) else { throw ValidationError("--database-connections must be between 2 and 1000.") }
         guard (1...3_600).contains(databaseTimeout) else { throw ValidationError("--database-timeout must be between 1 and 3600 seconds.") }
+        guard databaseReplicaLag.isFinite, (0.1...3_600).contains(databaseReplicaLag) else {
+            throw ValidationError("--database-replica-lag must be between 0.1 and 3600 seconds.")
+        }
         do {
-            return try AppDatabase.open(postgres: url, connections: databaseConnections, answerTimeout: serving ? databaseTimeout * 1_000 : nil)
+            return try AppDatabase.open(
+                postgres: url, connections: databaseConnections, answerTimeout: serving ? databaseTimeout * 1_000 : nil,
+                replicas: serving ? replicaURLs : [], lagBound: databaseReplicaLag)
         } catch let error as PostgresError {
             throw DatabaseUnavailable(reason: error.description)
         }

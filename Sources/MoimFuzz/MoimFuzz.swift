@@ -35,6 +35,7 @@ enum Targets {
         "postgres-values": StorageTargets.postgresValues,
         "thread-order": StorageTargets.threadOrder,
         "width-list": StorageTargets.widthList,
+        "wal-position": StorageTargets.walPosition,
         "object-store-answer": NetworkTargets.objectStoreAnswer,
         "sign-in-answer": NetworkTargets.signInAnswer,
         "payment-answer": NetworkTargets.paymentAnswer,

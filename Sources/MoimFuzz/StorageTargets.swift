@@ -47,4 +47,15 @@ enum StorageTargets {
         guard widths.allSatisfy(WidthList.range.contains) else { violated("a width out of range") }
         guard WidthList.widths(WidthList.text(widths)) == widths else { violated("widths that do not read back") }
     }
+
+    /// A log position from a browser's cookie or from PostgreSQL's text, any bytes: never a
+    /// trap; what is read writes back the same and compares as its number does.
+    static func walPosition(_ bytes: UnsafeBufferPointer<UInt8>) {
+        let text = String(decoding: bytes, as: UTF8.self)
+        for position in [WALPosition(token: text), WALPosition(postgres: text)].compactMap({ $0 }) {
+            guard WALPosition(token: position.token) == position else { violated("a position that does not read back") }
+            let high = String(position.value >> 32, radix: 16), low = String(position.value & 0xFFFF_FFFF, radix: 16)
+            guard WALPosition(postgres: high + "/" + low) == position else { violated("PostgreSQL's form of a position reads otherwise") }
+        }
+    }
 }

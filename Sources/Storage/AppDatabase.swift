@@ -13,6 +13,8 @@ public struct AppDatabase: Sendable {
     let signal: any ChangeSignal
     /// Posts and comments decoded once, for feeds and threads.
     let kept = KeptRows()
+    /// Standbys that take the reads of pages that only read; nil: every read on the primary.
+    let replicas: Replicas?
 
     enum Store: Sendable {
         case sqlite(SQLiteStore)
@@ -33,10 +35,27 @@ public struct AppDatabase: Sendable {
         switch store {
         case .sqlite(let sqlite):
             return try sqlite.readRows(timings, body)
-        case .postgres(let pool):
+        case .postgres(let primary):
             let start = DispatchTime.now().uptimeNanoseconds
             defer { timings.record(read: true, nanoseconds: DispatchTime.now().uptimeNanoseconds - start) }
-            return try Self.reachable { try pool.withConnection { try body(SQLConnection($0)) } }
+            return try Self.reachable {
+                try onReplica(else: primary) { pool in try pool.withConnection { try body(SQLConnection($0)) } }
+            }
+        }
+    }
+
+    /// `read` on a replica when the request's scope allows it and one is fresh enough, else on
+    /// `primary`; a read the replica could not answer (down, or cancelled by its replay) is
+    /// read again on the primary.
+    private func onReplica<T>(else primary: PostgresPool, _ read: (PostgresPool) throws -> T) throws -> T {
+        guard let replicas, let scope = ReadScope.current, scope.allowsReplica, scope.wrote == nil,
+              let replica = replicas.pool(after: scope.mustSee)
+        else { return try read(primary) }
+        do {
+            return try read(replica)
+        } catch let error as PostgresError where error.isConnection || error.isRetryable {
+            replicas.failed(replica)
+            return try read(primary)
         }
     }
 
@@ -55,12 +74,14 @@ public struct AppDatabase: Sendable {
         switch store {
         case .sqlite(let sqlite):
             return try sqlite.writer.read { db in try body(SQLConnection(SQLiteConnection(borrowing: db))) }
-        case .postgres(let pool):
+        case .postgres(let primary):
             return try Self.reachable {
-                try pool.withConnection { connection in
-                    try connection.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
-                    defer { try? connection.execute("COMMIT") }
-                    return try body(SQLConnection(connection))
+                try onReplica(else: primary) { pool in
+                    try pool.withConnection { connection in
+                        try connection.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+                        defer { try? connection.execute("COMMIT") }
+                        return try body(SQLConnection(connection))
+                    }
                 }
             }
         }
@@ -87,12 +108,14 @@ public struct AppDatabase: Sendable {
                 let start = DispatchTime.now().uptimeNanoseconds
                 defer { timings.record(read: false, nanoseconds: DispatchTime.now().uptimeNanoseconds - start) }
                 return try Self.reachable {
-                    try pool.transaction { connection in
+                    let value = try pool.transaction { connection in
                         let db = SQLConnection(connection)
                         let value = try body(db)
                         try signal.send(db.changes, in: db)
                         return value
                     }
+                    if replicas != nil, let scope = ReadScope.current { scope.wrote = Self.position(after: pool) }
+                    return value
                 }
             }
         } catch where SQLConnection.isConstraintViolation(error) {
@@ -107,21 +130,56 @@ public struct AppDatabase: Sendable {
         try Migrations.migrator.migrate(writer)
         store = .sqlite(SQLiteStore(writer: writer, path: path))
         signal = InProcessSignal()
+        replicas = nil
     }
 
     /// Connects to the PostgreSQL database at `url` with at most `connections` at once, and
     /// brings its schema up to date (on a connection of its own that waits as long as a
     /// migration takes); each later command waits at most `answerTimeout` milliseconds.
-    public static func open(postgres url: String, connections: Int = 8, answerTimeout: Int? = nil) throws -> AppDatabase {
+    ///
+    /// `replicas` are hot standbys of it (`pg_basebackup -R`) for the reads of pages that only
+    /// read, each with up to `connections` too, used while within `lagBound` seconds of the
+    /// primary (`ReadScope`).
+    public static func open(
+        postgres url: String, connections: Int = 8, answerTimeout: Int? = nil, replicas: [String] = [], lagBound: Double = 5
+    ) throws -> AppDatabase {
         try PostgresPool(url: url, size: 1).withConnection { try PostgresMigrations.migrate($0) }
-        let pool = PostgresPool(url: url, size: connections, answerTimeout: answerTimeout.map { Int32(clamping: $0) })
-        return AppDatabase(store: .postgres(pool), timings: DatabaseTimings(), signal: PostgresSignal(url: url))
+        let timeout = answerTimeout.map { Int32(clamping: $0) }
+        let pool = PostgresPool(url: url, size: connections, answerTimeout: timeout)
+        var standbys: Replicas?
+        if !replicas.isEmpty {
+            standbys = Replicas(urls: replicas, primary: url, connections: connections, answerTimeout: timeout, lagBound: lagBound)
+            standbys?.watch()
+        }
+        return AppDatabase(store: .postgres(pool), timings: DatabaseTimings(), signal: PostgresSignal(url: url), replicas: standbys)
     }
 
-    private init(store: Store, timings: DatabaseTimings, signal: any ChangeSignal) {
+    private init(store: Store, timings: DatabaseTimings, signal: any ChangeSignal, replicas: Replicas?) {
         self.store = store
         self.timings = timings
         self.signal = signal
+        self.replicas = replicas
+    }
+
+    /// Whether some reads may go to replicas, so that pages must say which (`scoped`).
+    public var hasReplicas: Bool { replicas != nil }
+
+    /// Runs one request's `body`: its reads on a fresh replica if `replicaAllowed` (a page that
+    /// only reads) and the replica has replayed past `mustSee` (the reader's own last write,
+    /// GitLab's rule); every read after a write of its own on the primary. Returns where the
+    /// primary's log stood after its last write, for the reader's next requests to wait for.
+    public func scoped<T>(replicaAllowed: Bool, mustSee: WALPosition?, _ body: () throws -> T) rethrows -> (value: T, wrote: WALPosition?) {
+        let scope = ReadScope(allowsReplica: replicaAllowed, mustSee: mustSee)
+        let value = try ReadScope.$current.withValue(scope) { try body() }
+        return (value, scope.wrote)
+    }
+
+    /// Where the primary's log stands, just after a commit: a replica that has replayed this
+    /// far shows the commit. Unknown (the primary went away meanwhile): as far as can be, so
+    /// that the reader stays on the primary.
+    private static func position(after pool: PostgresPool) -> WALPosition {
+        let text = try? pool.withConnection { try $0.text("SELECT pg_current_wal_lsn()::text") }
+        return text.flatMap(WALPosition.init(postgres:)) ?? WALPosition(.max)
     }
 
     /// `handler` hears what every write committed from now on changed (on this server, and
@@ -163,7 +221,9 @@ public struct AppDatabase: Sendable {
     public func close() throws {
         switch store {
         case .sqlite(let sqlite): try sqlite.close()
-        case .postgres(let pool): pool.close()
+        case .postgres(let pool):
+            pool.close()
+            replicas?.close()
         }
     }
 

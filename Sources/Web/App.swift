@@ -131,6 +131,8 @@ struct CookieNames: Sendable {
     let signIn: String
     /// A newcomer's provider account, while they pick a username.
     let pendingIdentity: String
+    /// Where this browser's last write ended in the primary's log, with read replicas.
+    let wrote: String
 
     init(secure: Bool) {
         self.secure = secure
@@ -141,5 +143,6 @@ struct CookieNames: Sendable {
         language = prefix + "moim_lang"
         signIn = prefix + "moim_signin"
         pendingIdentity = prefix + "moim_newcomer"
+        wrote = prefix + "moim_wrote"
     }
 }

@@ -11,18 +11,40 @@ extension App {
     /// `checksCSRF: false` only for a POST whose address holds its own secret (unsubscribe).
     func page(_ handler: @escaping Page, checksCSRF: Bool = true) -> HTTPRouter.Handler {
         { [unowned self] request in
-            var context: RequestContext? = nil
-            var response: HTTPResponse
-            do {
-                let built = try makeContext(request, checksCSRF: checksCSRF)
-                context = built
-                response = try handler(built)
-            } catch {
-                response = errorResponse(error, request: request, context: context)
-            }
-            finish(&response, context: context)
-            return response
+            guard database.hasReplicas else { return respond(to: request, handler, checksCSRF: checksCSRF) }
+            return respondWithReplicas(to: request, handler, checksCSRF: checksCSRF)
         }
+    }
+
+    private func respond(to request: HTTPRequest, _ handler: Page, checksCSRF: Bool) -> HTTPResponse {
+        var context: RequestContext? = nil
+        var response: HTTPResponse
+        do {
+            let built = try makeContext(request, checksCSRF: checksCSRF)
+            context = built
+            response = try handler(built)
+        } catch {
+            response = errorResponse(error, request: request, context: context)
+        }
+        finish(&response, context: context)
+        return response
+    }
+
+    /// With read replicas: a GET's reads may go to one that has replayed this browser's last
+    /// write (the `moim_wrote` cookie), anything else reads the primary; a request that wrote
+    /// tells the browser where the write ended, so that its next pages show it.
+    private func respondWithReplicas(to request: HTTPRequest, _ handler: Page, checksCSRF: Bool) -> HTTPResponse {
+        let readsOnly = request.method == .get || request.method == .head
+        let mustSee = request.cookies[cookies.wrote].flatMap(WALPosition.init(token:))
+        var (response, wrote) = database.scoped(replicaAllowed: readsOnly, mustSee: mustSee) {
+            respond(to: request, handler, checksCSRF: checksCSRF)
+        }
+        if let wrote {
+            // Long past any lag a replica is used at; a later write's position replaces it.
+            let cookie = SetCookie(name: cookies.wrote, value: wrote.token, maxAge: 600, secure: cookies.secure || request.isSecure)
+            response.setCookie(cookie)
+        }
+        return response
     }
 
     private func makeContext(_ request: HTTPRequest, checksCSRF: Bool) throws -> RequestContext {

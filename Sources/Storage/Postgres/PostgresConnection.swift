@@ -228,6 +228,12 @@ public enum PostgresError: Error, CustomStringConvertible, Sendable {
         if case .query(let state, _, _) = self { return state == "40001" || state == "40P01" }
         return false
     }
+
+    /// The connection failed, not the statement.
+    var isConnection: Bool {
+        if case .connection = self { return true }
+        return false
+    }
 }
 
 /// One parameter as libpq takes it: text, or bytes for `bytea`.

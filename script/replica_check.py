@@ -1,0 +1,111 @@
+"""The read replica and the own-write rule, through a real server (script/failover starts it with
+--database-replica naming the synchronous standby and a replica that is down, and a lag bound).
+
+With the standby's replay paused: the member who posts and likes sees both on the very next
+page (their reads wait for the primary), while another member, reading from the replica, does
+not see the post until the replica lags past the bound and is skipped. Once replay resumes and
+the replica catches up, the first member reads from it again. No answer is ever a 500.
+
+    replica_check.py BASE_URL STANDBY_URL LAG_SECONDS"""
+
+import http.cookiejar
+import re
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+
+
+class NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):
+        return None
+
+
+class Member:
+    def __init__(self, base, username):
+        self.base = base
+        self.jar = http.cookiejar.CookieJar()
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar), NoRedirect)
+        status, _, page = self.request("/login")
+        csrf = re.search(r'name="_csrf" value="([^"]+)"', page).group(1)
+        status, _, _ = self.request("/login", [("_csrf", csrf), ("login", username), ("password", "demo password")])
+        if status != 303:
+            raise SystemExit(f"replica: {username} could not sign in ({status})")
+        _, _, page = self.request("/posts/new")
+        self.csrf = re.search(r'name="_csrf" value="([^"]+)"', page).group(1)
+
+    def request(self, path, fields=None):
+        data = urllib.parse.urlencode(fields).encode() if fields is not None else None
+        try:
+            with self.opener.open(urllib.request.Request(self.base + path, data=data), timeout=15) as response:
+                status, headers, body = response.status, response.headers, response.read().decode()
+        except urllib.error.HTTPError as error:
+            status, headers, body = error.code, error.headers, error.read().decode(errors="replace")
+        if status >= 500:
+            raise SystemExit(f"replica: {path} answered {status}")
+        return status, headers, body
+
+    def post(self, body):
+        status, headers, _ = self.request("/posts", [("_csrf", self.csrf), ("body", body)])
+        if status != 303:
+            raise SystemExit(f"replica: posting answered {status}")
+        return headers["Location"]
+
+    def sees(self, path, text):
+        status, _, page = self.request(path)
+        return status == 200 and text in page
+
+
+def standby(url, sql):
+    subprocess.run(["psql", "-qtAX", url, "-c", sql], check=True, stdout=subprocess.DEVNULL)
+
+
+def check(condition, message):
+    if not condition:
+        raise SystemExit("replica: " + message)
+
+
+def main():
+    base, standby_url, lag = sys.argv[1], sys.argv[2], float(sys.argv[3])
+    writer, reader = Member(base, "runner1"), Member(base, "runner2")
+    stamp = str(time.time_ns())
+
+    standby(standby_url, "SELECT pg_wal_replay_pause()")
+    paused = time.time()
+    try:
+        path = writer.post(f"replica own write {stamp}")
+        check(writer.sees(path, f"replica own write {stamp}"), "the writer did not see their new post on the next page")
+        check(writer.sees("/u/runner1", f"replica own write {stamp}"), "the writer's profile did not show their new post")
+        status, _, _ = writer.request(path + "/like", [("_csrf", writer.csrf)])
+        check(status == 303, f"liking answered {status}")
+        check(writer.sees(path, 'aria-pressed="true"'), "the writer did not see their like on the next page")
+        check(time.time() - paused < lag, "the checks took longer than the lag bound; raise it")
+        check(not reader.sees(path, stamp), "another member saw the post while the replica had not replayed it: reads are not on the replica")
+        print(f"replica: within the bound, the writer saw the post and the like; another member read the replica, without them")
+
+        time.sleep(max(0, paused + lag + 0.5 - time.time()))
+        check(reader.sees(path, stamp), f"another member still read a replica more than {lag:g} s behind")
+        print(f"replica: past {lag:g} s of lag the replica was skipped; the other member saw the post")
+    finally:
+        standby(standby_url, "SELECT pg_wal_replay_resume()")
+
+    # Caught up again, the writer's reads go back to the replica: a post it has not replayed
+    # (replay paused once more) is not found by the writer, whose last write it has replayed.
+    time.sleep(1)
+    standby(standby_url, "SELECT pg_wal_replay_pause()")
+    try:
+        other = reader.post(f"replica later write {stamp}")
+        check(reader.sees(other, stamp), "the second writer did not see their own post")
+        check(not writer.sees(other, stamp), "the first member did not go back to the replica once it had caught up")
+        print("replica: once caught up, the first member read from the replica again")
+    finally:
+        standby(standby_url, "SELECT pg_wal_replay_resume()")
+    time.sleep(0.5)
+    check(writer.sees(other, stamp), "the replica did not show the post after replaying it")
+    print("replica: ok")
+
+
+if __name__ == "__main__":
+    main()
