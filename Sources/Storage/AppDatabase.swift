@@ -59,12 +59,17 @@ public struct AppDatabase: Sendable {
         }
     }
 
-    /// `body`, with a connection that failed (PostgreSQL restarting) as `StorageError.unavailable`.
+    /// `body`, with a connection that failed (PostgreSQL restarting) as `StorageError.unavailable`,
+    /// and so a transaction that kept losing races (a rush, or transactions stuck waiting for a
+    /// synchronous standby that is gone): the page says "try again shortly", not "error".
     private static func reachable<T>(_ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch PostgresError.connection(let message) {
             FileHandle.standardError.write(Data("PostgreSQL unavailable: \(message.split(whereSeparator: \.isNewline).joined(separator: " "))\n".utf8))
+            throw StorageError.unavailable
+        } catch let error as PostgresError where error.isRetryable {
+            FileHandle.standardError.write(Data("PostgreSQL busy: a transaction lost every retry: \(error)\n".utf8))
             throw StorageError.unavailable
         }
     }
