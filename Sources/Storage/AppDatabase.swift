@@ -119,6 +119,7 @@ public struct AppDatabase: Sendable {
                         try signal.send(db.changes, in: db)
                         return value
                     }
+                    kept.writes.add(1, ordering: .sequentiallyConsistent)
                     if replicas != nil, let scope = ReadScope.current { scope.wrote = Self.position(after: pool) }
                     return value
                 }

@@ -51,6 +51,14 @@ public enum Change: Hashable, Sendable {
         }
     }
 
+    /// Whether it may change what a member's kept session shows (`AppDatabase.session`).
+    var concernsMembers: Bool {
+        switch self {
+        case .member, .notifications, .everything: true
+        case .talk, .guestbook, .meetup, .crew: false
+        }
+    }
+
     /// Changes as one line of words, and back (what does not parse is left out).
     static func encode(_ changes: Set<Change>) -> String { changes.map(\.word).sorted().joined(separator: ",") }
     static func decode(_ text: String) -> Set<Change> { Set(text.split(separator: ",").compactMap(Change.init(word:))) }

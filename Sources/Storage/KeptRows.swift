@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Posts and comments as feeds and threads show them, decoded once and kept while their
 /// revision (`RevisionsSchema`) stands. A feed reads only numbers for each post — its id and
@@ -9,13 +10,21 @@ final class KeptRows: Sendable {
     let comments = GenerationalCache<Int64, Revised<ThreadComment>>(limit: 8 << 20)
     /// Signed-in members by session token hash (`AppDatabase.session`).
     let sessions = GenerationalCache<Data, KeptSession>(limit: 4 << 20)
+    /// On PostgreSQL: the writes this process has committed (SQLite counts its own in
+    /// `SQLiteStore.writes`), and the changes to members heard from every server sharing the
+    /// database, once `listening` says they are heard.
+    let writes = Atomic<UInt64>(0)
+    let memberChanges = Atomic<UInt64>(0)
+    let listening = Atomic<Listening>(.no)
+
+    enum Listening: UInt8, AtomicRepresentable { case no, starting, yes }
 }
 
-/// A session and its member as read while this process had made `writes` writes, at
+/// A session and its member as read at `generation` (`AppDatabase.keptGeneration`), at
 /// `readAt` (nanoseconds of the monotonic clock).
 struct KeptSession: Sendable {
     let member: SignedInMember
-    let writes: UInt64
+    let generation: UInt64
     let readAt: UInt64
 
     /// Long enough to spare the read for a burst of pages; short enough that a change made

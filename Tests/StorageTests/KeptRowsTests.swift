@@ -70,4 +70,28 @@ import TestSupport
         try here.write { db in try db.execute("DELETE FROM photos WHERE postID = ?", [post]) }
         #expect(try there.feedItem(postID: post, viewerID: nil)?.photos.isEmpty == true)
     }
+
+    /// On PostgreSQL a server keeps a signed-in member's session between pages (no round trip)
+    /// and drops it as soon as another server signs the member out, through `LISTEN`; not a
+    /// second later, when it would go stale anyway.
+    @Test(.enabled(if: TestDatabase.onPostgres)) func aKeptSessionGoesWhenAnotherServerSignsTheMemberOut() throws {
+        let (here, there) = try twoServers()
+        defer { try? here.close(); try? there.close() }
+        let mina = try here.createUser(User(username: "mina", email: "mina@example.com", passwordHash: "x", displayName: "Mina")).storedID
+        let token = Data(repeating: 7, count: 32)
+        let session = try here.createSession(userID: mina, tokenHash: token, csrfToken: "c")
+        let lifetime = SessionLifetime()
+        #expect(try there.session(tokenHash: token, lifetime: lifetime)?.user.id == mina)
+        let kept = Date()
+        let reads = there.timings.reads.count
+        #expect(try there.session(tokenHash: token, lifetime: lifetime)?.user.id == mina)
+        #expect(there.timings.reads.count == reads, "the second page read the session again")
+
+        let heard = DispatchSemaphore(value: 0)
+        there.listen { changes in if changes.contains(.member(userID: mina)) { heard.signal() } }
+        try here.deleteSession(id: try #require(session.id))
+        #expect(heard.wait(timeout: .now() + 5) == .success)
+        #expect(try there.session(tokenHash: token, lifetime: lifetime) == nil)
+        #expect(Date().timeIntervalSince(kept) < 1, "too slow to tell the notification from the kept session's second")
+    }
 }

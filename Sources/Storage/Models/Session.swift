@@ -88,10 +88,13 @@ extension AppDatabase {
     /// page, in one statement (a signed-in page view reads this first); expired sessions
     /// count as absent.
     ///
-    /// On SQLite, where this process makes every write, what was read is kept until the next
-    /// write (any write: a like may be someone's notification) or for a second, whichever
-    /// comes first; it spared a signed-in page 3.5 µs of its 58. With PostgreSQL other servers
-    /// write too, and the statement runs every time.
+    /// What was read is kept for a second at most, and dropped sooner by any write this
+    /// process commits (any write: a like may be someone's notification) and, on PostgreSQL,
+    /// by any change to a member heard from a server sharing the database (signed out,
+    /// suspended, a notification: `Change.concernsMembers`, over `LISTEN`); it spared a
+    /// signed-in page 3.5 µs of its 58 on SQLite, and a round trip on PostgreSQL. A change
+    /// that tells no one (another server's profile edit, a `moim` command) shows within the
+    /// second.
     public func session(tokenHash: Data, lifetime: SessionLifetime, now: Date = Date()) throws -> SignedInMember? {
         guard let member = try keptSession(tokenHash) ?? readSession(tokenHash),
               now.timeIntervalSince(member.session.lastSeenAt) < lifetime.idle,
@@ -103,29 +106,48 @@ extension AppDatabase {
     private func readSession(_ tokenHash: Data) throws -> SignedInMember? {
         let sql = engine == .postgres ? Self.sessionSQL.postgres : Self.sessionSQL.sqlite
         // Counted before the read: a write that commits during it leaves what it read stale.
-        let writes = writesSoFar
+        let generation = keptGeneration
         let member = try readRows { connection in try connection.fetchOne(sql, [tokenHash]) { try SignedInMember(row: $0) } }
-        if let member, let writes {
-            let session = KeptSession(member: member, writes: writes, readAt: DispatchTime.now().uptimeNanoseconds)
+        if let member, let generation {
+            let session = KeptSession(member: member, generation: generation, readAt: DispatchTime.now().uptimeNanoseconds)
             kept.sessions.keep(tokenHash, session, size: session.size)
         }
         return member
     }
 
-    /// The member read for this session since this process last wrote, within the last second.
+    /// The member read for this session since anything that could change it, within the last second.
     private func keptSession(_ tokenHash: Data) -> SignedInMember? {
-        guard let writes = writesSoFar else { return nil }
+        guard let generation = keptGeneration else { return nil }
         let now = DispatchTime.now().uptimeNanoseconds
         return kept.sessions.value(tokenHash) { session in
-            session.writes == writes && now &- session.readAt < KeptSession.lifetime ? session.member : nil
+            session.generation == generation && now &- session.readAt < KeptSession.lifetime ? session.member : nil
         }
     }
 
-    /// The writes this process has made, on SQLite (`SQLiteStore.writes`); nil on PostgreSQL,
-    /// where other servers write too and nothing read is kept for that reason.
-    private var writesSoFar: UInt64? {
-        guard case .sqlite(let sqlite) = store else { return nil }
-        return sqlite.writes.load(ordering: .sequentiallyConsistent)
+    /// A number that changes whenever a kept session may have gone stale: this process's writes
+    /// on SQLite; on PostgreSQL those plus the member changes heard, or nil (keep nothing)
+    /// until they are heard.
+    private var keptGeneration: UInt64? {
+        switch store {
+        case .sqlite(let sqlite):
+            return sqlite.writes.load(ordering: .sequentiallyConsistent)
+        case .postgres:
+            guard hearsMemberChanges() else { return nil }
+            return kept.writes.load(ordering: .sequentiallyConsistent) &+ kept.memberChanges.load(ordering: .sequentiallyConsistent)
+        }
+    }
+
+    /// Starts listening for member changes the first time a session is read (a tool that reads
+    /// none opens no listening connection); true once they are heard.
+    private func hearsMemberChanges() -> Bool {
+        if kept.listening.load(ordering: .acquiring) == .yes { return true }
+        guard kept.listening.compareExchange(expected: .no, desired: .starting, ordering: .acquiringAndReleasing).exchanged else { return false }
+        let kept = kept
+        signal.listen { changes in
+            if changes.contains(where: \.concernsMembers) { kept.memberChanges.add(1, ordering: .sequentiallyConsistent) }
+        }
+        kept.listening.store(.yes, ordering: .releasing)
+        return true
     }
 
     /// The statement `session(tokenHash:)` reads, for each engine; built once, as the statement
