@@ -28,11 +28,13 @@ final class PostgresConnection: @unchecked Sendable {
     }
 
     /// Connects with `url` (`postgres://…`, `postgresql://…` or libpq's `key=value` form),
-    /// handed to libpq as it is. Unless the URL says otherwise, giving up after 5 seconds.
-    init(url: String, answerTimeout: Int32? = nil) throws(PostgresError) {
+    /// handed to libpq as it is, but for `overrides` (libpq keywords such as `host`, which win
+    /// over the URL's). Unless the URL says otherwise, giving up after 5 seconds.
+    init(url: String, answerTimeout: Int32? = nil, overrides: [(keyword: String, value: String)] = []) throws(PostgresError) {
         self.answerTimeout = answerTimeout
         func cStrings(_ strings: [String]) -> [UnsafePointer<CChar>?] { strings.map { UnsafePointer(strdup($0)) } + [nil] }
-        let keywords = cStrings(["connect_timeout", "dbname"]), values = cStrings(["5", url])
+        let keywords = cStrings(["connect_timeout", "dbname"] + overrides.map(\.keyword))
+        let values = cStrings(["5", url] + overrides.map(\.value))
         defer { (keywords + values).forEach { free(UnsafeMutablePointer(mutating: $0)) } }
         // A dbname that is a URL or key=value pairs is expanded, and what it sets wins.
         guard let handle = PQconnectdbParams(keywords, values, 1) else { throw .connection("out of memory") }
@@ -60,6 +62,9 @@ final class PostgresConnection: @unchecked Sendable {
 
     /// How many commands the server has answered on this connection.
     private(set) var answers = 0
+
+    /// The `PrimaryFence` generation it was opened in (0 without a fence).
+    var generation: UInt64 = 0
 
     /// False once the server has gone away or the connection broke: the pool drops it.
     var isUsable: Bool { !abandoned && PQstatus(handle) == CONNECTION_OK }

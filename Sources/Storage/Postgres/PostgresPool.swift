@@ -14,13 +14,18 @@ final class PostgresPool: Sendable {
     private let free: DispatchSemaphore
     /// How long a request waits for a connection before the page says "busy" (503).
     private let wait: DispatchTimeInterval
+    /// With several hosts in `url`: which one is the primary to use (nil: libpq picks).
+    private let fence: PrimaryFence?
 
-    init(url: String, size: Int, wait: DispatchTimeInterval = .seconds(5), answerTimeout: Int32? = nil) {
+    /// `fenced`: with several hosts in `url`, connect only to the writable one on the newest
+    /// timeline (`PrimaryFence`); a pool of a replica's connections is not.
+    init(url: String, size: Int, wait: DispatchTimeInterval = .seconds(5), answerTimeout: Int32? = nil, fenced: Bool = true) {
         self.url = url
         self.answerTimeout = answerTimeout
         self.size = max(1, size)
         self.wait = wait
         free = DispatchSemaphore(value: self.size)
+        fence = fenced ? PrimaryFence(url: url, answerTimeout: answerTimeout) : nil
     }
 
     /// Runs `body` on a connection of its own.
@@ -29,7 +34,10 @@ final class PostgresPool: Sendable {
             throw PostgresError.connection("all \(size) connections are busy")
         }
         defer { free.signal() }
-        if let connection = idle.withLock({ $0.popLast() }) {
+        // Connections opened before the fence chose another host are to an old primary.
+        let current = fence?.generation.load(ordering: .acquiring) ?? 0
+        while let connection = idle.withLock({ $0.popLast() }) {
+            guard connection.generation == current else { continue }
             let answered = connection.answers
             do {
                 return try run(body, on: connection)
@@ -37,8 +45,16 @@ final class PostgresPool: Sendable {
                 // The server closed this idle connection (it restarted) before anything ran
                 // on it: the same work on a new connection is safe.
             }
+            break
         }
-        return try run(body, on: PostgresConnection(url: url, answerTimeout: answerTimeout))
+        return try run(body, on: connect())
+    }
+
+    private func connect() throws -> PostgresConnection {
+        guard let fence else { return try PostgresConnection(url: url, answerTimeout: answerTimeout) }
+        let (connection, generation) = try fence.connect()
+        connection.generation = generation
+        return connection
     }
 
     private func run<T>(_ body: (PostgresConnection) throws -> T, on connection: PostgresConnection) throws -> T {

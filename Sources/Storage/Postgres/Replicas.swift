@@ -37,7 +37,7 @@ final class Replicas: Sendable {
     static let interval: Double = 0.1
 
     init(urls: [String], primary: String, connections: Int, answerTimeout: Int32?, lagBound: Double) {
-        members = urls.map { Replica(url: $0, pool: PostgresPool(url: $0, size: connections, wait: .seconds(1), answerTimeout: answerTimeout)) }
+        members = urls.map { Replica(url: $0, pool: PostgresPool(url: $0, size: connections, wait: .seconds(1), answerTimeout: answerTimeout, fenced: false)) }
         primaryURL = primary
         self.lagBound = UInt64(max(0.1, min(lagBound, 3_600)) * 1e9)
     }
