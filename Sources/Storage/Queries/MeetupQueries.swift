@@ -38,7 +38,7 @@ extension AppDatabase {
     }
 
     public func paceGroups(meetupID: Int64) throws -> [PaceGroup] {
-        try read { db in
+        try readRows { db in
             try db.records(PaceGroup.self, "SELECT * FROM meetupGroups WHERE meetupID = ? ORDER BY position", [meetupID])
         }
     }
@@ -366,12 +366,12 @@ extension AppDatabase {
     // MARK: - Reads
 
     public func meetup(id: Int64) throws -> Meetup? {
-        try read { db in try db.record(Meetup.self, id: id) }
+        try readRows { db in try db.record(Meetup.self, id: id) }
     }
 
     /// Applicants of a meetup in queue order, with their status.
     public func participants(meetupID: Int64) throws -> [Participant] {
-        try read { db in
+        try readRows { db in
             try db.fetchAll("""
                 SELECT users.*, a.status AS applicationStatus, a.attended AS applicationAttended, a.groupID AS applicationGroup
                 FROM meetupApplications a JOIN users ON users.id = a.userID
@@ -405,7 +405,7 @@ extension AppDatabase {
     }
 
     public func waitlistLength(meetupID: Int64) throws -> Int {
-        try read { db in
+        try readRows { db in
             try db.value("SELECT count(*) FROM meetupApplications WHERE meetupID = ? AND status = 'waitlisted'", [meetupID], as: Int.self) ?? 0
         }
     }

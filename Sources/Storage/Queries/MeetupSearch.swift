@@ -102,7 +102,11 @@ extension AppDatabase {
 
     /// The member's calendar token, made on first use.
     public func calendarToken(userID: Int64, make: () -> String) throws -> String {
-        try write { db in
+        // Read first: the meetup list asks on every visit, and a write would cost a transaction.
+        if let token = try readRows({ db in try db.value("SELECT calendarToken FROM users WHERE id = ?", [userID], as: String.self) }) {
+            return token
+        }
+        return try write { db in
             if let token = try db.value("SELECT calendarToken FROM users WHERE id = ?", [userID], as: String.self) { return token }
             let token = make()
             try db.execute("UPDATE users SET calendarToken = ? WHERE id = ?", [token, userID])
@@ -142,11 +146,11 @@ extension AppDatabase {
     }
 
     public func talkCount(meetupID: Int64) throws -> Int {
-        try read { db in try db.value("SELECT count(*) FROM meetupTalk WHERE meetupID = ?", [meetupID], as: Int.self) ?? 0 }
+        try readRows { db in try db.value("SELECT count(*) FROM meetupTalk WHERE meetupID = ?", [meetupID], as: Int.self) ?? 0 }
     }
 
     public func canTalk(meetupID: Int64, userID: Int64) throws -> Bool {
-        try read { db in try canTalk(db, meetupID: meetupID, userID: userID) }
+        try readRows { db in try canTalk(db, meetupID: meetupID, userID: userID) }
     }
 
     func canTalk(_ db: SQLConnection, meetupID: Int64, userID: Int64) throws -> Bool {
@@ -176,7 +180,7 @@ extension AppDatabase {
     }
 
     public func isMeetupBookmarked(meetupID: Int64, userID: Int64) throws -> Bool {
-        try read { db in
+        try readRows { db in
             try db.value("SELECT EXISTS (SELECT 1 FROM meetupBookmarks WHERE userID = ? AND meetupID = ?)", [userID, meetupID], as: Bool.self) ?? false
         }
     }

@@ -33,13 +33,21 @@ extension App {
     public func sweep(now: Date = Date()) throws {
         // Servers sharing a database take turns; each step would be right twice, but once is enough.
         try database.asLeader(of: "sweep") {
-            try database.drawLotteries(now: now, rank: Lottery.rank)
-            try database.expireConfirmations(now: now)
+            try settleMeetups(now: now)
             try database.pruneOutbox(before: now.addingTimeInterval(-30 * 86_400))
             if database.isShared { try database.pruneRateEvents(before: now.addingTimeInterval(-86_400)) }
             sweepPayments(now: now)
         }
         // What that changed may be news to mail at once.
         mailSender?.wake()
+    }
+
+    /// What falls due for meetups, before anyone sees one: lotteries past their deadline drawn,
+    /// places not re-confirmed in time given up. Each is a read when nothing is due (almost
+    /// always), and right when two servers do it at once.
+    func settleMeetups(now: Date) throws {
+        let drawn = try database.drawLotteries(now: now, rank: Lottery.rank)
+        let expired = try database.expireConfirmations(now: now)
+        if !drawn.isEmpty || expired > 0 { mailSender?.wake() }
     }
 }

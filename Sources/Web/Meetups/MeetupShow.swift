@@ -9,7 +9,7 @@ extension App {
         let language = context.language
         let now = Date()
         // What fell due since the server's last sweep happens before anyone sees the page.
-        try sweep(now: now)
+        try settleMeetups(now: now)
         let meetup = try meetup(context)
         let meetupID = try meetup.storedID
         guard let host = try database.user(id: meetup.hostID) else { throw HTTPError(.notFound) }
