@@ -44,12 +44,17 @@ final class Replicas: Sendable {
 
     /// Starts the threads that watch the primary and each replica.
     func watch() {
-        Self.start("moim-primary-watch", url: primaryURL) { [self] connection in
+        // Where the newest primary is, as the pool's own connections find it (`PrimaryFence`).
+        let fence = PrimaryFence(url: primaryURL, answerTimeout: 1_000)
+        let primary = primaryURL
+        let connect: @Sendable () throws -> PostgresConnection = { try fence?.connect().0 ?? PostgresConnection(url: primary, answerTimeout: 1_000) }
+        Self.start("moim-primary-watch", connect: connect) { [self] connection in
             guard let text = try connection.text("SELECT pg_current_wal_lsn()::text"), let position = WALPosition(postgres: text) else { return }
             record(position)
         }
         for replica in members {
-            Self.start("moim-replica-watch", url: replica.url, lost: { [self] in mark(replica, replayed: nil) }) { [self] connection in
+            let connect: @Sendable () throws -> PostgresConnection = { try PostgresConnection(url: replica.url, answerTimeout: 1_000) }
+            Self.start("moim-replica-watch", connect: connect, lost: { [self] in mark(replica, replayed: nil) }) { [self] connection in
                 // NULL on a server not in recovery: it is no replica (any more).
                 let text = try connection.text("SELECT CASE WHEN pg_is_in_recovery() THEN pg_last_wal_replay_lsn()::text END")
                 mark(replica, replayed: text.flatMap(WALPosition.init(postgres:)))
@@ -94,14 +99,17 @@ final class Replicas: Sendable {
         replica.fresh.store(fresh, ordering: .relaxed)
     }
 
-    /// A thread that asks `url` through `look` every `interval`, connecting again after a
-    /// failure (calling `lost`); each answer waits at most a second.
-    private static func start(_ name: String, url: String, lost: @escaping @Sendable () -> Void = {}, look: @escaping @Sendable (PostgresConnection) throws -> Void) {
+    /// A thread that asks a server through `look` every `interval`, connecting (`connect`) again
+    /// after a failure (calling `lost`).
+    private static func start(
+        _ name: String, connect: @escaping @Sendable () throws -> PostgresConnection, lost: @escaping @Sendable () -> Void = {},
+        look: @escaping @Sendable (PostgresConnection) throws -> Void
+    ) {
         let thread = Thread {
             var connection: PostgresConnection?
             while true {
                 do {
-                    let current = try connection ?? PostgresConnection(url: url, answerTimeout: 1_000)
+                    let current = try connection ?? connect()
                     connection = current
                     try look(current)
                 } catch {
