@@ -375,10 +375,12 @@ def first_success_after(ledger, moment, kinds=("post", "photo post", "comment", 
     return min(times) - moment if times else None
 
 
-def check_round(site, ledger, round_number):
-    """Every acknowledged write exactly once in the primary, every acknowledged photo served."""
+def check_round(site, ledger, photos_checked):
+    """Every acknowledged write exactly once in the primary, every photo acknowledged since
+    the last check (from `photos_checked` on) served."""
     with ledger.lock:
-        posts, comments, likes, photos = list(ledger.posts), list(ledger.comments), list(ledger.likes), list(ledger.photo_posts)
+        posts, comments, likes = list(ledger.posts), list(ledger.comments), list(ledger.likes)
+        photos = list(ledger.photo_posts[photos_checked:])
     stored_posts = collections.Counter(site.primary.psql("SELECT body FROM posts WHERE body LIKE 'chaos post %'").splitlines())
     stored_comments = collections.Counter(site.primary.psql("SELECT body FROM comments WHERE body LIKE 'chaos comment %'").splitlines())
     stored_likes = set(tuple(line.split("|")) for line in site.primary.psql(
@@ -392,7 +394,7 @@ def check_round(site, ledger, round_number):
         sources = re.findall(r'src="(/media/[^"]+)"', page)
         if status != 200 or not sources or browser.request(sources[0])[0] != 200:
             unserved.append(post_id)
-    return len(posts) + len(comments) + len(likes), lost, unserved
+    return len(posts) + len(comments) + len(likes), lost, unserved, photos_checked + len(photos)
 
 
 def main():
@@ -409,6 +411,7 @@ def main():
         for thread in writers:
             thread.start()
         time.sleep(3)
+        photos_checked = 0
         for round_number in range(1, rounds + 1):
             figures = {}
             started = time.time()
@@ -456,7 +459,7 @@ def main():
             mail_back = time.time()
             time.sleep(2)
 
-            acknowledged, lost, unserved = check_round(site, ledger, round_number)
+            acknowledged, lost, unserved, photos_checked = check_round(site, ledger, photos_checked)
             errors = collections.Counter(status for t, _, status in list(ledger.statuses) if t >= started and (status >= 500 or status == 0))
             result = dict(round=round_number, acknowledged=acknowledged, lost=len(lost), unserved=len(unserved),
                           misses=len(ledger.own_write_misses), errors=dict(errors), **figures)

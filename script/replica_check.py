@@ -104,6 +104,16 @@ def main():
         standby(standby_url, "SELECT pg_wal_replay_resume()")
     time.sleep(0.5)
     check(writer.sees(other, stamp), "the replica did not show the post after replaying it")
+
+    # A forged or broken position only decides where that browser reads from.
+    for forged in ["zz", "-1", "ffffffffffffffffff", "%00", "1" * 5000, "ffffffffffffffff"]:
+        request = urllib.request.Request(base + other, headers={"Cookie": f"moim_wrote={forged}"})
+        try:
+            with urllib.request.urlopen(request, timeout=15) as response:
+                status = response.status
+        except urllib.error.HTTPError as error:
+            status = error.code
+        check(status in (200, 431), f"a forged moim_wrote={forged[:20]} answered {status}")
     print("replica: ok")
 
 
