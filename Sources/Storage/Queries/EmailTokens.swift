@@ -66,14 +66,24 @@ extension AppDatabase {
     }
 
     /// A new address for the account: unverified until its link is followed.
-    public func changeEmail(userID: Int64, to email: String) throws {
+    /// Gives the member a new address and, in the same transaction, what must come with it:
+    /// links sent to the old address stop working, the new address's proof link (`proof`: its
+    /// token's hash and how long it is valid) is stored and `mails` are queued. A failure
+    /// leaves all of it undone.
+    public func changeEmail(
+        userID: Int64, to email: String, proof: (tokenHash: Data, validFor: TimeInterval)? = nil, mails: [OutgoingMail] = [], now: Date = Date()
+    ) throws {
         try write { db in
             if try db.value("SELECT count(*) FROM users WHERE email = ? AND id != ?", [email, userID], as: Int.self) ?? 0 > 0 {
                 throw StorageError.emailTaken
             }
             try db.execute("UPDATE users SET email = ? WHERE id = ?", [email, userID])
-            // Links sent to the old address stop working.
             try db.execute("DELETE FROM emailTokens WHERE userID = ? AND usedAt IS NULL", [userID])
+            if let proof {
+                try db.execute("INSERT INTO emailTokens (tokenHash, userID, purpose, email, createdAt, expiresAt) VALUES (?, ?, ?, ?, ?, ?)",
+                               [proof.tokenHash, userID, EmailTokenPurpose.verify.rawValue, email, now, now.addingTimeInterval(proof.validFor)])
+            }
+            for mail in mails { try insert(db, mail, now: now) }
         }
     }
 }

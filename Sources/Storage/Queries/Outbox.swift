@@ -6,7 +6,7 @@ extension AppDatabase {
         try write { db in try insert(db, mail, now: now) }
     }
 
-    private func insert(_ db: SQLConnection, _ mail: OutgoingMail, now: Date) throws {
+    func insert(_ db: SQLConnection, _ mail: OutgoingMail, now: Date) throws {
         try db.execute("INSERT INTO outbox (userID, kind, sender, recipient, message, createdAt, expiresAt, nextAttemptAt) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                        [mail.userID, mail.kind.rawValue, mail.sender, mail.recipient, Data(mail.message), now, mail.expiresAt, now])
     }

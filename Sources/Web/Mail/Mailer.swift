@@ -61,11 +61,9 @@ extension App {
         language: Language, lifetime: TimeInterval, unsubscribe: (token: String, list: MailSettings.List)? = nil,
         now: Date = Date()
     ) throws -> Bool {
-        guard let mail = configuration.mail, let message = composeMail(view, subject: subject, to: user, address: address, language: language, unsubscribe: unsubscribe, mail: mail) else {
-            return false
-        }
-        let outgoing = OutgoingMail(userID: user.id, kind: kind, sender: mail.from.address, recipient: address ?? user.email,
-                                    message: message, expiresAt: now.addingTimeInterval(lifetime))
+        guard let outgoing = outgoingMail(view, subject: subject, to: user, address: address, kind: kind, language: language,
+                                          lifetime: lifetime, unsubscribe: unsubscribe, now: now)
+        else { return false }
         if kind == .digest {
             try database.enqueueDigest(outgoing, userID: user.storedID, now: now)
         } else {
@@ -73,6 +71,18 @@ extension App {
         }
         mailSender?.wake()
         return true
+    }
+
+    /// The message as the outbox takes it, or nil (no mail server; a header refused).
+    func outgoingMail(
+        _ view: some MailView, subject: String, to user: User, address: String? = nil, kind: OutboxMail.Kind,
+        language: Language, lifetime: TimeInterval, unsubscribe: (token: String, list: MailSettings.List)? = nil, now: Date = Date()
+    ) -> OutgoingMail? {
+        guard let mail = configuration.mail,
+              let message = composeMail(view, subject: subject, to: user, address: address, language: language, unsubscribe: unsubscribe, mail: mail)
+        else { return nil }
+        return OutgoingMail(userID: user.id, kind: kind, sender: mail.from.address, recipient: address ?? user.email,
+                            message: message, expiresAt: now.addingTimeInterval(lifetime))
     }
 
     func composeMail(_ view: some MailView, subject: String, to user: User, address: String?, language: Language,
@@ -129,30 +139,41 @@ extension App {
         try sendLink(user, purpose: .verify, path: Paths.verifyEmail, lifetime: MailLinks.verifyLifetime)
     }
 
-    /// A new token of `purpose` in a link to `path(token)`; the texts are the catalog's
-    /// `mail.reset.*` or `mail.verify.*`.
+    /// A new token of `purpose` in a link to `path(token)`.
     private func sendLink(_ user: User, purpose: EmailTokenPurpose, path: (String) -> String, lifetime: TimeInterval) throws {
-        let language = mailLanguage(user)
         let token = try Self.makeEmailToken(database, user, purpose: purpose, email: user.email)
+        let (view, subject, language) = linkMail(user, purpose: purpose, link: siteOrigin + path(token))
+        try enqueueMail(view, subject: subject, to: user, kind: purpose == .reset ? .reset : .verify, language: language, lifetime: lifetime)
+    }
+
+    /// A link mail of `purpose`, in the member's language: the texts are the catalog's
+    /// `mail.reset.*` or `mail.verify.*`.
+    private func linkMail(_ user: User, purpose: EmailTokenPurpose, link: String) -> (view: LinkMail, subject: String, language: Language) {
+        let language = mailLanguage(user)
         let texts = "mail.\(purpose.rawValue)."
         let subject = localizer.text(texts + "subject", language, ["site": siteName])
         let view = LinkMail(
             frame: frame(user, subject: subject, language: language), greeting: greeting(user, language),
             body: localizer.text(texts + "body", language, ["username": user.username]),
-            link: siteOrigin + path(token), action: localizer.text(texts + "action", language),
+            link: link, action: localizer.text(texts + "action", language),
             ignore: localizer.text(texts + "ignore", language))
-        try enqueueMail(view, subject: subject, to: user, kind: purpose == .reset ? .reset : .verify, language: language, lifetime: lifetime)
+        return (view, subject, language)
     }
 
-    /// Tells the old address that the account's address changed, should that not be the owner.
-    func sendEmailChangedNotice(_ user: User, oldAddress: String) throws {
-        let language = mailLanguage(user)
-        let subject = localizer.text("mail.email_changed.subject", language, ["site": siteName])
-        let view = EmailChangedMail(
-            frame: frame(user, subject: subject, language: language), greeting: greeting(user, language),
+    /// The two mails a new address brings, not queued yet: a link that proves it (the hash of
+    /// its new token is returned, to be stored in the same transaction), and a word to the old
+    /// address, should the change not be the owner's. No mails without a mail server.
+    func addressChangeMails(_ user: User, oldAddress: String) -> (mails: [OutgoingMail], tokenHash: Data) {
+        let token = Crypto.randomBytes(32)
+        let (view, subject, language) = linkMail(user, purpose: .verify, link: siteOrigin + Paths.verifyEmail(Crypto.base64URL(token)))
+        let proof = outgoingMail(view, subject: subject, to: user, kind: .verify, language: language, lifetime: MailLinks.verifyLifetime)
+        let noticeSubject = localizer.text("mail.email_changed.subject", language, ["site": siteName])
+        let notice = EmailChangedMail(
+            frame: frame(user, subject: noticeSubject, language: language), greeting: greeting(user, language),
             body: localizer.text("mail.email_changed.body", language, ["username": user.username, "email": user.email]),
             link: siteOrigin + Paths.forgotPassword, action: localizer.text("mail.email_changed.action", language))
-        try enqueueMail(view, subject: subject, to: user, address: oldAddress, kind: .emailChanged, language: language,
-                        lifetime: MailLinks.newsLifetime)
+        let warning = outgoingMail(notice, subject: noticeSubject, to: user, address: oldAddress, kind: .emailChanged, language: language,
+                                   lifetime: MailLinks.newsLifetime)
+        return ([proof, warning].compactMap { $0 }, Crypto.sha256(token))
     }
 }

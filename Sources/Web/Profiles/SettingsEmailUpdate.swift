@@ -22,18 +22,18 @@ extension App {
         if mailEnabled, try database.emailTokenCount(userID: user.storedID, purpose: .verify, since: Date().addingTimeInterval(-3_600)) >= 3 {
             throw HTTPError(.tooManyRequests, message: localizer.text("errors.verify_limit", context.language))
         }
+        var changed = user
+        changed.email = email
+        // The new address, its proof link and both mails in one transaction: never a changed
+        // address whose mails were lost on the way.
+        let (mails, tokenHash) = addressChangeMails(changed, oldAddress: user.email)
         do {
-            try database.changeEmail(userID: user.storedID, to: email)
+            try database.changeEmail(userID: user.storedID, to: email, proof: mailEnabled ? (tokenHash, MailLinks.verifyLifetime) : nil, mails: mails)
         } catch StorageError.emailTaken {
             errors.add("email", "errors.email_taken")
             return try renderSettings(ProfileFields(user), user: user, errors: errors, newEmail: email, context)
         }
-        var changed = user
-        changed.email = email
-        if mailEnabled {
-            try sendVerificationLink(changed)
-            try sendEmailChangedNotice(changed, oldAddress: user.email)
-        }
+        mailSender?.wake()
         return redirect(to: Paths.settings, flash: "email_changed")
     }
 }

@@ -143,6 +143,10 @@ import TestSupport
         #expect(after.contains { $0.recipient == "mina@example.com" && $0.text.contains("mina@new.example.org") })
         // The first link was for the old address.
         #expect(site.browser().get(verify).status == .notFound)
+        // The new link, stored in the change's own transaction, proves the new address.
+        let proof = try #require(after.first { $0.recipient == "mina@new.example.org" })
+        #expect(mina.get(try path(in: proof, containing: "/email/verify/")).headers["Location"] == "/settings")
+        #expect(mina.get("/settings").bodyText.contains("인증됨"))
 
         // Resending is limited to three links an hour: the signup's, the change's, one more.
         #expect(mina.post("/settings/email/verify", [], from: "/settings").status == .seeOther)
