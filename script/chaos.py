@@ -471,6 +471,15 @@ def main():
         stop.set()
         for thread in writers:
             thread.join(timeout=60)
+        # The replica took reads all along (counted since each server last started).
+        replica_reads = 0
+        for port in site.server_ports:
+            metrics = urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10).read().decode()
+            found = re.search(r'^moim_database_replica_reads_total\{result="answered"\} (\d+)', metrics, re.M)
+            replica_reads += int(found.group(1)) if found else 0
+        log(f"reads answered by the replica since the servers last started: {replica_reads}")
+        if replica_reads == 0:
+            raise SystemExit("chaos: the replica answered no read")
 
         # Every mail queued goes out once: the queue drains, and the sink holds each message once.
         deadline = time.time() + 240

@@ -114,6 +114,15 @@ def main():
         except urllib.error.HTTPError as error:
             status = error.code
         check(status in (200, 431), f"a forged moim_wrote={forged[:20]} answered {status}")
+
+    # What an operator sees: reads answered by the replica, and one of the two taking reads
+    # (the other is down).
+    metrics = urllib.request.urlopen(base + "/metrics", timeout=15).read().decode()
+    answered = re.search(r'^moim_database_replica_reads_total\{result="answered"\} (\d+)', metrics, re.M)
+    taking = re.search(r'^moim_database_replicas\{state="taking_reads"\} ([\d.]+)', metrics, re.M)
+    check(answered and int(answered.group(1)) > 0, "the metrics show no read answered by the replica")
+    check(taking and float(taking.group(1)) == 1, "the metrics do not show one replica of two taking reads")
+    print(f"replica: {answered.group(1)} reads answered by the replica; 1 of 2 replicas taking reads")
     print("replica: ok")
 
 

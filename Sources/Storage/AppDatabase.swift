@@ -52,7 +52,9 @@ public struct AppDatabase: Sendable {
               let replica = replicas.pool(after: scope.mustSee)
         else { return try read(primary) }
         do {
-            return try read(replica)
+            let value = try read(replica)
+            replicas.reads.add(1, ordering: .relaxed)
+            return value
         } catch let error as PostgresError where error.isConnection || error.isRetryable {
             replicas.failed(replica)
             return try read(primary)
@@ -169,6 +171,15 @@ public struct AppDatabase: Sendable {
 
     /// Whether some reads may go to replicas, so that pages must say which (`scoped`).
     public var hasReplicas: Bool { replicas != nil }
+
+    /// With replicas, for metrics: the reads they answered and failed so far, and how many of
+    /// them take reads now (up and within the lag bound).
+    public var replicaStatus: (reads: UInt64, failures: UInt64, fresh: Int, configured: Int)? {
+        replicas.map { replicas in
+            (replicas.reads.load(ordering: .relaxed), replicas.failures.load(ordering: .relaxed),
+             replicas.members.filter { $0.fresh.load(ordering: .relaxed) }.count, replicas.members.count)
+        }
+    }
 
     /// Runs one request's `body`: its reads on a fresh replica if `replicaAllowed` (a page that
     /// only reads) and the replica has replayed past `mustSee` (the reader's own last write,

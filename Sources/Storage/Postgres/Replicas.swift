@@ -33,6 +33,9 @@ final class Replicas: Sendable {
     private let primaryURL: String
     private let samples = Mutex<[Sample]>([])
     private let next = Atomic<Int>(0)
+    /// Reads the replicas answered, and those they failed (read again on the primary).
+    let reads = Atomic<UInt64>(0)
+    let failures = Atomic<UInt64>(0)
     /// How often each server is asked where it is.
     static let interval: Double = 0.1
 
@@ -75,6 +78,7 @@ final class Replicas: Sendable {
 
     /// A read on `pool` failed for the connection's sake: it takes no reads until it answers again.
     func failed(_ pool: PostgresPool) {
+        failures.add(1, ordering: .relaxed)
         for replica in members where replica.pool === pool { mark(replica, replayed: nil) }
     }
 

@@ -15,6 +15,7 @@ public final class Metrics: RequestObserver, Sendable {
     private let server = Mutex<(@Sendable () -> HTTPServer.Stats)?>(nil)
     /// Database totals already added to the counters, so that each scrape adds what is new.
     private let reported = Mutex<(readSeconds: Double, reads: UInt64, writeSeconds: Double, writes: UInt64)>((0, 0, 0, 0))
+    private let reportedReplicaReads = Mutex<(answered: UInt64, failed: UInt64)>((0, 0))
     private static let buckets: [Duration] = [.milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10), .milliseconds(25),
                                               .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500),
                                               .seconds(1), .seconds(2), .seconds(5)]
@@ -35,6 +36,8 @@ public final class Metrics: RequestObserver, Sendable {
         static var databaseOperations: MetricNameDescriptor { named("database", "operations", "total", "Statements and reads run in SQLite.") }
         static var outbox: MetricNameDescriptor { named("mail", "outbox", "messages", "Mail in the outbox by state (sent and failed: the last 30 days).") }
         static var backlog: MetricNameDescriptor { named("mail", "notice_backlog", "", "Notifications not yet considered for immediate mail.") }
+        static var replicaReads: MetricNameDescriptor { named("database", "replica_reads", "total", "Reads answered by read replicas, and failed there (read again on the primary).") }
+        static var replicas: MetricNameDescriptor { named("database", "replicas", "", "Read replicas configured, and taking reads now (up, within the lag bound).") }
         static var resident: MetricNameDescriptor { named("process", "resident_memory", "bytes", "Resident memory (VmRSS).") }
         static var peak: MetricNameDescriptor { named("process", "peak_resident_memory", "bytes", "Peak resident memory (VmHWM).") }
     }
@@ -94,6 +97,16 @@ public final class Metrics: RequestObserver, Sendable {
         registry.makeCounter(descriptor: Series.databaseOperations, labels: [("connection", "read")]).increment(by: Int64(clamping: added.1))
         registry.makeCounter(descriptor: Series.databaseSeconds, labels: [("connection", "write")]).increment(by: max(0, added.2))
         registry.makeCounter(descriptor: Series.databaseOperations, labels: [("connection", "write")]).increment(by: Int64(clamping: added.3))
+        if let replicas = database.replicaStatus {
+            let added = reportedReplicaReads.withLock { last in
+                defer { last = (replicas.reads, replicas.failures) }
+                return (replicas.reads &- last.answered, replicas.failures &- last.failed)
+            }
+            registry.makeCounter(descriptor: Series.replicaReads, labels: [("result", "answered")]).increment(by: Int64(clamping: added.0))
+            registry.makeCounter(descriptor: Series.replicaReads, labels: [("result", "failed")]).increment(by: Int64(clamping: added.1))
+            registry.makeGauge(descriptor: Series.replicas, labels: [("state", "configured")]).set(Double(replicas.configured))
+            registry.makeGauge(descriptor: Series.replicas, labels: [("state", "taking_reads")]).set(Double(replicas.fresh))
+        }
         let outbox = try database.outboxCounts()
         for (state, count) in [("queued", outbox.queued), ("sent", outbox.sent), ("failed", outbox.failed)] {
             registry.makeGauge(descriptor: Series.outbox, labels: [("state", state)]).set(Double(count))
