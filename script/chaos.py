@@ -286,7 +286,11 @@ class Site:
         if self.mail:
             self.mail.stdin.close()
             self.mail.wait()
-        command = ["/usr/bin/python3", os.path.join(ROOT, "script/mail-sink.py"), "--dir", self.mail_dir, "--port", str(self.mail_port)]
+        # A folder per start: the sink numbers its files from 1 each time.
+        self.mail_starts = getattr(self, "mail_starts", 0) + 1
+        directory = os.path.join(self.mail_dir, str(self.mail_starts))
+        os.makedirs(directory)
+        command = ["/usr/bin/python3", os.path.join(ROOT, "script/mail-sink.py"), "--dir", directory, "--port", str(self.mail_port)]
         if refusing:
             command += ["--refuse", "1000000"]
         self.mail = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
@@ -490,9 +494,9 @@ def main():
         sent = int(site.primary.psql("SELECT count(*) FROM outbox WHERE status = 'sent'"))
         identities = collections.Counter()
         recipients = collections.Counter()
-        for name in os.listdir(site.mail_dir):
-            if name.endswith(".eml"):
-                text = open(os.path.join(site.mail_dir, name), "rb").read().decode(errors="replace")
+        for folder, _, names in os.walk(site.mail_dir):
+            for name in (name for name in names if name.endswith(".eml")):
+                text = open(os.path.join(folder, name), "rb").read().decode(errors="replace")
                 identities[re.search(r"^Message-ID: (.+?)\r?$", text, re.M | re.I).group(1)] += 1
                 recipients[re.search(r"^X-Sink-To: (.+?)\r?$", text, re.M).group(1)] += 1
         doubled = sum(count - 1 for count in identities.values() if count > 1)
