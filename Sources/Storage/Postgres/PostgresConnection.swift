@@ -66,6 +66,13 @@ final class PostgresConnection: @unchecked Sendable {
     /// The `PrimaryFence` generation it was opened in (0 without a fence).
     var generation: UInt64 = 0
 
+    /// The first column of the first row as text, or nil when there is none or it is NULL.
+    func text(_ sql: String) throws -> String? {
+        var text: String?
+        try run(sql, []) { row in text = row.isNull(atIndex: 0) ? nil : try row.string(atIndex: 0) }
+        return text
+    }
+
     /// False once the server has gone away or the connection broke: the pool drops it.
     var isUsable: Bool { !abandoned && PQstatus(handle) == CONNECTION_OK }
 

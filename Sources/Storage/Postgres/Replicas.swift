@@ -32,7 +32,7 @@ final class Replicas: Sendable {
     let lagBound: UInt64
     private let primaryURL: String
     private let samples = Mutex<[Sample]>([])
-    private let next = Atomic<Int>(0)
+    private let next = Atomic<UInt>(0)
     /// Reads the replicas answered, and those they failed (read again on the primary).
     let reads = Atomic<UInt64>(0)
     let failures = Atomic<UInt64>(0)
@@ -68,12 +68,17 @@ final class Replicas: Sendable {
     /// A replica's pool to read from, taking turns, if one is fresh and has replayed past
     /// `position` (the reader's own last write); nil: read from the primary.
     func pool(after position: WALPosition?) -> PostgresPool? {
-        let usable = members.filter { replica in
-            replica.fresh.load(ordering: .relaxed)
-                && replica.replayed.withLock { replayed in replayed.map { $0 >= (position ?? WALPosition(0)) } ?? false }
+        // Starting at the next one in turn, the first that can answer: no list per request.
+        let first = next.wrappingAdd(1, ordering: .relaxed).oldValue
+        for offset in members.indices {
+            // Unsigned, so that the count wrapping round never makes a negative index.
+            let replica = members[Int((first &+ UInt(offset)) % UInt(members.count))]
+            guard replica.fresh.load(ordering: .relaxed),
+                  replica.replayed.withLock({ $0.map { $0 >= (position ?? WALPosition(0)) } ?? false })
+            else { continue }
+            return replica.pool
         }
-        guard !usable.isEmpty else { return nil }
-        return usable[next.wrappingAdd(1, ordering: .relaxed).oldValue % usable.count].pool
+        return nil
     }
 
     /// A read on `pool` failed for the connection's sake: it takes no reads until it answers again.
@@ -129,15 +134,6 @@ final class Replicas: Sendable {
 
     func close() {
         for replica in members { replica.pool.close() }
-    }
-}
-
-extension PostgresConnection {
-    /// The first column of the first row as text, or nil when there is none or it is NULL.
-    func text(_ sql: String) throws -> String? {
-        var text: String?
-        try run(sql, []) { row in text = row.isNull(atIndex: 0) ? nil : try row.string(atIndex: 0) }
-        return text
     }
 }
 
