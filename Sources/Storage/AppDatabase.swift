@@ -114,15 +114,23 @@ public struct AppDatabase: Sendable {
             case .postgres(let pool):
                 let start = DispatchTime.now().uptimeNanoseconds
                 defer { timings.record(read: false, nanoseconds: DispatchTime.now().uptimeNanoseconds - start) }
+                // With replicas, a request's write tells where the primary's log stands after its
+                // commit, asked on the same connection: a replica that has replayed this far shows it.
+                let scope = replicas == nil ? nil : ReadScope.current
+                var position: WALPosition?
+                let askPosition: ((PostgresConnection) -> Void)? = scope == nil ? nil : { connection in
+                    position = (try? connection.text("SELECT pg_current_wal_lsn()::text")).flatMap { $0 }.flatMap(WALPosition.init(postgres:))
+                }
                 return try Self.reachable {
-                    let value = try pool.transaction { connection in
+                    let value = try pool.transaction({ connection in
                         let db = SQLConnection(connection)
                         let value = try body(db)
                         try signal.send(db.changes, in: db)
                         return value
-                    }
+                    }, afterCommit: askPosition)
                     kept.writes.add(1, ordering: .sequentiallyConsistent)
-                    if replicas != nil, let scope = ReadScope.current { scope.wrote = Self.position(after: pool) }
+                    // Unknown (the primary went away meanwhile): as far as can be, so that the reader stays on the primary.
+                    scope?.wrote = position ?? WALPosition(.max)
                     return value
                 }
             }
@@ -189,14 +197,6 @@ public struct AppDatabase: Sendable {
         let scope = ReadScope(allowsReplica: replicaAllowed, mustSee: mustSee)
         let value = try ReadScope.$current.withValue(scope) { try body() }
         return (value, scope.wrote)
-    }
-
-    /// Where the primary's log stands, just after a commit: a replica that has replayed this
-    /// far shows the commit. Unknown (the primary went away meanwhile): as far as can be, so
-    /// that the reader stays on the primary.
-    private static func position(after pool: PostgresPool) -> WALPosition {
-        let text = try? pool.withConnection { try $0.text("SELECT pg_current_wal_lsn()::text") }
-        return text.flatMap(WALPosition.init(postgres:)) ?? WALPosition(.max)
     }
 
     /// `handler` hears what every write committed from now on changed (on this server, and

@@ -66,7 +66,8 @@ final class PostgresPool: Sendable {
     /// SQLite's single writer does: a transaction that lost a race to another is run again
     /// after a short random pause (up to 20 times), so every rule a write checks holds under a
     /// rush and racers do not collide again in step.
-    func transaction<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
+    /// `afterCommit` runs on the same connection once the transaction has committed.
+    func transaction<T>(_ body: (PostgresConnection) throws -> T, afterCommit: ((PostgresConnection) -> Void)? = nil) throws -> T {
         try withConnection { connection in
             var attempt = 1
             while true {
@@ -74,6 +75,7 @@ final class PostgresPool: Sendable {
                 do {
                     let value = try body(connection)
                     try connection.execute("COMMIT")
+                    afterCommit?(connection)
                     return value
                 } catch let error as PostgresError where error.isRetryable && attempt < 20 {
                     // A COMMIT that lost the race has ended the transaction already.
