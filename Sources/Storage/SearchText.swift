@@ -32,6 +32,10 @@ public struct SearchText: Sendable, Equatable {
     /// searched with `LIKE` over a bounded set of rows.
     public var usesIndex: Bool { text.unicodeScalars.count >= 3 }
 
+    /// True when the text holds a letter with an upper and a lower case: only then does a
+    /// match ignoring case differ from an exact one.
+    public var hasCase: Bool { text.lowercased() != text || text.uppercased() != text }
+
     /// An FTS5 string: the text as one phrase, its double quotes doubled.
     public var phrase: String { "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
 

@@ -157,15 +157,31 @@ final class PostgresConnection: @unchecked Sendable {
 
     /// Runs `sql` with `arguments` for its placeholders, calling `body` with each row; returns
     /// how many rows it changed (for `INSERT`, `UPDATE`, `DELETE`) or returned.
+    ///
+    /// The statement is prepared once and its one plan serves every run, unless `planEachRun`:
+    /// then it is sent whole and planned for these values (a search, whose best plan depends on
+    /// the word searched).
     @discardableResult
-    func run(_ sql: String, _ arguments: [SQLValue], _ body: (PostgresRow) throws -> Void = { _ in }) throws -> Int {
-        let statement = try prepared(sql)
-        guard statement.parameterCount == arguments.count else {
-            throw PostgresError.query(state: "07001", message: "\(arguments.count) arguments for \(statement.parameterCount) parameters", sql: sql)
-        }
+    func run(_ sql: String, _ arguments: [SQLValue], planEachRun: Bool = false, _ body: (PostgresRow) throws -> Void = { _ in }) throws -> Int {
         let parameters = arguments.map(PostgresParameter.init)
-        let sent = parameters.withParameterPointers { values, lengths, formats in
-            PQsendQueryPrepared(handle, statement.name, CInt(parameters.count), values, lengths, formats, 1)
+        let sent: CInt
+        if planEachRun {
+            // Values in the text: a statement with parameters gets the session's one plan for
+            // any value (`force_generic_plan`), even unnamed. PostgreSQL's text holds no NUL,
+            // and a C string would end at one.
+            let hasNUL = arguments.contains { if case .text(let text) = $0 { text.utf8.contains(0) } else { false } }
+            guard !hasNUL else { throw PostgresError.query(state: "22021", message: "a NUL character in text", sql: sql) }
+            let (text, parameterCount) = PostgresSQL.numbered(sql) { number in
+                arguments.indices.contains(number - 1) ? self.literal(arguments[number - 1]) : "NULL"
+            }
+            try checkCount(parameterCount, arguments, sql)
+            sent = PQsendQueryParams(handle, text, 0, nil, nil, nil, nil, 1)
+        } else {
+            let statement = try prepared(sql)
+            try checkCount(statement.parameterCount, arguments, sql)
+            sent = parameters.withParameterPointers { values, lengths, formats in
+                PQsendQueryPrepared(handle, statement.name, CInt(parameters.count), values, lengths, formats, 1)
+            }
         }
         let result = try answer(sent)
         defer { PQclear(result) }
@@ -178,6 +194,35 @@ final class PostgresConnection: @unchecked Sendable {
             return rows
         }
         return Int(String(cString: PQcmdTuples(result))) ?? 0
+    }
+
+    /// `value` written as SQL, its text quoted by libpq (`PQescapeLiteral`, which knows the
+    /// connection's encoding; it fails only out of memory), each in parentheses so that no
+    /// neighbouring `-` makes a comment, and typed as the prepared path sends it.
+    private func literal(_ value: SQLValue) -> String {
+        func quoted(_ text: String) -> String {
+            let bytes = Array(text.utf8)
+            guard let escaped = bytes.withUnsafeBufferPointer({ buffer in
+                buffer.withMemoryRebound(to: CChar.self) { PQescapeLiteral(handle, $0.baseAddress, $0.count) }
+            }) else { return "NULL" }
+            defer { PQfreemem(escaped) }
+            return String(cString: escaped)
+        }
+        switch value {
+        case .null: return "NULL"
+        case .integer(let number): return "('\(number)'::bigint)"  // quoted: -9223372036854775808 unquoted is numeric
+        case .real(let number): return "(\(quoted(PostgresText.double(number)))::float8)"
+        case .text(let text): return "(\(quoted(text)))"
+        case .bool(let flag): return flag ? "TRUE" : "FALSE"
+        case .date(let date): return "(\(quoted(PostgresText.timestamp(date)))::timestamptz)"
+        case .blob(let data): return "('\\x\(data.map { String(format: "%02x", $0) }.joined())'::bytea)"
+        }
+    }
+
+    private func checkCount(_ parameterCount: Int, _ arguments: [SQLValue], _ sql: String) throws(PostgresError) {
+        guard parameterCount == arguments.count else {
+            throw .query(state: "07001", message: "\(arguments.count) arguments for \(parameterCount) parameters", sql: sql)
+        }
     }
 
     /// Looks up the columns' types that are not PostgreSQL's own (an OID past the built-in

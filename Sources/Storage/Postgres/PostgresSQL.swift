@@ -1,9 +1,9 @@
 /// Statement text as PostgreSQL reads it.
 enum PostgresSQL {
     /// `sql` with SQLite's placeholders — `?` (the next number) and `?N` — written as
-    /// PostgreSQL's `$N`, and how many parameters it has. Quoted text, quoted names and
-    /// comments are left alone.
-    static func numbered(_ sql: String) -> (sql: String, parameterCount: Int) {
+    /// PostgreSQL's `$N` (or as `placeholder` writes parameter N), and how many parameters it
+    /// has. Quoted text, quoted names and comments are left alone.
+    static func numbered(_ sql: String, writing placeholder: (Int) -> String = { "$\($0)" }) -> (sql: String, parameterCount: Int) {
         var output = "", next = 1, highest = 0
         var characters = sql.unicodeScalars.makeIterator()
         var pending: Unicode.Scalar? = nil
@@ -37,7 +37,7 @@ enum PostgresSQL {
                 let number = Int(digits) ?? next
                 if digits.isEmpty { next += 1 }
                 highest = max(highest, number)
-                output += "$\(number)"
+                output += placeholder(number)
             default:
                 output.unicodeScalars.append(scalar)
             }

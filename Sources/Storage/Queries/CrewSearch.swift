@@ -19,7 +19,7 @@ extension AppDatabase {
             arguments.append(search.phrase)
         } else if !search.isEmpty {
             // On PostgreSQL, pg_trgm's index on both columns answers ILIKE.
-            let pattern = search.containsPattern, like = engine == .postgres ? "ILIKE" : "LIKE"
+            let pattern = search.containsPattern, like = SQLConnection.like(search, engine: engine)
             conditions.append("(crews.name \(like) ? ESCAPE '\\' OR crews.description \(like) ? ESCAPE '\\')")
             arguments += [pattern, pattern]
         }

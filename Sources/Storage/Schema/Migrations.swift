@@ -32,6 +32,7 @@ enum Migrations {
         migrator.registerMigration("v24 push", migrate: { db in try db.execute(sql: PushSchema.sql(.sqlite)) })
         migrator.registerMigration("v25 jpeg widths", migrate: { db in try db.execute(sql: JPEGWidthsSchema.sql(.sqlite)) })
         migrator.registerMigration("v26 record keys", migrate: { db in try db.execute(sql: RecordKeysSchema.sql(.sqlite)) })
+        migrator.registerMigration("v27 display names indexed for search", migrate: { _ in })  // PostgreSQL's alone: DisplayNameSearchSchema
         return migrator
     }
 }

@@ -37,6 +37,7 @@ enum PostgresMigrations {
         ("v24 push", PushSchema.sql(.postgres)),
         ("v25 jpeg widths", JPEGWidthsSchema.sql(.postgres)),
         ("v26 record keys", RecordKeysSchema.sql(.postgres)),
+        ("v27 display names indexed for search", DisplayNameSearchSchema.postgres),
     ]
 
     private static func apply(_ sql: String, as names: [String], on connection: PostgresConnection) throws {

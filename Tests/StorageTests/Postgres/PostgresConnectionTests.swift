@@ -47,6 +47,26 @@ struct PostgresConnectionTests {
         #expect(try connection.run("UPDATE sample SET flag = NOT flag WHERE flag", []) == 2)
     }
 
+    /// A statement planned for its values has them written into its text: each kind comes
+    /// back as the prepared path reads it, quotes and comment marks stay text, and a NUL is
+    /// refused rather than cutting the statement short.
+    @Test func valuesWrittenIntoTheTextComeBackTheSame() throws {
+        let connection = try PostgresConnection(url: PostgresTestServer.freshDatabase())
+        let at = Date(timeIntervalSince1970: 1_795_000_000.125)
+        let name = "러닝 'quoted' \\ \"and\" ?1 $1 -- not a comment"
+        let values: [(any SQLBindable)?] = [Int64.min, -5, 0.1, name, true, at, Data([0, 1, 255]), nil]
+        var read: [SQLValue] = []
+        try connection.run("SELECT ?, 1 - ?, ?, ?, ?, ?, ?, ? IS NULL", SQLValue.list(values), planEachRun: true) { row in
+            read = try (0..<8).map { try row.value(atIndex: $0) }
+        }
+        #expect(read == [.integer(Int64.min), .integer(6), .real(0.1), .text(name), .bool(true), .date(at), .blob(Data([0, 1, 255])), .bool(true)])
+        #expect(throws: PostgresError.self) { try connection.run("SELECT ?", [.text("a\u{0}b")], planEachRun: true) }
+        #expect(throws: PostgresError.self) { try connection.run("SELECT ?, ?", [.integer(1)], planEachRun: true) }
+        var answer: Int64 = 0
+        try connection.run("SELECT 41 + ?", [.integer(1)]) { answer = try $0.int64(atIndex: 0) }
+        #expect(answer == 42)
+    }
+
     /// A server that does not answer in time (here one that sleeps; a stopped one is
     /// script/failover's): the command fails as a lost connection, which the page shows as a
     /// 503, the connection is given up, and the pool's next command runs on a fresh one.

@@ -172,6 +172,30 @@ private struct Fixture {
         #expect(try fixture.database.searchUsers("%").isEmpty)
     }
 
+    /// The member of that very username or display name first, then the others by username,
+    /// ignoring case where the text has one, on either engine.
+    @Test func membersFoundExactFirstThenByUsername() throws {
+        let fixture = try Fixture()
+        for (username, name) in [("runner", "Runner"), ("runner_b", "B Runner"), ("arunner", "김러너"), ("zed", "Runner Zed"),
+                                 ("kim", "러닝 김"), ("leo", "러닝")] {
+            _ = try fixture.database.createUser(User(username: username, email: "\(username)@example.com", passwordHash: "x", displayName: name))
+        }
+        #expect(try fixture.database.searchUsers("runner").map(\.username) == ["runner", "runner_b", "zed"])
+        #expect(try fixture.database.searchUsers("RUNNER", limit: 2).map(\.username) == ["runner", "runner_b"])
+        #expect(try fixture.database.searchUsers("러닝").map(\.username) == ["leo", "kim"])
+        #expect(try fixture.database.searchUsers("runner zed").map(\.username) == ["zed"])
+        #expect(try fixture.database.searchUsers("러너").map(\.username) == ["arunner"])
+        #expect(try fixture.database.searchUsers("o'; --").isEmpty)
+    }
+
+    @Test func textWithoutCaseIsMatchedExactly() {
+        #expect(!SearchText("러닝 2026").hasCase)
+        #expect(!SearchText("%_\\").hasCase)
+        #expect(SearchText("한강 Run").hasCase)
+        #expect(SearchText("ß").hasCase)
+        #expect(SearchText("Ωmega").hasCase)
+    }
+
     @Test func onlyTheAuthorEditsOrDeletesAPost() throws {
         let fixture = try Fixture()
         let postID = try fixture.post("mina", "mine").storedID
