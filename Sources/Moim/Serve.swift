@@ -159,6 +159,9 @@ struct Serve: ParsableCommand {
         sigaddset(&signals, SIGTERM)
         pthread_sigmask(SIG_BLOCK, &signals, nil)
 
+        // A handler waiting for PostgreSQL's answer leaves its processor to another page (set
+        // before the database opens, and with it the threads that read this).
+        PostgresWaiting.run = { wait in HandlerPool.waiting(wait) }
         let database = try dataOptions.open(walAutocheckpoint: walAutocheckpoint, serving: true)
         var web = WebConfiguration()
         web.templatesDirectory = templates

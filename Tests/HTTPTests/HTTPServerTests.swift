@@ -15,6 +15,7 @@ private struct EchoHandler: HTTPHandler {
     func handle(_ request: HTTPRequest) -> HTTPResponse {
         if request.path == "/slow" { usleep(300_000) }
         if request.path == "/held" { Self.held.wait() }
+        if request.path == "/waiting" { HandlerPool.waiting { Self.held.wait() } }
         if request.path == "/busy" {
             let now = Self.busy.add(1, ordering: .sequentiallyConsistent).newValue
             Self.mostBusy.max(now, ordering: .sequentiallyConsistent)
@@ -235,6 +236,23 @@ private func withServer(_ adjust: (inout HTTPServer.Configuration) -> Void = { _
             #expect(next.read { $0.contains("path=/next") }.contains("path=/next"))
             EchoHandler.held.signal()
             #expect(blocked.read { $0.contains("path=/held") }.contains("path=/held"))
+        }
+    }
+
+    /// A handler waiting for another process (PostgreSQL's answer) gives its processor up at
+    /// once: the next request runs meanwhile, long before the pool's patience.
+    @Test func aHandlerWaitingForAnotherProcessLetsTheNextRun() throws {
+        try withServer({ $0.runningHandlers = 1; $0.handlerPatience = .seconds(30) }) { server in
+            let waiting = try LoopbackClient(port: server.port, readTimeout: 10)
+            waiting.send("GET /waiting HTTP/1.1\r\nHost: t\r\n\r\n")
+            usleep(50_000)
+            let next = try LoopbackClient(port: server.port, readTimeout: 10)
+            let started = Date()
+            next.send("GET /next HTTP/1.1\r\nHost: t\r\n\r\n")
+            #expect(next.read { $0.contains("path=/next") }.contains("path=/next"))
+            #expect(Date().timeIntervalSince(started) < 5)
+            EchoHandler.held.signal()
+            #expect(waiting.read { $0.contains("path=/waiting") }.contains("path=/waiting"))
         }
     }
 }

@@ -147,12 +147,16 @@ final class PostgresConnection: @unchecked Sendable {
         var socket = pollfd(fd: PQsocket(handle), events: Int16(POLLIN), revents: 0)
         let now = DispatchTime.now().uptimeNanoseconds
         let left = deadline.map { Int32(clamping: $0.uptimeNanoseconds > now ? ($0.uptimeNanoseconds - now) / 1_000_000 : 0) }
-        let ready = poll(&socket, 1, left ?? -1)
+        var ready: Int32 = 0, failure: Int32 = 0
+        PostgresWaiting.run {
+            ready = poll(&socket, 1, left ?? -1)
+            if ready < 0 { failure = errno }
+        }
         if ready == 0 {
             abandoned = true
             throw .connection("no answer within \(answerTimeout ?? 0) ms")
         }
-        guard ready > 0 || errno == EINTR else { throw .connection("poll: \(String(cString: strerror(errno)))") }
+        guard ready > 0 || failure == EINTR else { throw .connection("poll: \(String(cString: strerror(failure)))") }
     }
 
     /// Runs `sql` with `arguments` for its placeholders, calling `body` with each row; returns
@@ -264,6 +268,14 @@ final class PostgresConnection: @unchecked Sendable {
     private static func message(_ text: UnsafePointer<CChar>?) -> String {
         text.map { String(cString: $0) }?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "unknown error"
     }
+}
+
+/// How a thread waits for PostgreSQL's answer to a statement.
+public enum PostgresWaiting {
+    /// Runs each wait. `moim serve` hands it to its handler threads' pool (`HandlerPool.waiting`),
+    /// so that the processor runs another page while PostgreSQL works on its own. Set once at
+    /// start, before the first statement.
+    nonisolated(unsafe) public static var run: (() -> Void) -> Void = { $0() }
 }
 
 /// What went wrong talking to PostgreSQL.
