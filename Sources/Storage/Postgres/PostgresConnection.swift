@@ -167,7 +167,6 @@ final class PostgresConnection: @unchecked Sendable {
     /// the word searched).
     @discardableResult
     func run(_ sql: String, _ arguments: [SQLValue], planEachRun: Bool = false, _ body: (PostgresRow) throws -> Void = { _ in }) throws -> Int {
-        let parameters = arguments.map(PostgresParameter.init)
         let sent: CInt
         if planEachRun {
             // Values in the text: a statement with parameters gets the session's one plan for
@@ -183,6 +182,7 @@ final class PostgresConnection: @unchecked Sendable {
         } else {
             let statement = try prepared(sql)
             try checkCount(statement.parameterCount, arguments, sql)
+            let parameters = arguments.map(PostgresParameter.init)
             sent = parameters.withParameterPointers { values, lengths, formats in
                 PQsendQueryPrepared(handle, statement.name, CInt(parameters.count), values, lengths, formats, 1)
             }

@@ -22,20 +22,10 @@ extension AppDatabase {
         let search = SearchText(query)
         guard !search.isEmpty else { return [] }
         // The ids found, best first, with their excerpts.
-        let found: [(id: Int64, excerpt: String)] = try read { db in
-            if search.usesIndex, db.engine == .postgres {
-                // pg_trgm's index answers LIKE and ILIKE; the newest 500 matches are ranked by
-                // trigram similarity, as SQLite ranks them by bm25. Planned for the word
-                // searched: a common one is found faster walking the newest posts, a rare one
-                // through the index, and the one plan for any word read all 12,000 matches of
-                // a common one.
-                return try db.fetchAll("""
-                    SELECT id, body FROM (SELECT id, body FROM posts WHERE body \(db.like(search)) ? ESCAPE '\\' ORDER BY id DESC LIMIT 500) AS found
-                    ORDER BY similarity(body, ?) DESC, id DESC LIMIT ?
-                    """, [search.containsPattern, search.text, limit], planEachRun: true) { row in
-                    (try row.decode(Int64.self, atIndex: 0), Self.excerpt(of: try row.decode(String.self, atIndex: 1), around: search.text))
-                }
-            } else if search.usesIndex {
+        let found: [(id: Int64, excerpt: String)]
+        if search.usesIndex, engine == .sqlite {
+            // The matches and their snippets, two statements: one snapshot.
+            found = try read { db in
                 let phrase = search.phrase
                 // bm25 over every match of a common word took 20-40 ms; ranking the newest 500
                 // matches takes a few, whatever the size of the site.
@@ -51,11 +41,24 @@ extension AppDatabase {
                     """, [phrase, SQLConnection.jsonArray(ids)]) { (try $0.decode(Int64.self, atIndex: 0), try $0.decode(String.self, atIndex: 1)) }
                     .reduce(into: [Int64: String]()) { $0[$1.0] = $1.1 }
                 return ids.map { ($0, excerpts[$0] ?? "") }
-            } else {
-                return try db.fetchAll("""
-                    SELECT id, body FROM (SELECT id, body FROM posts ORDER BY id DESC LIMIT 5000) AS recent
-                    WHERE body \(db.like(search)) ? ESCAPE '\\' ORDER BY id DESC LIMIT ?
-                    """, [search.containsPattern, limit]) { row in
+            }
+        } else {
+            found = try readRows { db in
+                // From three characters on PostgreSQL, pg_trgm's index answers LIKE and ILIKE;
+                // the newest 500 matches are ranked by trigram similarity, as SQLite ranks them
+                // by bm25. Planned for the word searched: a common one is found faster walking
+                // the newest posts, a rare one through the index, and the one plan for any word
+                // read all 12,000 matches of a common one. Shorter text: the newest posts.
+                let (matches, arguments): (String, [any SQLBindable]) = search.usesIndex
+                    ? ("""
+                        SELECT id, body FROM (SELECT id, body FROM posts WHERE body \(db.like(search)) ? ESCAPE '\\' ORDER BY id DESC LIMIT 500) AS found
+                        ORDER BY similarity(body, ?) DESC, id DESC LIMIT ?
+                        """, [search.containsPattern, search.text, limit])
+                    : ("""
+                        SELECT id, body FROM (SELECT id, body FROM posts ORDER BY id DESC LIMIT 5000) AS recent
+                        WHERE body \(db.like(search)) ? ESCAPE '\\' ORDER BY id DESC LIMIT ?
+                        """, [search.containsPattern, limit])
+                return try db.fetchAll(matches, arguments, planEachRun: search.usesIndex) { row in
                     (try row.decode(Int64.self, atIndex: 0), Self.excerpt(of: try row.decode(String.self, atIndex: 1), around: search.text))
                 }
             }
