@@ -5,10 +5,13 @@ extension AppDatabase {
     /// Stores a token's hash; `email` is the address it was sent to.
     public func createEmailToken(userID: Int64, purpose: EmailTokenPurpose, email: String, tokenHash: Data,
                                  validFor lifetime: TimeInterval, now: Date = Date()) throws {
-        try write { db in
-            try db.execute("INSERT INTO emailTokens (tokenHash, userID, purpose, email, createdAt, expiresAt) VALUES (?, ?, ?, ?, ?, ?)",
-                           [tokenHash, userID, purpose.rawValue, email, now, now.addingTimeInterval(lifetime)])
-        }
+        try write { db in try insertEmailToken(db, userID: userID, purpose: purpose, email: email, tokenHash: tokenHash, validFor: lifetime, now: now) }
+    }
+
+    private func insertEmailToken(_ db: SQLConnection, userID: Int64, purpose: EmailTokenPurpose, email: String, tokenHash: Data,
+                                  validFor lifetime: TimeInterval, now: Date) throws {
+        try db.execute("INSERT INTO emailTokens (tokenHash, userID, purpose, email, createdAt, expiresAt) VALUES (?, ?, ?, ?, ?, ?)",
+                       [tokenHash, userID, purpose.rawValue, email, now, now.addingTimeInterval(lifetime)])
     }
 
     /// Tokens of `purpose` made for the account since `since`: its rate limit, which a
@@ -65,11 +68,10 @@ extension AppDatabase {
         return .success((token.user, token.email))
     }
 
-    /// A new address for the account: unverified until its link is followed.
-    /// Gives the member a new address and, in the same transaction, what must come with it:
-    /// links sent to the old address stop working, the new address's proof link (`proof`: its
-    /// token's hash and how long it is valid) is stored and `mails` are queued. A failure
-    /// leaves all of it undone.
+    /// Gives the member a new address (unverified until its link is followed) and, in the
+    /// same transaction, what must come with it: links sent to the old address stop working,
+    /// the new address's proof link (`proof`: its token's hash and how long it is valid) is
+    /// stored and `mails` are queued. A failure leaves all of it undone.
     public func changeEmail(
         userID: Int64, to email: String, proof: (tokenHash: Data, validFor: TimeInterval)? = nil, mails: [OutgoingMail] = [], now: Date = Date()
     ) throws {
@@ -80,8 +82,7 @@ extension AppDatabase {
             try db.execute("UPDATE users SET email = ? WHERE id = ?", [email, userID])
             try db.execute("DELETE FROM emailTokens WHERE userID = ? AND usedAt IS NULL", [userID])
             if let proof {
-                try db.execute("INSERT INTO emailTokens (tokenHash, userID, purpose, email, createdAt, expiresAt) VALUES (?, ?, ?, ?, ?, ?)",
-                               [proof.tokenHash, userID, EmailTokenPurpose.verify.rawValue, email, now, now.addingTimeInterval(proof.validFor)])
+                try insertEmailToken(db, userID: userID, purpose: .verify, email: email, tokenHash: proof.tokenHash, validFor: proof.validFor, now: now)
             }
             for mail in mails { try insert(db, mail, now: now) }
         }

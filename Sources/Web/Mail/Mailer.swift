@@ -112,11 +112,17 @@ extension App {
     /// A new single-use token of `purpose` for the member: its hash is stored, the token
     /// itself only goes into the link.
     static func makeEmailToken(_ database: AppDatabase, _ user: User, purpose: EmailTokenPurpose, email: String) throws -> String {
-        let token = Crypto.randomBytes(32)
+        let token = newEmailToken()
         try database.createEmailToken(
-            userID: user.storedID, purpose: purpose, email: email, tokenHash: Crypto.sha256(token),
+            userID: user.storedID, purpose: purpose, email: email, tokenHash: token.hash,
             validFor: purpose == .reset ? MailLinks.resetLifetime : MailLinks.verifyLifetime)
-        return Crypto.base64URL(token)
+        return token.link
+    }
+
+    /// A new token: as a link carries it, and the hash that is stored.
+    static func newEmailToken() -> (link: String, hash: Data) {
+        let token = Crypto.randomBytes(32)
+        return (Crypto.base64URL(token), Crypto.sha256(token))
     }
 
     /// The stored hash of a token from a link, or nil when it cannot be one of ours.
@@ -164,8 +170,8 @@ extension App {
     /// its new token is returned, to be stored in the same transaction), and a word to the old
     /// address, should the change not be the owner's. No mails without a mail server.
     func addressChangeMails(_ user: User, oldAddress: String) -> (mails: [OutgoingMail], tokenHash: Data) {
-        let token = Crypto.randomBytes(32)
-        let (view, subject, language) = linkMail(user, purpose: .verify, link: siteOrigin + Paths.verifyEmail(Crypto.base64URL(token)))
+        let token = Self.newEmailToken()
+        let (view, subject, language) = linkMail(user, purpose: .verify, link: siteOrigin + Paths.verifyEmail(token.link))
         let proof = outgoingMail(view, subject: subject, to: user, kind: .verify, language: language, lifetime: MailLinks.verifyLifetime)
         let noticeSubject = localizer.text("mail.email_changed.subject", language, ["site": siteName])
         let notice = EmailChangedMail(
@@ -174,6 +180,6 @@ extension App {
             link: siteOrigin + Paths.forgotPassword, action: localizer.text("mail.email_changed.action", language))
         let warning = outgoingMail(notice, subject: noticeSubject, to: user, address: oldAddress, kind: .emailChanged, language: language,
                                    lifetime: MailLinks.newsLifetime)
-        return ([proof, warning].compactMap { $0 }, Crypto.sha256(token))
+        return ([proof, warning].compactMap { $0 }, token.hash)
     }
 }
