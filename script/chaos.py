@@ -20,7 +20,6 @@ every acknowledged photo is served, and no answer was a 500. At the end every ma
 out exactly once. Prints a line per round and the table for the README; exits 1 on any loss."""
 
 import collections
-import http.cookiejar
 import json
 import os
 import re
@@ -31,10 +30,10 @@ import subprocess
 import sys
 import threading
 import time
-import urllib.error
-import urllib.parse
 import urllib.request
 import uuid
+
+from site_member import Member
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BIN = sorted((os.path.join("/usr/lib/postgresql", v, "bin") for v in os.listdir("/usr/lib/postgresql")),
@@ -128,60 +127,21 @@ class Slot:
 
 # The members, through nginx over HTTPS.
 
-class Browser:
+class Browser(Member):
+    """A member whose every answer goes into the ledger's statuses, by kind of request."""
     context = ssl._create_unverified_context()
 
-    class NoRedirect(urllib.request.HTTPRedirectHandler):
-        def redirect_request(self, *args, **kwargs):
-            return None
-
     def __init__(self, base, statuses):
-        self.base = base
+        super().__init__(base, ssl_context=self.context, timeout=30)
         self.statuses = statuses
-        self.opener = urllib.request.build_opener(
-            urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()), urllib.request.HTTPSHandler(context=self.context),
-            self.NoRedirect)
-        self.csrf = None
 
     def request(self, path, fields=None, files=None, kind="page"):
-        headers = {}
-        data = None
-        if files is not None:
-            boundary = uuid.uuid4().hex
-            parts = []
-            for name, value in fields:
-                parts.append(f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"\r\n\r\n{value}\r\n'.encode())
-            for name, filename, content in files:
-                parts.append(f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"; filename="{filename}"\r\n'
-                             f'Content-Type: image/jpeg\r\n\r\n'.encode() + content + b"\r\n")
-            data = b"".join(parts) + f"--{boundary}--\r\n".encode()
-            headers["Content-Type"] = f"multipart/form-data; boundary={boundary}"
-        elif fields is not None:
-            data = urllib.parse.urlencode(fields).encode()
-        try:
-            with self.opener.open(urllib.request.Request(self.base + path, data=data, headers=headers), timeout=30) as response:
-                status, location, body = response.status, response.headers.get("Location"), response.read()
-        except urllib.error.HTTPError as error:
-            status, location, body = error.code, error.headers.get("Location"), error.read()
-        except OSError:
-            status, location, body = 0, None, b""
+        status, headers, body = super().request(path, fields, files)
         self.statuses.append((time.time(), kind, status))
-        return status, location, body.decode(errors="replace")
+        return status, headers.get("Location"), body
 
     def sign_in(self, username):
-        for _ in range(100):
-            status, _, page = self.request("/login")
-            match = re.search(r'name="_csrf" value="([^"]+)"', page)
-            if match:
-                status, _, _ = self.request("/login", [("_csrf", match.group(1)), ("login", username), ("password", "demo password")])
-                if status == 303:
-                    _, _, page = self.request("/posts/new")
-                    match = re.search(r'name="_csrf" value="([^"]+)"', page)
-                    if match:
-                        self.csrf = match.group(1)
-                        return
-            time.sleep(0.5)
-        raise SystemExit(f"chaos: {username} could not sign in")
+        super().sign_in(username, tries=100)
 
 
 class Ledger:
@@ -460,7 +420,6 @@ def main():
             # The mail server takes mail again a minute after it began refusing.
             time.sleep(max(0, started + 60 - time.time()))
             site.start_mail(refusing=False)
-            mail_back = time.time()
             time.sleep(2)
 
             acknowledged, lost, unserved, photos_checked = check_round(site, ledger, photos_checked)

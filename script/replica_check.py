@@ -8,43 +8,27 @@ the replica catches up, the first member reads from it again. No answer is ever 
 
     replica_check.py BASE_URL STANDBY_URL LAG_SECONDS"""
 
-import http.cookiejar
 import re
 import subprocess
 import sys
 import time
 import urllib.error
-import urllib.parse
 import urllib.request
 
-
-class NoRedirect(urllib.request.HTTPRedirectHandler):
-    def redirect_request(self, *args, **kwargs):
-        return None
+import site_member
 
 
-class Member:
+class Member(site_member.Member):
+    """A member for whom any answer of 500 or more ends the check."""
+
     def __init__(self, base, username):
-        self.base = base
-        self.jar = http.cookiejar.CookieJar()
-        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar), NoRedirect)
-        status, _, page = self.request("/login")
-        csrf = re.search(r'name="_csrf" value="([^"]+)"', page).group(1)
-        status, _, _ = self.request("/login", [("_csrf", csrf), ("login", username), ("password", "demo password")])
-        if status != 303:
-            raise SystemExit(f"replica: {username} could not sign in ({status})")
-        _, _, page = self.request("/posts/new")
-        self.csrf = re.search(r'name="_csrf" value="([^"]+)"', page).group(1)
+        super().__init__(base)
+        self.sign_in(username)
 
     def request(self, path, fields=None):
-        data = urllib.parse.urlencode(fields).encode() if fields is not None else None
-        try:
-            with self.opener.open(urllib.request.Request(self.base + path, data=data), timeout=15) as response:
-                status, headers, body = response.status, response.headers, response.read().decode()
-        except urllib.error.HTTPError as error:
-            status, headers, body = error.code, error.headers, error.read().decode(errors="replace")
-        if status >= 500:
-            raise SystemExit(f"replica: {path} answered {status}")
+        status, headers, body = super().request(path, fields)
+        if status >= 500 or status == 0:
+            raise SystemExit(f"replica: {path} answered {status or 'nothing'}")
         return status, headers, body
 
     def post(self, body):
@@ -83,7 +67,7 @@ def main():
         check(writer.sees(path, 'aria-pressed="true"'), "the writer did not see their like on the next page")
         check(time.time() - paused < lag, "the checks took longer than the lag bound; raise it")
         check(not reader.sees(path, stamp), "another member saw the post while the replica had not replayed it: reads are not on the replica")
-        print(f"replica: within the bound, the writer saw the post and the like; another member read the replica, without them")
+        print("replica: within the bound, the writer saw the post and the like; another member read the replica, without them")
 
         time.sleep(max(0, paused + lag + 0.5 - time.time()))
         check(reader.sees(path, stamp), f"another member still read a replica more than {lag:g} s behind")
