@@ -46,6 +46,19 @@ def standby(url, sql):
     subprocess.run(["psql", "-qtAX", url, "-c", sql], check=True, stdout=subprocess.DEVNULL)
 
 
+def replayed_all(url):
+    """Waits until the standby has replayed all it has received. It is synchronous, so that is
+    every write acknowledged so far (the members' sign-ins among them): otherwise a member
+    whose last write it has not replayed yet reads from the primary, whatever the check wants."""
+    for _ in range(100):
+        done = subprocess.run(["psql", "-qtAX", url, "-c", "SELECT pg_last_wal_replay_lsn() >= pg_last_wal_receive_lsn()"],
+                              check=True, capture_output=True, text=True).stdout.strip()
+        if done == "t":
+            return
+        time.sleep(0.1)
+    raise SystemExit("replica: the standby did not replay what it had received within 10 s")
+
+
 def check(condition, message):
     if not condition:
         raise SystemExit("replica: " + message)
@@ -56,6 +69,7 @@ def main():
     writer, reader = Member(base, "runner1"), Member(base, "runner2")
     stamp = str(time.time_ns())
 
+    replayed_all(standby_url)
     standby(standby_url, "SELECT pg_wal_replay_pause()")
     paused = time.time()
     try:
@@ -78,6 +92,7 @@ def main():
     # Caught up again, the writer's reads go back to the replica: a post it has not replayed
     # (replay paused once more) is not found by the writer, whose last write it has replayed.
     time.sleep(1)
+    replayed_all(standby_url)
     standby(standby_url, "SELECT pg_wal_replay_pause()")
     try:
         other = reader.post(f"replica later write {stamp}")
