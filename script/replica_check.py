@@ -59,6 +59,17 @@ def replayed_all(url):
     raise SystemExit("replica: the standby did not replay what it had received within 10 s")
 
 
+def taking_reads(base):
+    """Waits until the server counts a replica as taking reads (its watch threads have seen the
+    primary and the replica, a moment after it starts)."""
+    for _ in range(100):
+        metrics = urllib.request.urlopen(base + "/metrics", timeout=15).read().decode()
+        if re.search(r'^moim_database_replicas\{state="taking_reads"\} [1-9]', metrics, re.M):
+            return
+        time.sleep(0.1)
+    raise SystemExit("replica: no replica took reads within 10 s of the start")
+
+
 def check(condition, message):
     if not condition:
         raise SystemExit("replica: " + message)
@@ -69,6 +80,7 @@ def main():
     writer, reader = Member(base, "runner1"), Member(base, "runner2")
     stamp = str(time.time_ns())
 
+    taking_reads(base)
     replayed_all(standby_url)
     standby(standby_url, "SELECT pg_wal_replay_pause()")
     paused = time.time()
