@@ -70,6 +70,12 @@ def taking_reads(base):
     raise SystemExit("replica: no replica took reads within 10 s of the start")
 
 
+def replica_metrics(base):
+    """The server's replica lines of /metrics, to tell why a read went to the primary."""
+    metrics = urllib.request.urlopen(base + "/metrics", timeout=15).read().decode()
+    return "\n" + "\n".join(line for line in metrics.splitlines() if line.startswith("moim_database_replica"))
+
+
 def check(condition, message):
     if not condition:
         raise SystemExit("replica: " + message)
@@ -92,7 +98,8 @@ def main():
         check(status == 303, f"liking answered {status}")
         check(writer.sees(path, 'aria-pressed="true"'), "the writer did not see their like on the next page")
         check(time.time() - paused < lag, "the checks took longer than the lag bound; raise it")
-        check(not reader.sees(path, stamp), "another member saw the post while the replica had not replayed it: reads are not on the replica")
+        check(not reader.sees(path, stamp), "another member saw the post while the replica had not replayed it: reads are not on the replica"
+              + replica_metrics(base))
         print("replica: within the bound, the writer saw the post and the like; another member read the replica, without them")
 
         time.sleep(max(0, paused + lag + 0.5 - time.time()))
