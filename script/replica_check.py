@@ -59,21 +59,33 @@ def replayed_all(url):
     raise SystemExit("replica: the standby did not replay what it had received within 10 s")
 
 
-def taking_reads(base):
-    """Waits until the server counts a replica as taking reads (its watch threads have seen the
-    primary and the replica, a moment after it starts)."""
-    for _ in range(100):
-        metrics = urllib.request.urlopen(base + "/metrics", timeout=15).read().decode()
-        if re.search(r'^moim_database_replicas\{state="taking_reads"\} [1-9]', metrics, re.M):
-            return
-        time.sleep(0.1)
-    raise SystemExit("replica: no replica took reads within 10 s of the start")
+def standby_positions(url):
+    return subprocess.run(["psql", "-qtAX", url, "-c", "SELECT pg_last_wal_receive_lsn(), pg_last_wal_replay_lsn(), pg_is_wal_replay_paused()"],
+                          check=True, capture_output=True, text=True).stdout.strip()
 
 
 def replica_metrics(base):
     """The server's replica lines of /metrics, to tell why a read went to the primary."""
     metrics = urllib.request.urlopen(base + "/metrics", timeout=15).read().decode()
     return "\n" + "\n".join(line for line in metrics.splitlines() if line.startswith("moim_database_replica"))
+
+
+def reads_answered(base):
+    metrics = urllib.request.urlopen(base + "/metrics", timeout=15).read().decode()
+    found = re.search(r'^moim_database_replica_reads_total\{result="answered"\} (\d+)', metrics, re.M)
+    return int(found.group(1)) if found else 0
+
+
+def reads_on_replica(base, member):
+    """Waits until `member`'s pages read from the replica: the server's watch threads have seen
+    the replica, and seen it replay the member's last write (they look every 100 ms)."""
+    for _ in range(100):
+        before = reads_answered(base)
+        member.request("/explore")
+        if reads_answered(base) > before:
+            return
+        time.sleep(0.1)
+    raise SystemExit("replica: a member's reads did not go to the replica within 10 s" + replica_metrics(base))
 
 
 def check(condition, message):
@@ -86,8 +98,8 @@ def main():
     writer, reader = Member(base, "runner1"), Member(base, "runner2")
     stamp = str(time.time_ns())
 
-    taking_reads(base)
     replayed_all(standby_url)
+    reads_on_replica(base, reader)
     standby(standby_url, "SELECT pg_wal_replay_pause()")
     paused = time.time()
     try:
@@ -99,7 +111,8 @@ def main():
         check(writer.sees(path, 'aria-pressed="true"'), "the writer did not see their like on the next page")
         check(time.time() - paused < lag, "the checks took longer than the lag bound; raise it")
         check(not reader.sees(path, stamp), "another member saw the post while the replica had not replayed it: reads are not on the replica"
-              + replica_metrics(base))
+              + replica_metrics(base) + f"\nthe reader's moim_wrote: {reader.cookie('moim_wrote')}; the standby: "
+              + standby_positions(standby_url))
         print("replica: within the bound, the writer saw the post and the like; another member read the replica, without them")
 
         time.sleep(max(0, paused + lag + 0.5 - time.time()))
@@ -110,8 +123,8 @@ def main():
 
     # Caught up again, the writer's reads go back to the replica: a post it has not replayed
     # (replay paused once more) is not found by the writer, whose last write it has replayed.
-    time.sleep(1)
     replayed_all(standby_url)
+    reads_on_replica(base, writer)
     standby(standby_url, "SELECT pg_wal_replay_pause()")
     try:
         other = reader.post(f"replica later write {stamp}")

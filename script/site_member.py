@@ -26,11 +26,16 @@ class Member:
     def __init__(self, base, ssl_context=None, timeout=15):
         self.base = base
         self.timeout = timeout
-        handlers = [urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()), NoRedirect]
+        self.jar = http.cookiejar.CookieJar()
+        handlers = [urllib.request.HTTPCookieProcessor(self.jar), NoRedirect]
         if ssl_context is not None:
             handlers.append(urllib.request.HTTPSHandler(context=ssl_context))
         self.opener = urllib.request.build_opener(*handlers)
         self.csrf = None
+
+    def cookie(self, name):
+        """The value of the cookie `name` the site set, or None."""
+        return next((cookie.value for cookie in self.jar if cookie.name == name), None)
 
     def request(self, path, fields=None, files=None):
         """GET `path`, or POST `fields` (and `files`: (name, filename, bytes) JPEGs, as a
