@@ -39,21 +39,6 @@ extension AppDatabase {
         }
     }
 
-    public func updateProfile(userID: Int64, _ changes: ProfileChanges) throws -> User {
-        try write { db in
-            guard var user = try db.record(User.self, id: userID) else { throw StorageError.notFound }
-            user.displayName = changes.displayName
-            user.bio = changes.bio
-            user.gender = changes.gender
-            user.birthYear = changes.birthYear
-            user.job = changes.job
-            user.region = changes.region
-            user.language = changes.language
-            try db.update(user)
-            return user
-        }
-    }
-
     /// Stores a new password hash and ends every session of the user except `keepingSession`,
     /// and every reset link sent before.
     public func changePassword(userID: Int64, passwordHash: String, keepingSession sessionID: Int64?) throws {
