@@ -36,12 +36,7 @@ enum Routes {
         router.post("/posts/:id/unlike", app.page(app.postUnlike))
         router.post("/posts/:id/bookmark", app.page(app.postBookmark))
         router.post("/posts/:id/unbookmark", app.page(app.postUnbookmark))
-        router.get("/media/:name") { [unowned app] request in
-            guard let name = request.parameters["name"], let response = try app.media.response(name: name, request: request) else {
-                throw HTTPError(.notFound)
-            }
-            return response
-        }
+        router.get("/media/:name") { [unowned app] request in try app.mediaShow(request) }
 
         router.get(Paths.near, app.page(app.nearPick))
         router.get("/tiles/:z/:x/:y") { [unowned app] request in try app.tileShow(request) }
