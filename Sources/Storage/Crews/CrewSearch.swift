@@ -14,7 +14,7 @@ extension AppDatabase {
         let search = SearchText(query)
         var conditions: [String] = ["crews.hiddenAt IS NULL"]
         var arguments: [any SQLBindable] = []
-        if search.usesIndex, engine == .sqlite {
+        if search.usesIndex, engine.searchesThroughTables {
             conditions.append("crews.id IN (SELECT rowid FROM crewSearch WHERE crewSearch MATCH ?)")
             arguments.append(search.phrase)
         } else if !search.isEmpty {

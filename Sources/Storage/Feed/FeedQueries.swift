@@ -128,13 +128,12 @@ private struct FeedStamp: RowStamp {
 /// staff. (Most people block nobody: the two uncorrelated checks run once per statement and
 /// spare each row two lookups.)
 struct FeedStatement {
-    private let sqlite: String
-    private let postgres: String
+    private let text: PerEngine<String>
 
     /// `condition` is built for each engine (they differ only in how a list of ids is passed).
     init(from source: String, cursor: String, where condition: (SQLConnection.Engine) -> String = { _ in "TRUE" }) {
-        sqlite = Self.sql(from: source, cursor: cursor, where: condition(.sqlite))
-        postgres = Self.sql(from: source, cursor: cursor, where: condition(.postgres))
+        text = PerEngine(sqlite: Self.sql(from: source, cursor: cursor, where: condition(.sqlite)),
+                         postgres: Self.sql(from: source, cursor: cursor, where: condition(.postgres)))
     }
 
     init(from source: String, cursor: String, where condition: String) {
@@ -142,7 +141,7 @@ struct FeedStatement {
     }
 
     func sql(for engine: SQLConnection.Engine) -> String {
-        engine == .postgres ? postgres : sqlite
+        text[engine]
     }
 
     private static func sql(from source: String, cursor: String, where condition: String) -> String {

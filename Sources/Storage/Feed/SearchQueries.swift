@@ -23,7 +23,7 @@ extension AppDatabase {
         guard !search.isEmpty else { return [] }
         // The ids found, best first, with their excerpts.
         let found: [(id: Int64, excerpt: String)]
-        if search.usesIndex, engine == .sqlite {
+        if search.usesIndex, engine.searchesThroughTables {
             // The matches and their snippets, two statements: one snapshot.
             found = try read { db in
                 let phrase = search.phrase

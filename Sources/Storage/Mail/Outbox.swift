@@ -165,8 +165,7 @@ extension AppDatabase {
     public func enqueueNotices(_ mails: [OutgoingMail], through notificationID: Int64, now: Date = Date()) throws {
         try write { db in
             for mail in mails { try insert(db, mail, now: now) }
-            let greatest = db.engine == .postgres ? "greatest" : "max"
-            try db.execute("UPDATE mailCursors SET position = \(greatest)(position, ?) WHERE name = 'notices'", [notificationID])
+            try db.execute("UPDATE mailCursors SET position = \(db.greatest("position", "?")) WHERE name = 'notices'", [notificationID])
         }
     }
 }

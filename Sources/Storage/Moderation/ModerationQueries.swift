@@ -30,8 +30,7 @@ extension AppDatabase {
     /// Open reports grouped by target, most reported first.
     public func openReports() throws -> [ReportGroup] {
         try read { db in
-            let lists = db.engine == .postgres
-                ? "string_agg(reason, ',' ORDER BY id), string_agg(note, chr(30) ORDER BY id)" : "group_concat(reason), group_concat(note, char(30))"
+            let lists = db.joinedTexts("reason", separator: ",", orderedBy: "id") + ", " + db.joinedTexts("note", separator: "\u{1E}", orderedBy: "id")
             let rows = try db.fetchAll("""
                 SELECT targetType, targetID, count(*) AS count, \(lists), max(createdAt) AS latest
                 FROM reports WHERE resolvedAt IS NULL GROUP BY targetType, targetID ORDER BY count DESC, latest DESC, targetType, targetID
@@ -212,7 +211,7 @@ extension AppDatabase {
         guard table == "users" || table == "posts" else { return [] }
         return try read { db in
             let since = now.addingTimeInterval(-Double(days) * 86_400)
-            let day = db.engine == .postgres ? "to_char(createdAt, 'YYYY-MM-DD')" : "date(createdAt)"
+            let day = db.dayOf("createdAt")
             let counts = try db.fetchAll("SELECT \(day) AS day, count(*) AS count FROM \(table) WHERE createdAt >= ? GROUP BY day", [since]) {
                 (try $0.decode(String.self, atIndex: 0), try $0.decode(Int.self, atIndex: 1))
             }

@@ -79,9 +79,7 @@ extension AppDatabase {
         let names = String(decoding: try JSONEncoder().encode(Array(usernames)), as: UTF8.self)
         return try readRows { db in
             // As citext on PostgreSQL, so that the comparison ignores case as SQLite's NOCASE column does.
-            let list = db.engine == .postgres
-                ? "SELECT CAST(value AS citext) FROM json_array_elements_text(CAST(? AS json))" : "SELECT value FROM json_each(?)"
-            let rows = try db.fetchAll("SELECT id, username FROM users WHERE username IN (\(list))", [names]) {
+            let rows = try db.fetchAll("SELECT id, username FROM users WHERE username IN (\(db.usernameList("?")))", [names]) {
                 (try $0.decode(String.self, atIndex: 1).lowercased(), try $0.decode(Int64.self, atIndex: 0))
             }
             return Dictionary(rows, uniquingKeysWith: { first, _ in first })

@@ -3,7 +3,7 @@ import Foundation
 extension AppDatabase {
     /// True when other servers may share this database (PostgreSQL): what one process would
     /// keep in memory, such as rate limits, is kept in the database instead.
-    public var isShared: Bool { engine == .postgres }
+    public var isShared: Bool { engine.isShared }
 
     /// How many events `key` had since `since`, and when the oldest of them was.
     public func rateEvents(key: String, since: Date) throws -> (count: Int, oldest: Date?) {

@@ -29,7 +29,7 @@ extension AppDatabase {
     }
 
     private func readSession(_ tokenHash: Data) throws -> SignedInMember? {
-        let sql = engine == .postgres ? Self.sessionSQL.postgres : Self.sessionSQL.sqlite
+        let sql = Self.sessionSQL[engine]
         // Counted before the read: a write that commits during it leaves what it read stale.
         let generation = keptGeneration
         let member = try readRows { connection in try connection.fetchOne(sql, [tokenHash]) { try SignedInMember(row: $0) } }
@@ -49,36 +49,10 @@ extension AppDatabase {
         }
     }
 
-    /// A number that changes whenever a kept session may have gone stale: this process's writes
-    /// on SQLite; on PostgreSQL those plus the member changes heard, or nil (keep nothing)
-    /// until they are heard.
-    private var keptGeneration: UInt64? {
-        switch store {
-        case .sqlite(let sqlite):
-            return sqlite.writes.load(ordering: .sequentiallyConsistent)
-        case .postgres:
-            guard hearsMemberChanges() else { return nil }
-            return kept.writes.load(ordering: .sequentiallyConsistent) &+ kept.memberChanges.load(ordering: .sequentiallyConsistent)
-        }
-    }
-
-    /// Starts listening for member changes the first time a session is read (a tool that reads
-    /// none opens no listening connection); true once they are heard.
-    private func hearsMemberChanges() -> Bool {
-        if kept.listening.load(ordering: .acquiring) == .yes { return true }
-        guard kept.listening.compareExchange(expected: .no, desired: .starting, ordering: .acquiringAndReleasing).exchanged else { return false }
-        let kept = kept
-        signal.listen { changes in
-            if changes.contains(where: \.concernsMembers) { kept.memberChanges.add(1, ordering: .sequentiallyConsistent) }
-        }
-        kept.listening.store(.yes, ordering: .releasing)
-        return true
-    }
-
     /// The statement `session(tokenHash:)` reads, for each engine; built once, as the statement
     /// cache finds it by its text. Warning texts hold no control characters, so the unit
     /// separator cannot occur in them.
-    private static let sessionSQL = (sqlite: sessionSQL(warnings: """
+    private static let sessionSQL = PerEngine(sqlite: sessionSQL(warnings: """
         (SELECT group_concat(reason, char(31)) FROM
              (SELECT reason FROM warnings WHERE warnings.userID = users.id AND readAt IS NULL ORDER BY id))
         """), postgres: sessionSQL(warnings: """

@@ -76,3 +76,31 @@ extension GenerationalCache where Key == Int64 {
         return zip(stamps, kept).map { stamp, kept in kept ?? fresh[stamp.id] }
     }
 }
+
+extension AppDatabase {
+    /// A number that changes whenever a kept session may have gone stale: this process's writes
+    /// on SQLite; on PostgreSQL those plus the member changes heard, or nil (keep nothing)
+    /// until they are heard.
+    var keptGeneration: UInt64? {
+        switch store {
+        case .sqlite(let sqlite):
+            return sqlite.writes.load(ordering: .sequentiallyConsistent)
+        case .postgres:
+            guard hearsMemberChanges() else { return nil }
+            return kept.writes.load(ordering: .sequentiallyConsistent) &+ kept.memberChanges.load(ordering: .sequentiallyConsistent)
+        }
+    }
+
+    /// Starts listening for member changes the first time a session is read (a tool that reads
+    /// none opens no listening connection); true once they are heard.
+    func hearsMemberChanges() -> Bool {
+        if kept.listening.load(ordering: .acquiring) == .yes { return true }
+        guard kept.listening.compareExchange(expected: .no, desired: .starting, ordering: .acquiringAndReleasing).exchanged else { return false }
+        let kept = kept
+        signal.listen { changes in
+            if changes.contains(where: \.concernsMembers) { kept.memberChanges.add(1, ordering: .sequentiallyConsistent) }
+        }
+        kept.listening.store(.yes, ordering: .releasing)
+        return true
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+
+/// Where SQLite and PostgreSQL differ, each difference named once: query files ask for
+/// `db.greatest`, `db.dayOf(_:)` or `engine.searchesThroughTables` and never compare engines
+/// themselves (`QueryFilesTests` fails when one does).
+extension SQLConnection.Engine {
+    /// True when text searches have tables of their own to match (SQLite's FTS5 `…Search`
+    /// tables, trigram and words); on PostgreSQL, pg_trgm's indexes answer `LIKE` instead.
+    var searchesThroughTables: Bool { self == .sqlite }
+
+    /// True when other servers may share the database, so that what one process would keep
+    /// in memory is kept in the database instead.
+    var isShared: Bool { self == .postgres }
+}
+
+/// One text for each engine, chosen by the connection's: statements built once, found by
+/// their text in the statement cache.
+struct PerEngine<Value: Sendable>: Sendable {
+    let sqlite: Value
+    let postgres: Value
+
+    subscript(engine: SQLConnection.Engine) -> Value {
+        switch engine {
+        case .sqlite: sqlite
+        case .postgres: postgres
+        }
+    }
+}
+
+extension SQLConnection {
+    /// The larger of two values in one row (`max(a, b)` in SQLite, `greatest` in PostgreSQL,
+    /// where `max` only aggregates).
+    func greatest(_ first: String, _ second: String) -> String {
+        switch engine {
+        case .sqlite: "max(\(first), \(second))"
+        case .postgres: "greatest(\(first), \(second))"
+        }
+    }
+
+    /// A timestamp column's calendar day, as text `YYYY-MM-DD` (UTC).
+    func dayOf(_ column: String) -> String {
+        switch engine {
+        case .sqlite: "date(\(column))"
+        case .postgres: "to_char(\(column), 'YYYY-MM-DD')"
+        }
+    }
+
+    /// The aggregate that joins a group's texts with `separator` (a character name such as
+    /// `','` or `char(30)`) in `order`.
+    func joinedTexts(_ column: String, separator: Character, orderedBy order: String) -> String {
+        let code = separator.unicodeScalars.first.map { String($0.value) } ?? "44"
+        switch engine {
+        // SQLite's group_concat keeps the order of its input: rows are ordered before grouping
+        // where the caller needs it.
+        case .sqlite: return "group_concat(\(column), char(\(code)))"
+        case .postgres: return "string_agg(\(column), chr(\(code)) ORDER BY \(order))"
+        }
+    }
+
+    /// A subquery of the usernames in `placeholder`, bound to a JSON array of texts, compared
+    /// ignoring case as the `username` column does on both engines (NOCASE, citext).
+    func usernameList(_ placeholder: String) -> String {
+        switch engine {
+        case .sqlite: "SELECT value FROM json_each(\(placeholder))"
+        case .postgres: "SELECT CAST(value AS citext) FROM json_array_elements_text(CAST(\(placeholder) AS json))"
+        }
+    }
+}
