@@ -1,7 +1,7 @@
 /// The schema on PostgreSQL: what SQLite's fifteen migrations (`Migrations`) add up to, in
 /// one step, with PostgreSQL's own types (`bigint` identities, `timestamptz`, `boolean`,
 /// `bytea`, `citext` where SQLite says `COLLATE NOCASE`), the same CHECK, UNIQUE and foreign-key
-/// rules, and every column in SQLite's order (rows are read by position). Search is `pg_trgm`
+/// rules, and every column in SQLite's order (`SchemaCatalogTests` compares the two). Search is `pg_trgm`
 /// over the tables themselves, where SQLite keeps FTS5 tables beside them; the home timelines
 /// and mail settings are kept by triggers in PL/pgSQL. Later versions are migrations of their
 /// own on each engine.
