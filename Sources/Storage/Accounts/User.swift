@@ -109,7 +109,7 @@ public struct ProfileChanges: Sendable {
 
 extension User: SQLRecord {
     /// Decoded by hand, as `Post` is.
-    /// The table's columns in its own order, which `init(row:)` reads by position.
+    /// The columns `init(row:)` reads, in its order (queries select `selection()`).
     static let columns = ["id", "username", "email", "passwordHash", "displayName", "bio", "gender", "birthYear", "job", "region", "language", "role", "createdAt", "calendarToken", "suspendedUntil", "silencedUntil", "sanctionReason", "units", "onLeaderboard",
                           "workplaceDomain", "workplaceVerifiedAt", "workplaceAddressHash"]
 

@@ -22,7 +22,7 @@ public struct Comment: Codable, Sendable, Equatable, StoredRecord {
 
 /// A comment with its author, in thread order.
 extension Comment: SQLRecord {
-    /// The table's columns in its own order, which `init(row:)` reads by position; `revision`,
+    /// The columns `init(row:)` reads, in its order (queries select `selection()`); `revision`,
     /// last, is the triggers' (`RevisionsSchema`).
     static let columns = ["id", "postID", "authorID", "parentID", "depth", "body", "bodyHTML", "createdAt", "updatedAt", "deletedAt", "hiddenAt"]
 

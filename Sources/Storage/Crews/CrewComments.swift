@@ -36,7 +36,7 @@ extension AppDatabase {
     /// The newest comments first, with their authors.
     public func crewComments(crewID: Int64, limit: Int = 100) throws -> [(comment: CrewComment, author: User)] {
         try read { db in
-            let comments = try db.records(CrewComment.self, "SELECT * FROM crewComments WHERE crewID = ? ORDER BY id DESC LIMIT ?", [crewID, limit])
+            let comments = try db.records(CrewComment.self, "SELECT \(CrewComment.selection()) FROM crewComments WHERE crewID = ? ORDER BY id DESC LIMIT ?", [crewID, limit])
             let authors = try db.records(User.self, ids: Set(comments.map(\.authorID))).reduce(into: [Int64: User]()) { $0[$1.id ?? 0] = $1 }
             return comments.compactMap { comment in authors[comment.authorID].map { (comment, $0) } }
         }
@@ -55,7 +55,7 @@ extension AppDatabase {
 }
 
 extension CrewComment: SQLRecord {
-    /// The table's columns in its own order, which `init(row:)` reads by position.
+    /// The columns `init(row:)` reads, in its order (queries select `selection()`).
     static let columns = ["id", "crewID", "authorID", "body", "bodyHTML", "createdAt"]
 
     init(row: some PositionalRow, startingAt offset: Int) throws {

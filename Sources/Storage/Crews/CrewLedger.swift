@@ -85,7 +85,7 @@ extension AppDatabase {
 
     public func ledger(crewID: Int64) throws -> Ledger {
         try read { db in
-            let entries = try db.records(LedgerEntry.self, "SELECT * FROM crewLedger WHERE crewID = ? ORDER BY occurredOn DESC, id DESC", [crewID])
+            let entries = try db.records(LedgerEntry.self, "SELECT \(LedgerEntry.selection()) FROM crewLedger WHERE crewID = ? ORDER BY occurredOn DESC, id DESC", [crewID])
             let income = entries.filter(\.kind.isIncome).reduce(0) { $0 + $1.amount }
             let expenses = entries.filter(\.kind.isExpense).reduce(0) { $0 + $1.amount }
             return Ledger(entries: entries, income: income, expenses: expenses)
@@ -113,7 +113,7 @@ extension AppDatabase {
 }
 
 extension LedgerEntry: SQLRecord {
-    /// The table's columns in its own order, which `init(row:)` reads by position.
+    /// The columns `init(row:)` reads, in its order (queries select `selection()`).
     static let columns = ["id", "crewID", "kind", "memberID", "amount", "occurredOn", "note", "provider", "recordedBy", "createdAt", "paymentID", "reference"]
 
     init(row: some PositionalRow, startingAt offset: Int) throws {

@@ -35,7 +35,7 @@ extension AppDatabase {
         let orderBy = order == .activity ? "crews.lastActivityAt DESC, crews.id DESC" : "crews.id DESC"
         return try readRows { connection in
             // A handful of filter combinations, each prepared once.
-            try connection.fetchAll("SELECT crews.* FROM crews \(filter) ORDER BY \(orderBy) LIMIT ?", arguments + [limit]) {
+            try connection.fetchAll("SELECT \(Crew.selection("crews")) FROM crews \(filter) ORDER BY \(orderBy) LIMIT ?", arguments + [limit]) {
                 try Crew(row: $0, startingAt: 0)
             }
         }
@@ -47,7 +47,7 @@ extension AppDatabase {
         try readRows { connection in
             try connection.fetchAll("""
                 SELECT ranked.* FROM (
-                    SELECT crews.*,
+                    SELECT \(Crew.selection("crews")),
                         (SELECT count(*) FROM crewMembers m JOIN follows f ON f.followeeID = m.userID
                          WHERE m.crewID = crews.id AND m.role != 'pending' AND f.followerID = ?1) AS friends
                     FROM crews

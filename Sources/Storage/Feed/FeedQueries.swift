@@ -93,7 +93,7 @@ extension AppDatabase {
     private func keptPosts(_ connection: SQLConnection, ids: [Int64]) throws -> [Int64: Revised<KeptPost>] {
         let idList = [SQLConnection.jsonArray(ids)]
         let photos = Dictionary(grouping: try connection.fetchAll("""
-            SELECT * FROM photos WHERE postID IN (\(connection.idList("?"))) ORDER BY postID, position
+            SELECT \(Photo.selection()) FROM photos WHERE postID IN (\(connection.idList("?"))) ORDER BY postID, position
             """, idList) { try Photo(row: $0, startingAt: 0) }, by: \.postID)
         let revision = Post.columns.count
         let rows = try connection.fetchAll("""

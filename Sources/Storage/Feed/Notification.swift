@@ -40,7 +40,7 @@ public struct NotificationItem: Sendable, Equatable {
 }
 
 extension Notification: SQLRecord {
-    /// The table's columns in its own order, which `init(row:)` reads by position.
+    /// The columns `init(row:)` reads, in its order (queries select `selection()`).
     static let columns = ["id", "userID", "kind", "actorID", "postID", "commentID", "crewID", "meetupID", "detail", "createdAt", "readAt"]
 
     init(row: some PositionalRow, startingAt offset: Int) throws {

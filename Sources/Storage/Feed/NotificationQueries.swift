@@ -16,7 +16,7 @@ extension AppDatabase {
     /// The newest notifications of `userID`.
     public func notifications(userID: Int64, limit: Int = 50) throws -> [NotificationItem] {
         try read { db in
-            let notifications = try db.records(Notification.self, "SELECT * FROM notifications WHERE userID = ? ORDER BY id DESC LIMIT ?", [userID, limit])
+            let notifications = try db.records(Notification.self, "SELECT \(Notification.selection()) FROM notifications WHERE userID = ? ORDER BY id DESC LIMIT ?", [userID, limit])
             return try items(db, notifications)
         }
     }

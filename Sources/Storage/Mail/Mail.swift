@@ -1,7 +1,7 @@
 import Foundation
 
 /// What a member wants by mail, and whether their address is proved theirs.
-public struct MailSettings: Sendable, Equatable {
+public struct MailSettings: Sendable, Equatable, SQLColumns {
     public enum Digest: String, Sendable, CaseIterable {
         case off, daily, weekly
 
@@ -56,7 +56,7 @@ public enum EmailTokenPurpose: String, Sendable {
 }
 
 /// A message waiting in (or done with) the outbox.
-public struct OutboxMail: Sendable, Equatable {
+public struct OutboxMail: Sendable, Equatable, SQLColumns {
     public enum Kind: String, Sendable {
         case reset, verify, emailChanged, digest, notice
     }

@@ -47,7 +47,7 @@ extension AppDatabase {
         // A handful of filter combinations, each prepared once.
         let found = try readRows { connection in
             try connection.fetchAll("""
-                SELECT * FROM meetups WHERE \(conditions) ORDER BY startsAt, id LIMIT ?
+                SELECT \(Meetup.selection()) FROM meetups WHERE \(conditions) ORDER BY startsAt, id LIMIT ?
                 """, arguments + [limit + 1]) { try Meetup(row: $0, startingAt: 0) }
         }
         let shown = Array(found.prefix(limit))
@@ -93,7 +93,7 @@ extension AppDatabase {
     public func meetupsGoing(userID: Int64, since: Date) throws -> [Meetup] {
         try read { db in
             try db.records(Meetup.self, """
-                SELECT * FROM meetups WHERE startsAt >= ?1 AND (hostID = ?2 OR id IN
+                SELECT \(Meetup.selection()) FROM meetups WHERE startsAt >= ?1 AND (hostID = ?2 OR id IN
                     (SELECT meetupID FROM meetupApplications WHERE userID = ?2 AND status = 'accepted'))
                 ORDER BY startsAt
                 """, [since, userID])
@@ -115,7 +115,7 @@ extension AppDatabase {
     }
 
     public func user(calendarToken: String) throws -> User? {
-        try read { db in try db.record(User.self, "SELECT * FROM users WHERE calendarToken = ?", [calendarToken]) }
+        try read { db in try db.record(User.self, "SELECT \(User.selection()) FROM users WHERE calendarToken = ?", [calendarToken]) }
     }
 
     // MARK: - Talk and bookmarks
@@ -137,7 +137,7 @@ extension AppDatabase {
         try read { db in
             guard try canTalk(db, meetupID: meetupID, userID: viewerID) else { throw StorageError.forbidden }
             return try db.fetchAll("""
-                SELECT users.*, t.bodyHTML AS talkHTML, t.createdAt AS talkAt FROM meetupTalk t JOIN users ON users.id = t.authorID
+                SELECT \(User.selection("users")), t.bodyHTML AS talkHTML, t.createdAt AS talkAt FROM meetupTalk t JOIN users ON users.id = t.authorID
                 WHERE t.meetupID = ? ORDER BY t.id
                 """, [meetupID]) { row in
                 (try User(row: row, startingAt: 0), try row.decode(String.self, atIndex: User.columns.count), try row.date(atIndex: User.columns.count + 1))
@@ -174,7 +174,7 @@ extension AppDatabase {
     public func bookmarkedMeetups(userID: Int64) throws -> [Meetup] {
         try read { db in
             try db.records(Meetup.self, """
-                SELECT meetups.* FROM meetupBookmarks b JOIN meetups ON meetups.id = b.meetupID WHERE b.userID = ? ORDER BY b.id DESC LIMIT 100
+                SELECT \(Meetup.selection("meetups")) FROM meetupBookmarks b JOIN meetups ON meetups.id = b.meetupID WHERE b.userID = ? ORDER BY b.id DESC LIMIT 100
                 """, [userID])
         }
     }

@@ -126,7 +126,7 @@ extension AppDatabase {
     public func moderationLog(limit: Int = 100) throws -> [(entry: LogEntry, moderator: String?)] {
         try read { db in
             try db.fetchAll("""
-                SELECT moderationLog.*, users.username AS moderatorName FROM moderationLog
+                SELECT \(LogEntry.selection("moderationLog")), users.username AS moderatorName FROM moderationLog
                 LEFT JOIN users ON users.id = moderationLog.moderatorID ORDER BY moderationLog.id DESC LIMIT ?
                 """, [limit]) { row in
                 (try LogEntry(row: row, startingAt: 0), try row.decode(String?.self, atIndex: LogEntry.columns.count))
@@ -156,11 +156,11 @@ extension AppDatabase {
     /// Who wrote or owns a target, for the review queue's "author's history" link.
     public func targetAuthor(_ target: ModerationTarget, id: Int64) throws -> User? {
         let sql = switch target {
-        case .post: "SELECT users.* FROM posts JOIN users ON users.id = posts.authorID WHERE posts.id = ?"
-        case .comment: "SELECT users.* FROM comments JOIN users ON users.id = comments.authorID WHERE comments.id = ?"
-        case .crew: "SELECT users.* FROM crewMembers JOIN users ON users.id = crewMembers.userID WHERE crewMembers.crewID = ? AND role = 'owner'"
-        case .meetup: "SELECT users.* FROM meetups JOIN users ON users.id = meetups.hostID WHERE meetups.id = ?"
-        case .user: "SELECT * FROM users WHERE id = ?"
+        case .post: "SELECT \(User.selection("users")) FROM posts JOIN users ON users.id = posts.authorID WHERE posts.id = ?"
+        case .comment: "SELECT \(User.selection("users")) FROM comments JOIN users ON users.id = comments.authorID WHERE comments.id = ?"
+        case .crew: "SELECT \(User.selection("users")) FROM crewMembers JOIN users ON users.id = crewMembers.userID WHERE crewMembers.crewID = ? AND role = 'owner'"
+        case .meetup: "SELECT \(User.selection("users")) FROM meetups JOIN users ON users.id = meetups.hostID WHERE meetups.id = ?"
+        case .user: "SELECT \(User.selection()) FROM users WHERE id = ?"
         }
         return try read { db in try db.record(User.self, sql, [id]) }
     }
@@ -244,7 +244,7 @@ extension AppDatabase {
     }
 
     public func newUsers(limit: Int = 10) throws -> [User] {
-        try read { db in try db.records(User.self, "SELECT * FROM users ORDER BY id DESC LIMIT ?", [limit]) }
+        try read { db in try db.records(User.self, "SELECT \(User.selection()) FROM users ORDER BY id DESC LIMIT ?", [limit]) }
     }
 
     /// Members whose username, display name or email contains `query`.
@@ -253,7 +253,7 @@ extension AppDatabase {
             .replacingOccurrences(of: "_", with: "\\_") + "%"
         return try read { db in
             try db.records(User.self, """
-                SELECT * FROM users WHERE username LIKE ?1 ESCAPE '\\' OR displayName LIKE ?1 ESCAPE '\\' OR email LIKE ?1 ESCAPE '\\'
+                SELECT \(User.selection()) FROM users WHERE username LIKE ?1 ESCAPE '\\' OR displayName LIKE ?1 ESCAPE '\\' OR email LIKE ?1 ESCAPE '\\'
                 ORDER BY id DESC LIMIT ?2
                 """, [pattern, limit])
         }

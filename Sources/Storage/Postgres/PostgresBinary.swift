@@ -36,7 +36,14 @@ enum PostgresBinary {
 
     /// `timestamptz` is microseconds since 2000-01-01 00:00 UTC.
     static func date(microsecondsSince2000 microseconds: Int64) -> Date {
-        Date(timeIntervalSince1970: 946_684_800 + Double(microseconds) / 1_000_000)
+        // Summed as SQLite's dates are (`StoredDate.parse`): whole days from the reference date
+        // (2001-01-01, 366 days after 2000's), then the time of day with its fraction. Summed
+        // at once, the same stored instant could be a `Date` one bit apart on the two engines.
+        let day: Int64 = 86_400_000_000
+        var (days, rest) = microseconds.quotientAndRemainder(dividingBy: day)
+        if rest < 0 { (days, rest) = (days - 1, rest + day) }
+        let timeOfDay = Double(rest / 1_000_000) + Double(rest % 1_000_000 * 1_000) / 1_000_000_000
+        return Date(timeIntervalSinceReferenceDate: Double((days - 366) * 86_400) + timeOfDay)
     }
 }
 

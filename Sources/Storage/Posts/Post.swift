@@ -119,7 +119,7 @@ public struct FeedPage: Sendable {
 // costs per row (it was half of the feed's read), and a stored value of the wrong type is an
 // error for the page, not a trap.
 extension Post: SQLRecord {
-    /// The table's columns in its own order, which `init(row:)` reads by position; `revision`,
+    /// The columns `init(row:)` reads, in its order (queries select `selection()`); `revision`,
     /// last, is the triggers' (`RevisionsSchema`).
     static let columns = ["id", "authorID", "body", "bodyHTML", "createdAt", "updatedAt", "likeCount", "commentCount", "crewID", "hiddenAt", "commentsLocked"]
     /// `columns` as a statement joining other tables selects them.
@@ -147,7 +147,7 @@ extension Post: SQLRecord {
 }
 
 extension Photo: SQLRecord {
-    /// The table's columns in its own order, which `init(row:)` reads by position.
+    /// The columns `init(row:)` reads, in its order (queries select `selection()`).
     static let columns = ["id", "postID", "position", "fileName", "mediaType", "width", "height", "byteCount", "tone", "jpegWidths"]
 
 

@@ -144,7 +144,7 @@ extension AppDatabase {
     /// The notification a push is about, as the bell shows it, if it is still the member's.
     public func notificationItem(id: Int64, userID: Int64) throws -> NotificationItem? {
         try read { db in
-            let found = try db.records(Notification.self, "SELECT * FROM notifications WHERE id = ? AND userID = ?", [id, userID])
+            let found = try db.records(Notification.self, "SELECT \(Notification.selection()) FROM notifications WHERE id = ? AND userID = ?", [id, userID])
             return try items(db, found).first
         }
     }

@@ -50,7 +50,7 @@ public struct RunRecord: Codable, Sendable, Equatable, StoredRecord {
 }
 
 extension RunRecord: SQLRecord {
-    /// The table's columns in its own order, which `init(row:)` reads by position.
+    /// The columns `init(row:)` reads, in its order (queries select `selection()`).
     static let columns = ["id", "userID", "startedAt", "distanceMeters", "durationSeconds", "elevationGain", "note", "noteHTML", "visibility", "meetupID", "track", "createdAt", "splits", "clientKey"]
 
     init(row: some PositionalRow, startingAt offset: Int) throws {

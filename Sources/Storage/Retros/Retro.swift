@@ -49,7 +49,7 @@ public struct Feedback: Codable, Sendable, Equatable, StoredRecord {
 }
 
 extension Retro: SQLRecord {
-    /// The table's columns in its own order, which `init(row:)` reads by position.
+    /// The columns `init(row:)` reads, in its order (queries select `selection()`).
     static let columns = ["id", "crewID", "meetupID", "name", "startsAt", "closedAt", "createdBy", "createdAt"]
 
     init(row: some PositionalRow, startingAt offset: Int) throws {
@@ -70,7 +70,7 @@ extension Retro: SQLRecord {
 }
 
 extension Feedback: SQLRecord {
-    /// The table's columns in its own order, which `init(row:)` reads by position.
+    /// The columns `init(row:)` reads, in its order (queries select `selection()`).
     static let columns = ["id", "retroID", "authorID", "recipientID", "kind", "keyword", "description", "toStart", "createdAt", "updatedAt"]
 
     init(row: some PositionalRow, startingAt offset: Int) throws {

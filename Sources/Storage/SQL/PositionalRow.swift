@@ -5,7 +5,8 @@ import Foundation
 /// decoder serves every way of reading.
 ///
 /// Rows are read by position, a fraction of what a lookup by name costs per column. The
-/// table's own column order is the one `SELECT *` and `SELECT table.*, …` give; a query
+/// positions are the ones a query names: it selects a record's columns by their list
+/// (`SQLColumns.selection`), never `*`, so the table's own order does not matter. A query
 /// that puts other columns first is a programming error, which debug builds (and so the
 /// tests) catch by name (`checkColumns`). A value of the wrong type is a thrown error.
 protocol PositionalRow {

@@ -1,9 +1,24 @@
-/// A model stored as one row of its table, read by position (`init(row:startingAt:)`) and
-/// written column by column, on either engine.
-protocol SQLRecord: StoredRecord {
-    static var databaseTableName: String { get }
-    /// The table's columns in its own order, `id` first.
+/// A type read from the columns it names, in the order it names them: queries select
+/// `selection()` rather than `*`, so a row holds the columns where `init(row:)` reads them
+/// whatever their order in the table, on either engine.
+protocol SQLColumns {
+    /// The columns `init(row:)` reads, in its order.
     static var columns: [String] { get }
+}
+
+extension SQLColumns {
+    /// `columns` as a select list, each qualified by `table` when given
+    /// (`users.id, users.username, …`), for `SELECT \(User.selection("users")), … FROM users JOIN …`.
+    static func selection(_ table: String? = nil) -> String {
+        guard let table else { return columns.joined(separator: ", ") }
+        return columns.map { table + "." + $0 }.joined(separator: ", ")
+    }
+}
+
+/// A model stored as one row of its table, read by position (`init(row:startingAt:)`) from
+/// the columns it selects, and written column by column, on either engine.
+protocol SQLRecord: StoredRecord, SQLColumns {
+    static var databaseTableName: String { get }
     init(row: some PositionalRow, startingAt offset: Int) throws
     /// The values of `columns` after `id`, in their order.
     var columnValues: [(any SQLBindable)?] { get }
@@ -30,7 +45,7 @@ extension SQLConnection {
     /// The record with this id, or nil.
     func record<Record: SQLRecord>(_ type: Record.Type, id: Int64?) throws -> Record? {
         guard let id else { return nil }
-        return try fetchOne("SELECT * FROM \(Record.databaseTableName) WHERE id = ?", [id]) { try Record(row: $0, startingAt: 0) }
+        return try fetchOne("SELECT \(Record.selection()) FROM \(Record.databaseTableName) WHERE id = ?", [id]) { try Record(row: $0, startingAt: 0) }
     }
 
     /// Deletes `record`'s row (what refers to it goes as the foreign keys say).
@@ -41,7 +56,7 @@ extension SQLConnection {
     /// The records with these ids, in no particular order.
     func records<Record: SQLRecord>(_ type: Record.Type, ids: some Collection<Int64>) throws -> [Record] {
         guard !ids.isEmpty else { return [] }
-        return try records(type, "SELECT * FROM \(Record.databaseTableName) WHERE id IN (\(idList("?")))", [SQLConnection.jsonArray(ids)])
+        return try records(type, "SELECT \(Record.selection()) FROM \(Record.databaseTableName) WHERE id IN (\(idList("?")))", [SQLConnection.jsonArray(ids)])
     }
 
     /// True when a record with this id exists.
@@ -50,7 +65,7 @@ extension SQLConnection {
         return try value("SELECT EXISTS (SELECT 1 FROM \(Record.databaseTableName) WHERE id = ?)", [id]) ?? false
     }
 
-    /// The records `sql` selects (`SELECT * FROM …`).
+    /// The records `sql` selects (`SELECT \(Record.selection()) FROM …`).
     func records<Record: SQLRecord>(_ type: Record.Type, _ sql: String, _ arguments: [(any SQLBindable)?] = []) throws -> [Record] {
         try fetchAll(sql, arguments) { try Record(row: $0, startingAt: 0) }
     }

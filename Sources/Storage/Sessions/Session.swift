@@ -15,7 +15,7 @@ public struct Session: Codable, Sendable, Equatable {
 }
 
 extension Session: SQLRecord {
-    /// The table's columns in its own order, which `init(row:)` reads by position.
+    /// The columns `init(row:)` reads, in its order (queries select `selection()`).
     static let columns = ["id", "tokenHash", "userID", "csrfToken", "createdAt", "lastSeenAt"]
 
 

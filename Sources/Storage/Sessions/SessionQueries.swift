@@ -61,7 +61,7 @@ extension AppDatabase {
 
     private static func sessionSQL(warnings: String) -> String {
         """
-        SELECT sessions.*, users.*,
+        SELECT \(Session.selection("sessions")), \(User.selection("users")),
                (SELECT count(*) FROM notifications WHERE notifications.userID = users.id AND readAt IS NULL),
                \(warnings)
         FROM sessions JOIN users ON users.id = sessions.userID
