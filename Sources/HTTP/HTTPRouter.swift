@@ -62,6 +62,9 @@ public struct HTTPRouter: HTTPHandler {
         return routes.contains { $0.takesFiles && $0.method == .post && ((try? match($0.segments, path)) ?? nil) != nil }
     }
 
+    /// Every route's method and pattern, in the order they were added.
+    public var table: [(method: HTTPMethod, pattern: String)] { routes.map { ($0.method, $0.pattern) } }
+
     public mutating func add(_ method: HTTPMethod, _ pattern: String, _ handler: @escaping Handler) {
         let segments = pattern.split(separator: "/").map { part -> Segment in
             guard part.hasPrefix(":") else { return .literal(String(part)) }

@@ -46,7 +46,7 @@ public final class App: HTTPHandler, @unchecked Sendable {
     /// Verified against when a login names no account, so both cases cost one hash.
     let dummyPasswordHash: String
     // Set once in init, read-only afterwards.
-    private var router = HTTPRouter()
+    private(set) var router = HTTPRouter()
 
     /// Every decoding slot stayed busy while an upload waited.
     static let imagesBusy = HTTPError(

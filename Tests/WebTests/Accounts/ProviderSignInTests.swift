@@ -134,6 +134,21 @@ import TestSupport
         #expect(denied.status == .seeOther && denied.headers["Location"] == "/login")
     }
 
+    @Test func anAnswerThatTheProviderPostsSignsInAsOneItRedirects() throws {
+        // Given an answer sent back as a form (Apple's `form_post`) rather than in the address
+        let browser = site.browser()
+        let started = browser.get("/auth/oidc")
+        let location = try #require(started.headers["Location"])
+        let back = try #require(URLComponents(string: try provider.answer(location, subject: "posted-runner")))
+        let fields = (back.queryItems ?? []).map { ($0.name, $0.value ?? "") }
+        // Then another browser cannot use it, and this one goes on to pick a username
+        #expect(site.browser().post(back.path, fields, withoutToken: ()).status == .badRequest)
+        let answer = browser.post(back.path, fields, withoutToken: ())
+        #expect(answer.status == .seeOther)
+        #expect(answer.headers["Location"] == "/signup/provider")
+        #expect(browser.post("/auth/nowhere/callback", fields, withoutToken: ()).status == .notFound)
+    }
+
     @Test func theReturnAddressNeverLeavesTheSite() throws {
         let browser = site.browser()
         _ = try signIn(browser, as: "mina-at-club")

@@ -5,29 +5,8 @@ import Storage
 @testable import Web
 
 @Suite struct ModerationTests {
-    /// A site with an admin, a moderator and two members, each signed in.
-    private func staffedSite(_ configuration: WebConfiguration = TestSite.configuration()) throws -> (TestSite, admin: Browser, moderator: Browser, mina: Browser, jun: Browser) {
-        let site = try TestSite(configuration: configuration)
-        let people = site.members("boss", "moddy", "mina", "jun")
-        _ = try site.database.setRole(.admin, username: "boss")
-        _ = try site.database.setRole(.moderator, username: "moddy")
-        people[0].logIn("boss")
-        people[1].logIn("moddy")
-        return (site, people[0], people[1], people[2], people[3])
-    }
-
-    @Test(arguments: ["/admin", "/admin/reports", "/admin/users", "/admin/users/mina", "/admin/log"])
-    func adminPagesAreNotFoundForMembersAndVisitors(_ path: String) throws {
-        let (site, admin, moderator, mina, _) = try staffedSite()
-        #expect(mina.get(path).status == .notFound)
-        #expect(site.browser().get(path).status == .notFound)
-        #expect(mina.post(path, [], from: "/").status == .notFound)
-        #expect(admin.get(path).status == .ok)
-        #expect(moderator.get(path).status == .ok)
-    }
-
     @Test func hiddenPostsShowOnlyToTheirAuthorAndStaff() throws {
-        let (site, _, moderator, mina, jun) = try staffedSite()
+        let (site, _, moderator, mina, jun) = try TestSite.staffed()
         let url = try #require(mina.post("/posts", [("body", "questionable post")], from: "/posts/new").headers["Location"])
         let id = try #require(Int64(url.split(separator: "/").last ?? ""))
         #expect(moderator.post("/admin/moderate", [("action", "hide"), ("target_type", "post"), ("target_id", String(id)), ("reason", "rule 3")], from: "/admin/reports").status == .seeOther)
@@ -48,7 +27,7 @@ import Storage
     @Test func reportsFromEnoughPeopleHideContentAndThePublicLogNamesNoReporter() throws {
         var configuration = TestSite.configuration()
         configuration.autoHideThreshold = 2
-        let (site, admin, _, mina, jun) = try staffedSite(configuration)
+        let (site, admin, _, mina, jun) = try TestSite.staffed(configuration)
         let hana = site.members("hana_reporter")[0]
         let url = try #require(mina.post("/posts", [("body", "buy cheap shoes")], from: "/posts/new").headers["Location"])
         let id = String(url.split(separator: "/").last ?? "")
@@ -70,7 +49,7 @@ import Storage
     }
 
     @Test func suspensionEndsSessionsAndBlocksSignIn() throws {
-        let (site, admin, moderator, mina, _) = try staffedSite()
+        let (site, admin, moderator, mina, _) = try TestSite.staffed()
         #expect(mina.get("/settings").status == .ok)
         #expect(moderator.post("/admin/users/mina/sanction", [("action", "suspend"), ("reason", "harassment"), ("days", "7")], from: "/admin/users/mina").status == .seeOther)
         #expect(mina.get("/settings").status == .seeOther)
@@ -83,7 +62,7 @@ import Storage
     }
 
     @Test func silencedMembersReadButCannotPost() throws {
-        let (_, _, moderator, mina, _) = try staffedSite()
+        let (_, _, moderator, mina, _) = try TestSite.staffed()
         moderator.post("/admin/users/mina/sanction", [("action", "silence"), ("reason", "cool down"), ("days", "1")], from: "/admin/users/mina")
         #expect(mina.get("/").status == .ok)
         let attempt = mina.post("/posts", [("body", "still here")], from: "/posts/new")
@@ -92,7 +71,7 @@ import Storage
     }
 
     @Test func warningsStayUntilRead() throws {
-        let (_, _, moderator, mina, _) = try staffedSite()
+        let (_, _, moderator, mina, _) = try TestSite.staffed()
         moderator.post("/admin/users/mina/sanction", [("action", "warn"), ("reason", "Please be kind in comments.")], from: "/admin/users/mina")
         #expect(mina.get("/").bodyText.contains("Please be kind in comments."))
         mina.post("/warnings/ack", [("return_to", "/")], from: "/")
@@ -116,7 +95,7 @@ import Storage
     }
 
     @Test func blockingHidesEachOthersContentBothWays() throws {
-        let (_, _, _, mina, jun) = try staffedSite()
+        let (_, _, _, mina, jun) = try TestSite.staffed()
         let minasPost = try #require(mina.post("/posts", [("body", "mina writes")], from: "/posts/new").headers["Location"])
         jun.post("/posts", [("body", "jun writes")], from: "/posts/new")
         #expect(jun.post("/u/mina/block", [], from: "/u/mina").status == .seeOther)

@@ -34,6 +34,21 @@ import TestSupport
         return subscription
     }
 
+    @Test func aDeviceRemovedInSettingsIsNoLongerListed() throws {
+        let mina = site.browser()
+        mina.signUp(username: "mina")
+        try turnOn(mina, name: "Phone")
+        let remove = try #require(mina.get("/settings/notifications").bodyText.firstMatch(of: /action="(\/settings\/notifications\/devices\/\d+\/remove)"/)?.1)
+        // Another member cannot remove it
+        let jun = site.browser()
+        jun.signUp(username: "jun")
+        jun.post(String(remove), [], from: "/settings/notifications")
+        #expect(mina.get("/settings/notifications").bodyText.contains(String(remove)))
+        // Its owner can
+        #expect(mina.post(String(remove), [], from: "/settings/notifications").headers["Location"] == "/settings/notifications")
+        #expect(!mina.get("/settings/notifications").bodyText.contains(String(remove)))
+    }
+
     private func hostMeetup(_ browser: Browser) -> String {
         let local = MeetupForm.local(Date().addingTimeInterval(3 * 86_400), .current)
         let fields = [

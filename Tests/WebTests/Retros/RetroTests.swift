@@ -28,6 +28,18 @@ import HTTP
                                                       ("description", "x")], from: retroURL).status == .unprocessableContent)
         #expect(author.get(retroURL).bodyText.contains("Pacer"))
         #expect(!recipient.get(retroURL).bodyText.contains("Pacer"))
+        // The author changes it, and deletes a second; no one else may do either.
+        #expect(author.post(retroURL + "/feedback", [("recipient", "third"), ("kind", "stop"), ("keyword", "Late"),
+                                                      ("description", "Start on time."), ("to_start", "")], from: retroURL).status == .seeOther)
+        let edits = author.get(retroURL).bodyText.matches(of: /action="(\/crews\/retro-runners\/retros\/\d+\/feedback\/\d+)"/).map { String($0.1) }
+        #expect(edits.count == 2)
+        let (pacer, late) = (edits[0], edits[1])
+        #expect(third.post(late, [("delete", "1")], from: retroURL).status == .notFound)
+        #expect(author.post(pacer, [("kind", "continue"), ("keyword", "Pacer"), ("description", "You kept us together, always."),
+                                    ("to_start", "")], from: retroURL).status == .seeOther)
+        #expect(author.post(late, [("delete", "1")], from: retroURL).status == .seeOther)
+        #expect(author.get(retroURL).bodyText.contains("You kept us together, always."))
+        #expect(!author.get(retroURL).bodyText.contains("Start on time."))
         #expect(!third.get(retroURL).bodyText.contains("Pacer"))
         #expect(outsider.get(retroURL).status == .forbidden)
         #expect(site.browser().get(retroURL).status == .seeOther)
@@ -38,7 +50,7 @@ import HTTP
             try db.execute("UPDATE retros SET startsAt = ? WHERE id = ?", [Date().addingTimeInterval(-60), retroID])
         }
         let revealed = recipient.get(retroURL).bodyText
-        #expect(revealed.contains("<span class=\"chip keep\">Pacer</span><p>You kept the group together.</p>"))
+        #expect(revealed.contains("<span class=\"chip keep\">Pacer</span><p>You kept us together, always.</p>"))
         #expect(revealed.contains("You have not written any feedback in this retrospective yet."))
         #expect(!third.get(retroURL).bodyText.contains("Pacer"))
         #expect(outsider.get(retroURL).status == .forbidden)
@@ -91,13 +103,26 @@ import HTTP
         #expect(mina.post(url + "/retro/feedback", [("recipient", "hana"), ("kind", "continue"), ("keyword", "Absent"),
                                                     ("description", "x")], from: url + "/retro").status == .unprocessableContent)
         #expect(!jun.get(url + "/retro").bodyText.contains("Even splits"))
+        // Until it is revealed she may change what she wrote; no one else may.
+        let edit = String(try #require(mina.get(url + "/retro").bodyText.firstMatch(of: /action="(\/meetups\/\d+\/retro\/feedback\/\d+)"/)?.1))
+        #expect(jun.post(edit, [("delete", "1")], from: url + "/retro").status == .notFound)
+        #expect(mina.post(edit, [("kind", "continue"), ("keyword", "Steady"), ("description", "Even splits, every lap."),
+                                 ("to_start", "")], from: url + "/retro").status == .seeOther)
+        #expect(mina.get(url + "/retro").bodyText.contains("Even splits, every lap."))
 
         // Revealed: Jun reads it, and it is in his archive under the meetup's title.
         try site.database.write { db in
             try db.execute("UPDATE retros SET startsAt = ? WHERE meetupID = ?", [Date().addingTimeInterval(-60), meetupID])
         }
-        #expect(jun.get(url + "/retro").bodyText.contains("<span class=\"chip keep\">Steady</span><p>Even splits all the way.</p>"))
+        #expect(jun.get(url + "/retro").bodyText.contains("<span class=\"chip keep\">Steady</span><p>Even splits, every lap.</p>"))
         let archive = jun.get("/u/jun/feedback").bodyText
         #expect(archive.contains("Steady") && archive.contains("Tempo Tuesday"))
+
+        // Mina may no longer change it once revealed; only the host closes the retro.
+        #expect(!mina.get(url + "/retro").bodyText.contains(edit))
+        #expect(mina.post(edit, [("delete", "1")], from: url + "/retro").status != .seeOther)
+        #expect(jun.post(url + "/retro/close", [], from: url + "/retro").status == .forbidden)
+        #expect(hostess.post(url + "/retro/close", [], from: url + "/retro").headers["Location"] == url + "/retro")
+        #expect(hana.post(url + "/retro/close", [], from: url + "/retro").status == .forbidden)
     }
 }

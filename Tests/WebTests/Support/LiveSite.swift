@@ -24,6 +24,7 @@ final class LiveSite {
         var configuration = HTTPServer.Configuration()
         configuration.port = 0
         configuration.accessLog = false
+        configuration.observer = RouteLog.Observer()
         return configuration
     }
 

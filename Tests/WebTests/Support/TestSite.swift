@@ -28,6 +28,17 @@ struct TestSite {
         return configuration
     }
 
+    /// A site with an admin (`boss`), a moderator (`moddy`) and two members, each signed in.
+    static func staffed(_ configuration: WebConfiguration = TestSite.configuration()) throws -> (TestSite, admin: Browser, moderator: Browser, mina: Browser, jun: Browser) {
+        let site = try TestSite(configuration: configuration)
+        let people = site.members("boss", "moddy", "mina", "jun")
+        _ = try site.database.setRole(.admin, username: "boss")
+        _ = try site.database.setRole(.moderator, username: "moddy")
+        people[0].logIn("boss")
+        people[1].logIn("moddy")
+        return (site, people[0], people[1], people[2], people[3])
+    }
+
     func browser(language: String? = nil, address: String = "127.0.0.1") -> Browser {
         Browser(app: app, language: language, address: address)
     }
@@ -114,6 +125,7 @@ final class Browser {
         // A test's own header replaces the default of that name (e.g. another Host).
         for (name, value) in headers { request.headers.set(name.lowercased(), value) }
         let response = app.handle(request)
+        RouteLog.note(request.method, response.route)
         lastSetCookies = response.headers.values("Set-Cookie")
         for header in lastSetCookies {
             let pair = header.split(separator: ";")[0].split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
