@@ -58,7 +58,7 @@ var targets: [Target] = [
     .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"]),
     .testTarget(name: "MarkdownTests", dependencies: ["Markdown"]),
     .testTarget(name: "GeoTests", dependencies: ["Geo"]),
-    .testTarget(name: "FormatsTests", dependencies: ["Formats"]),
+    .testTarget(name: "FormatsTests", dependencies: ["Formats", "TestSupport"]),
     .testTarget(name: "MailTests", dependencies: ["Mail", "TestSupport"]),
     .testTarget(name: "NetworkTests", dependencies: ["Network", "COpenSSL", "TestSupport"], exclude: ["Fixtures"]),
     .testTarget(name: "ImagingTests", dependencies: ["Imaging", "TestSupport"]),

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import HTTP
 import Storage
+import TestSupport
 @testable import Web
 
 /// Every reproduction from the attack report, sent through the real server: each gets a clear
