@@ -285,7 +285,7 @@ extension AppDatabase {
             try db.fetchAll("""
                 SELECT \(Payment.selection("payments")), crews.name, crews.slug, users.username FROM payments
                 JOIN crews ON crews.id = payments.crewID LEFT JOIN users ON users.id = payments.userID
-                WHERE (? IS NULL OR payments.state = ?) AND payments.id < ? ORDER BY payments.id DESC LIMIT ?
+                WHERE (CAST(? AS text) IS NULL OR payments.state = ?) AND payments.id < ? ORDER BY payments.id DESC LIMIT ?
                 """, [state?.rawValue, state?.rawValue, before ?? Int64.max, limit]) { row in
                 let extra = Payment.columns.count
                 return (try Payment(row: row, startingAt: 0), try row.string(atIndex: extra), try row.string(atIndex: extra + 1),

@@ -3,7 +3,7 @@ import HTTP
 import Mail
 import Testing
 import TestSupport
-@testable import Storage
+import Storage
 @testable import Web
 
 /// Mail end to end: the site's forms, the outbox, and a real SMTP server (aiosmtpd) on
@@ -50,11 +50,7 @@ import TestSupport
 
         // The token is stored only as a hash, and the sent message no longer holds it.
         let token = String(reset.split(separator: "/").last ?? "")
-        let stored = try site.database.read { db in
-            try db.values("SELECT tokenHash FROM emailTokens", as: Data.self).map { $0.map { String(format: "%02X", $0) }.joined() }
-                + (try db.values("SELECT message FROM outbox", as: Data.self).map { String(decoding: $0, as: UTF8.self) })
-        }
-        #expect(!stored.contains { $0.contains(token) })
+        #expect(!(try site.database.storedTokenHashesAndMessages()).contains { $0.contains(token) })
 
         #expect(visitor.get(reset).bodyText.contains("@mina"))
         let short = visitor.post(reset, [("new_password", "short"), ("new_password_confirmation", "short")])
@@ -79,7 +75,8 @@ import TestSupport
         #expect(answer.status == .ok)
         #expect(answer.bodyText.contains("If an account matches"))
         try site.app.runMail()
-        #expect(try site.database.outboxCounts() == OutboxCounts())
+        let counts = try site.database.outboxCounts()
+        #expect(counts.queued == 0 && counts.sent == 0 && counts.failed == 0)
         #expect(sink.messages().isEmpty)
     }
 
@@ -334,9 +331,7 @@ import TestSupport
         #expect(site.browser().signUp(username: "eve", displayName: "Eve\r\nBcc: all@example.com").status == .unprocessableContent)
         // …and a row that somehow holds it is refused when the message is made.
         _ = site.members("mina")
-        try site.database.write { db in
-            try db.execute("UPDATE users SET displayName = ? WHERE username = 'mina'", ["Mina\r\nBcc: all@example.com"])
-        }
+        try site.database.storeDisplayNameUnchecked("Mina\r\nBcc: all@example.com", username: "mina")
         #expect(site.browser().post("/password/forgot", [("login", "mina")]).status == .ok)
         try site.app.runMail()
         #expect(sink.messages().allSatisfy { !$0.raw.contains("Bcc:") })

@@ -2,7 +2,8 @@ import Foundation
 import Synchronization
 import Testing
 import HTTP
-@testable import Storage
+import Storage
+import TestSupport
 @testable import Web
 
 @Suite struct MeetupTests {
@@ -252,10 +253,7 @@ import HTTP
         #expect(mina.post(url + "/checkin", [("code", "123456")], from: url).status == .conflict)  // days before: not open
 
         // Ten minutes before the start: the host sees the code and its QR code.
-        try site.database.write { db in
-            try db.execute("UPDATE meetups SET startsAt = ?, deadline = ? WHERE id = ?",
-                           [Date().addingTimeInterval(600), Date().addingTimeInterval(500), meetupID])
-        }
+        try site.database.moveMeetup(id: meetupID, startsAt: Date().addingTimeInterval(600), deadline: Date().addingTimeInterval(500))
         let hostPage = hostess.get(url).bodyText
         let code = String(try #require(hostPage.firstMatch(of: /<p class="checkin-code">([0-9]{6})<\/p>/)?.1))
         #expect(hostPage.contains("<svg class=\"qr\"") && hostPage.contains("<path d=\"M4 4h1v1h-1z"))
@@ -275,10 +273,7 @@ import HTTP
             _ = try? site.database.checkIn(meetupID: meetupID, userID: junID, code: String(format: "%06d", (Int(code) ?? 0) + index + 1))
         }
         #expect(try site.database.checkIn(meetupID: meetupID, userID: junID, code: code) == .locked)
-        let failures = try site.database.read { db in
-            try db.value("SELECT failures FROM checkinAttempts WHERE meetupID = ? AND userID = ?", [meetupID, junID], as: Int.self)
-        }
-        #expect(failures == 5)
+        #expect(try site.database.checkInFailures(meetupID: meetupID, userID: junID) == 5)
 
         // Hana follows the QR code's link: the code is filled in, and she is present.
         #expect(hana.get(url + "?code=" + code).bodyText.contains("value=\"\(code)\""))

@@ -4,7 +4,7 @@ import HTTP
 import Synchronization
 import Testing
 import TestSupport
-@testable import Storage
+import Storage
 @testable import Web
 
 /// `moim backup` and `moim restore` on real files, while the site writes.
@@ -53,9 +53,8 @@ import TestSupport
         _ = try Backup.restore(archive: archive, to: restored, force: false)
         let copy = try AppDatabase.open(directory: restored)
         defer { try? copy.close() }
-        let ids = try copy.read { db in Set(try db.values("SELECT id FROM posts", as: Int64.self)) }
-        #expect(before.isSubset(of: ids))
-        #expect(try copy.read { db in try db.value("PRAGMA integrity_check", as: String.self) } == "ok")
+        #expect(before.isSubset(of: try copy.allPostIDs()))
+        #expect(try copy.integrityCheck() == "ok")
     }
 
     @Test func theRestoredSiteServesTheSameContentAndImages() throws {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
-@testable import Storage
+import Storage
 @testable import Web
 
 /// PostgreSQL itself killed (`kill -9` of every process of its cluster) while members write
@@ -122,9 +122,7 @@ struct PostgresCrashTests {
         #expect(Set(work.statuses.keys).isSubset(of: ["303", "503"]))
         let database = try AppDatabase.open(postgres: url, connections: 2)
         defer { try? database.close() }
-        let stored = try database.read { db in
-            Set(try db.values("SELECT likes.postID FROM likes JOIN users ON users.id = likes.userID WHERE users.username = 'mina'", as: Int64.self))
-        }
+        let stored = try database.likedPostIDs(username: "mina")
         #expect(work.acknowledged.isSubset(of: stored))
         #expect(server.healthy())
     }

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
-@testable import Storage
+import Storage
 
 /// `moim serve` as an operator runs it: the supervising parent and its serving child, as
 /// real processes on loopback.
@@ -295,9 +295,7 @@ struct TwoServerTests {
         #expect(acknowledged.count == 80)
         let database = try AppDatabase.open(postgres: url, connections: 2)
         defer { try? database.close() }
-        let stored = try database.read { db in
-            Set(try db.values("SELECT likes.postID FROM likes JOIN users ON users.id = likes.userID WHERE users.username = 'mina'", as: Int.self))
-        }
+        let stored = Set(try database.likedPostIDs(username: "mina").map { Int($0) })
         #expect(acknowledged.isSubset(of: stored))
     }
 }

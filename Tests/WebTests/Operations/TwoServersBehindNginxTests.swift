@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
-@testable import Storage
+import Storage
 @testable import Web
 
 /// The real thing: Debian's nginx in front of two `moim serve` processes on one PostgreSQL
@@ -33,12 +33,9 @@ struct TwoServersBehindNginxTests {
             let content = PostContent(body: "Run \(number)", bodyHTML: "<p>Run \(number)</p>", tags: [], mentionedUserIDs: [])
             posts.append(try #require(try site.database.createPost(authorID: hostess, content: content, photos: []).id))
         }
-        let entrants = try site.database.read { db in try db.value("SELECT count(*) FROM meetupApplications WHERE meetupID = ?", [id], as: Int.self) }
-        #expect(entrants == 3)
-        try site.database.write { db in
-            try db.execute("UPDATE meetups SET deadline = ? WHERE id = ?", [Date().addingTimeInterval(-60), id])
-            try db.execute("UPDATE mailSettings SET verifiedEmail = (SELECT email FROM users WHERE users.id = mailSettings.userID)")
-        }
+        #expect(try site.database.applicationCount(meetupID: id) == 3)
+        try site.database.moveMeetup(id: id, deadline: Date().addingTimeInterval(-60))
+        try site.database.verifyEveryAddress()
         return (meetup, ["ara", "bora", "chan"], posts)
     }
 
@@ -138,10 +135,7 @@ struct TwoServersBehindNginxTests {
         for entrant in prepared.entrants { #expect(mails(to: entrant) == 1, "\(entrant)") }
         let database = try AppDatabase.open(postgres: url, connections: 2)
         defer { try? database.close() }
-        let results = try database.read { db in
-            try db.value("SELECT count(*) FROM notifications WHERE kind IN ('meetupLotteryWon', 'meetupLotteryLost')", as: Int.self)
-        }
-        #expect(results == 3)
+        #expect(try database.notificationCount(kinds: [.meetupLotteryWon, .meetupLotteryLost]) == 3)
 
         // One server dies (kill -9, both its processes) while Mina likes posts through nginx
         // from four connections at once: every like she was told about is stored, at most the
@@ -166,9 +160,7 @@ struct TwoServersBehindNginxTests {
         print("two servers behind nginx: \(acknowledged.count) of \(prepared.posts.count) likes acknowledged across kill -9 of one")
         #expect(acknowledged.count >= prepared.posts.count - 4)
         for _ in 0..<4 { #expect(try nginx.curl(["/settings", "-b", jar]).status == 200) }
-        let stored = try database.read { db in
-            Set(try db.values("SELECT likes.postID FROM likes JOIN users ON users.id = likes.userID WHERE users.username = 'mina'", as: Int64.self))
-        }
+        let stored = try database.likedPostIDs(username: "mina")
         #expect(acknowledged.isSubset(of: stored))
     }
 }

@@ -5,7 +5,7 @@ import Mail
 import Synchronization
 import Testing
 import TestSupport
-@testable import Storage
+import Storage
 @testable import Web
 
 /// Verified workplaces: a code mailed to a work address (through a real SMTP server on

@@ -2,7 +2,8 @@ import Formats
 import Foundation
 import Testing
 import HTTP
-@testable import Storage
+import Storage
+import TestSupport
 @testable import Web
 
 @Suite struct RetroTests {
@@ -46,9 +47,7 @@ import HTTP
 
         // The retro starts.
         let retroID = try #require(Int64(retroURL.split(separator: "/").last ?? ""))
-        try site.database.write { db in
-            try db.execute("UPDATE retros SET startsAt = ? WHERE id = ?", [Date().addingTimeInterval(-60), retroID])
-        }
+        try site.database.moveRetro(id: retroID, startsAt: Date().addingTimeInterval(-60))
         let revealed = recipient.get(retroURL).bodyText
         #expect(revealed.contains("<span class=\"chip keep\">Pacer</span><p>You kept us together, always.</p>"))
         #expect(revealed.contains("You have not written any feedback in this retrospective yet."))
@@ -82,10 +81,7 @@ import HTTP
         #expect(hostess.post(url + "/retro", [("name", "Tempo"), ("starts_at", start)], from: url + "/retro").status == .forbidden)
 
         // It took place two hours ago; Mina and Jun came, Hana did not.
-        try site.database.write { db in
-            try db.execute("UPDATE meetups SET startsAt = ?, deadline = ? WHERE id = ?",
-                           [Date().addingTimeInterval(-7_200), Date().addingTimeInterval(-7_300), meetupID])
-        }
+        try site.database.moveMeetup(id: meetupID, startsAt: Date().addingTimeInterval(-7_200), deadline: Date().addingTimeInterval(-7_300))
         let ids = try ["mina", "jun"].map { try #require(try site.database.user(username: $0)?.id) }
         #expect(hostess.post(url + "/attendance", ids.map { ("present", String($0)) }, from: url).status == .seeOther)
         #expect(mina.get(url).bodyText.contains("href=\"\(url)/retro\""))
@@ -111,9 +107,7 @@ import HTTP
         #expect(mina.get(url + "/retro").bodyText.contains("Even splits, every lap."))
 
         // Revealed: Jun reads it, and it is in his archive under the meetup's title.
-        try site.database.write { db in
-            try db.execute("UPDATE retros SET startsAt = ? WHERE meetupID = ?", [Date().addingTimeInterval(-60), meetupID])
-        }
+        try site.database.moveRetro(meetupID: meetupID, startsAt: Date().addingTimeInterval(-60))
         #expect(jun.get(url + "/retro").bodyText.contains("<span class=\"chip keep\">Steady</span><p>Even splits, every lap.</p>"))
         let archive = jun.get("/u/jun/feedback").bodyText
         #expect(archive.contains("Steady") && archive.contains("Tempo Tuesday"))
