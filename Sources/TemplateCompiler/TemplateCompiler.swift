@@ -2,8 +2,9 @@ import Foundation
 
 /// `moim-templates --templates DIR --output FILE SWIFT_FILE…`: compiles the Mustache
 /// templates of DIR (and the catalogs of DIR/i18n, in the order `--languages` gives) into
-/// Swift against the view types the Swift files declare, and checks the catalog keys those
-/// files name (`CatalogKeys`). Run by the CompileTemplates plugin.
+/// Swift against the view types the Swift files declare, with the catalogs' keys as Swift
+/// (`TextKeys`), once every catalog is found to hold the same keys. Run by the
+/// CompileTemplates plugin.
 @main
 struct TemplateCompiler {
     static func main() {
@@ -29,8 +30,11 @@ struct TemplateCompiler {
         // Without catalogs the templates have one language and no `t.` keys.
         let catalogs = languages.isEmpty ? [[:]] : try languages.map { try readCatalog("\(directory)/i18n/\($0).json") }
         let files = try sources.map { (path: $0, text: try String(contentsOfFile: $0, encoding: .utf8)) }
-        if !languages.isEmpty { try CatalogKeys.check(files, catalogs: catalogs) }
-        let code = try compile(templates: try readTemplates(directory), catalogs: catalogs, sources: files.map(\.text))
+        var code = try compile(templates: try readTemplates(directory), catalogs: catalogs, sources: files.map(\.text))
+        if !languages.isEmpty {
+            try TextKeys.checkSameKeys(catalogs, languages: languages)
+            code += "\n" + TextKeys.generate(catalogs[0].keys)
+        }
         // Rewriting an unchanged file would make the build recompile the module for nothing.
         if (try? String(contentsOfFile: output, encoding: .utf8)) != code {
             try code.write(toFile: output, atomically: true, encoding: .utf8)

@@ -59,7 +59,7 @@ extension App {
             if checksCSRF { try checkOrigin(request) }
             (form, files) = try postedForm(request)
             guard !checksCSRF || (!csrf.isNew && form["_csrf"].map { Crypto.constantTimeEqual($0, csrf.token) } == true) else {
-                throw HTTPError(.forbidden, message: localizer.text("errors.csrf", language))
+                throw HTTPError(.forbidden, message: localizer.text(.errors.csrf, language))
             }
         }
         return RequestContext(
@@ -140,11 +140,14 @@ extension App {
         }
     }
 
-    /// A redirect that shows `flash` (a catalog key under `flash.`) on the next page.
-    func redirect(to location: String, flash: String? = nil) -> HTTPResponse {
+    /// A redirect that shows `flash`, one of the catalogs' `flash.` texts (`\.post_saved`), on
+    /// the next page.
+    func redirect(to location: String, flash: KeyPath<TextKeyTree.flash, TextKey>? = nil) -> HTTPResponse {
         var response = HTTPResponse.redirect(to: location)
         if let flash {
-            response.setCookie(SetCookie(name: cookies.flash, value: flash, maxAge: 60, secure: cookies.secure))
+            // The cookie holds the text's name within `flash.`; the layout reads it back.
+            let name = TextKeyTree.flash()[keyPath: flash].name.dropFirst("flash.".count)
+            response.setCookie(SetCookie(name: cookies.flash, value: String(name), maxAge: 60, secure: cookies.secure))
         }
         return response
     }

@@ -138,31 +138,28 @@ import Testing
         #expect(views["A"]?.properties == ["text": .named("String"), "list": .optional(.array(.named("B"))), "more": .dictionary(.named("Int"))])
     }
 
-    /// Keys named in Swift are checked against every catalog: a misspelt one fails the build
-    /// at its line, in the form the compiler's other errors take.
-    @Test func catalogKeysNamedInSwiftMustBeInEveryCatalog() throws {
-        let catalogs = [["home.title": "Home", "posts.like_one": "1 like", "posts.like_other": "{count} likes", "crews.role.admin": "Admin"],
-                        ["home.title": "홈", "posts.like_one": "좋아요 1", "posts.like_other": "좋아요 {count}", "crews.role.admin": "관리자"]]
-        let good = """
-            let title = localizer.text("home.title", language)
-            let likes = localizer.count("posts.like", n, language), role = localizer.text("crews.role.\\(role.rawValue)", language)
-            let one = localizer.text("posts.like_" + (n == 1 ? "one" : "other"), language)
-            """
-        try CatalogKeys.check([(path: "Good.swift", text: good)], catalogs: catalogs)
-        let bad = """
-            // nothing here
-            let title = localizer.text("home.tittle", language) + localizer.count("posts.likes", 2, language)
-            let role = localizer.text("crew.role.\\(role)", language)
-            """
-        #expect(throws: CatalogKeys.Missing.self) { try CatalogKeys.check([(path: "Bad.swift", text: bad)], catalogs: catalogs) }
+    /// The catalogs' keys become Swift members that spell them; a counted text is one member more.
+    @Test func catalogKeysBecomeMembersThatSpellThem() throws {
+        let code = TextKeys.generate(["home.title", "posts.like_one", "posts.like_other", "errors.404", "retros.kind.continue", "site"])
+        #expect(code.contains("static var home: TextKeyTree.home { .init() }"))
+        #expect(code.contains("var title: TextKey { TextKey(\"home.title\") }"))
+        #expect(code.contains("var like: CountKey { CountKey(\"posts.like\") }"))
+        #expect(code.contains("var like_one: TextKey { TextKey(\"posts.like_one\") }"))
+        #expect(code.contains("var code404: TextKey { TextKey(\"errors.404\") }"))
+        #expect(code.contains("var `continue`: TextKey { TextKey(\"retros.kind.continue\") }"))
+        #expect(code.contains("struct retros__kind: Sendable {"))
+        #expect(code.contains("static var site: TextKey { TextKey(\"site\") }"))
+    }
+
+    /// A catalog that lacks a key of the first, or holds one more, fails the build and says which.
+    @Test func everyCatalogHoldsTheFirstCatalogsKeys() throws {
+        let english = ["home.title": "Home", "nav.feed": "Feed"]
+        try TextKeys.checkSameKeys([english, ["home.title": "홈", "nav.feed": "피드"]], languages: ["en", "ko"])
         do {
-            try CatalogKeys.check([(path: "Bad.swift", text: bad)], catalogs: [catalogs[0]])
-        } catch let missing as CatalogKeys.Missing {
-            #expect(missing.problems == [
-                "Bad.swift:2: error: \"home.tittle\" is missing from catalog 1",
-                "Bad.swift:2: error: \"posts.likes_one\" or \"posts.likes_other\" is missing from catalog 1",
-                "Bad.swift:3: error: a key starting \"crew.role.\" is missing from catalog 1",
-            ])
+            try TextKeys.checkSameKeys([english, ["home.title": "홈", "nav.fed": "피드"]], languages: ["en", "ko"])
+            Issue.record("a catalog with another key passed")
+        } catch let mismatch as TextKeys.Mismatch {
+            #expect(mismatch.description == "error: ko.json lacks nav.feed; ko.json has keys en lacks: nav.fed")
         }
     }
 }

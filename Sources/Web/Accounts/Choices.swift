@@ -12,10 +12,10 @@ enum Choices {
 }
 
 extension App {
-    /// `<option>` rows for a `<select>`: value, localized label, selected flag.
-    /// The options of a `<select>`, labelled from the catalog keys `prefix.value`.
-    func choices(_ values: [String], labels prefix: String, selected: String?, _ language: Language) -> [Choice] {
-        values.map { Choice(value: $0, label: localizer.text("\(prefix).\($0)", language), selected: $0 == selected) }
+    /// The options of a `<select>`, each labelled by the text `labels` names for its value
+    /// (`TextKey.choices.job.named`), or by the value itself.
+    func choices(_ values: [String], labels: (String) -> TextKey?, selected: String?, _ language: Language) -> [Choice] {
+        values.map { Choice(value: $0, label: localizer.text(labels($0), language, otherwise: $0), selected: $0 == selected) }
     }
 
 }

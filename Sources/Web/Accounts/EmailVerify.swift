@@ -8,7 +8,7 @@ extension App {
         guard let hash = Self.emailTokenHash(context.request.parameters["token"]) else { throw linkError(.invalid, context.language) }
         switch try database.verifyEmail(tokenHash: hash) {
         case .success:
-            return redirect(to: context.user == nil ? Paths.login : Paths.settings, flash: "email_verified")
+            return redirect(to: context.user == nil ? Paths.login : Paths.settings, flash: \.email_verified)
         case .failure(let error):
             throw linkError(error, context.language)
         }
@@ -20,9 +20,9 @@ extension App {
         let user = try context.requireUser()
         guard mailEnabled else { throw HTTPError(.notFound) }
         if try database.emailTokenCount(userID: user.storedID, purpose: .verify, since: Date().addingTimeInterval(-3_600)) >= 3 {
-            throw HTTPError(.tooManyRequests, message: localizer.text("errors.verify_limit", context.language))
+            throw HTTPError(.tooManyRequests, message: localizer.text(.errors.verify_limit, context.language))
         }
         try sendVerificationLink(user)
-        return redirect(to: Paths.settings, flash: "verification_sent")
+        return redirect(to: Paths.settings, flash: \.verification_sent)
     }
 }

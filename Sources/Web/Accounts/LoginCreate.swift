@@ -9,14 +9,14 @@ extension App {
         let next = Paths.local(context.form["next"])
         let address = AddressKey.of(context.request.remoteAddress)
         guard !login.isEmpty, !password.isEmpty else {
-            return renderLogin(login: login, next: next, error: "errors.login_missing", context)
+            return renderLogin(login: login, next: next, error: .errors.login_missing, context)
         }
         let user = login.utf8.count <= 254 ? try database.user(login: login) : nil
         // Failures count against the account, however it was named: username and email
         // share one limit.
         let account = user?.id.map { "user:\($0)" } ?? "login:" + login.lowercased()
         if let wait = loginThrottle.retryAfter(account: account, address: address) {
-            var response = renderLogin(login: login, next: next, error: "errors.login_throttled", status: .tooManyRequests, context)
+            var response = renderLogin(login: login, next: next, error: .errors.login_throttled, status: .tooManyRequests, context)
             response.headers.set("Retry-After", String(wait))
             return response
         }
@@ -28,13 +28,13 @@ extension App {
         let verified = try passwords.verify(password, against: hash ?? dummyPasswordHash) && hash != nil
         guard let user, verified else {
             loginThrottle.recordFailure(account: account, address: address)
-            return renderLogin(login: login, next: next, error: "errors.login_failed", context)
+            return renderLogin(login: login, next: next, error: .errors.login_failed, context)
         }
         loginThrottle.recordSuccess(account: account)
         if user.isSuspended() {
             throw HTTPError(.forbidden, message: suspensionMessage(user, context.language))
         }
-        var response = redirect(to: next, flash: "signed_in")
+        var response = redirect(to: next, flash: \.signed_in)
         try signIn(user, replacing: context.session, on: &response)
         return response
     }

@@ -20,10 +20,10 @@ extension App {
         return renderLogin(login: "", next: next, error: nil, context)
     }
 
-    func renderLogin(login: String, next: String, error: String?, status: HTTPStatus? = nil, _ context: RequestContext) -> HTTPResponse {
+    func renderLogin(login: String, next: String, error: TextKey?, status: HTTPStatus? = nil, _ context: RequestContext) -> HTTPResponse {
         page(
             LoginView(login: login, next: next, error: error.map { localizer.text($0, context.language) }, providers: providerButtons(next: next)),
-            context, title: localizer.text("login.title", context.language),
+            context, title: localizer.text(.login.title, context.language),
             status: status ?? (error == nil ? .ok : .unprocessableContent)
         )
     }

@@ -8,12 +8,12 @@ struct LogoutView: PageView {
 
 extension App {
     func logoutShow(_ context: RequestContext) throws -> HTTPResponse {
-        page(LogoutView(), context, title: localizer.text("layout.logout", context.language))
+        page(LogoutView(), context, title: localizer.text(.layout.logout, context.language))
     }
 
     /// `POST /logout`: ends this browser's session.
     func logout(_ context: RequestContext) throws -> HTTPResponse {
-        var response = redirect(to: Paths.home, flash: context.user == nil ? nil : "signed_out")
+        var response = redirect(to: Paths.home, flash: context.user == nil ? nil : \.signed_out)
         try signOut(context.session, on: &response)
         return response
     }

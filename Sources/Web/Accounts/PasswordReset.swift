@@ -35,11 +35,11 @@ extension App {
         let login = (context.form["login"] ?? "").trimmed
         guard mailEnabled else { return renderForgot(login: login, sent: false, error: nil, context) }
         guard !login.isEmpty else {
-            return renderForgot(login: login, sent: false, error: localizer.text("errors.login_missing", context.language), status: .unprocessableContent, context)
+            return renderForgot(login: login, sent: false, error: localizer.text(.errors.login_missing, context.language), status: .unprocessableContent, context)
         }
         let address = AddressKey.of(context.request.remoteAddress)
         if let wait = resetLimit.retryAfter(address) {
-            let error = localizer.text("password.too_many", context.language, ["wait": localizer.duration(wait, context.language)])
+            let error = localizer.text(.password.too_many, context.language, ["wait": localizer.duration(wait, context.language)])
             var response = renderForgot(login: login, sent: false, error: error, status: .tooManyRequests, context)
             response.headers.set("Retry-After", String(wait))
             return response
@@ -54,7 +54,7 @@ extension App {
 
     private func renderForgot(login: String, sent: Bool, error: String?, status: HTTPStatus = .ok, _ context: RequestContext) -> HTTPResponse {
         page(PasswordForgotView(canSend: mailEnabled, sent: sent, login: login, error: error), context,
-             title: localizer.text("password.forgot_title", context.language), status: status)
+             title: localizer.text(.password.forgot_title, context.language), status: status)
     }
 
     /// `GET /password/reset/:token`
@@ -75,7 +75,7 @@ extension App {
         switch try database.resetPassword(tokenHash: hash, passwordHash: try passwords.hash(new)) {
         case .success(let user):
             loginThrottle.recordSuccess(account: "user:\(try user.storedID)")
-            var response = redirect(to: user.isSuspended() ? Paths.login : Paths.home, flash: "password_reset")
+            var response = redirect(to: user.isSuspended() ? Paths.login : Paths.home, flash: \.password_reset)
             if !user.isSuspended() { try signIn(user, replacing: context.session, on: &response) }
             return response
         case .failure(let error):
@@ -96,8 +96,8 @@ extension App {
     /// A link that cannot be used: 404 when it is not (or no longer) one, 410 when it expired.
     func linkError(_ error: EmailTokenError, _ language: Language) -> HTTPError {
         switch error {
-        case .expired: HTTPError(.gone, message: localizer.text("password.link_expired", language))
-        case .invalid, .addressChanged: HTTPError(.notFound, message: localizer.text("password.link_invalid", language))
+        case .expired: HTTPError(.gone, message: localizer.text(.password.link_expired, language))
+        case .invalid, .addressChanged: HTTPError(.notFound, message: localizer.text(.password.link_invalid, language))
         }
     }
 
@@ -105,9 +105,9 @@ extension App {
         let language = context.language
         let view = PasswordResetView(
             action: Paths.passwordReset(token), username: user.username,
-            intro: localizer.text("password.reset_intro", language, ["username": user.username]),
+            intro: localizer.text(.password.reset_intro, language, ["username": user.username]),
             errors: errors.localized(localizer, language))
-        var response = page(view, context, title: localizer.text("password.reset_title", language), status: errors.isEmpty ? .ok : .unprocessableContent)
+        var response = page(view, context, title: localizer.text(.password.reset_title, language), status: errors.isEmpty ? .ok : .unprocessableContent)
         // The address holds the token: never cached, never sent on as a referrer.
         response.headers.set("Cache-Control", "no-store")
         response.headers.set("Referrer-Policy", "no-referrer")

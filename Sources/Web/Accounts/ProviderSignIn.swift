@@ -40,7 +40,7 @@ extension App {
         let language = context.language
         if context.form["error"] != nil {
             // Cancelled at the provider.
-            return redirect(to: Paths.login, flash: "sign_in_cancelled")
+            return redirect(to: Paths.login, flash: \.sign_in_cancelled)
         }
         let state = context.form["state"] ?? ""
         let remembered = context.request.cookies[cookies.signIn] ?? ""
@@ -48,7 +48,7 @@ extension App {
               let attempt = try database.takeSignIn(state: state, provider: provider.configuration.id)
         else {
             Self.logSignIn(provider, "refused an answer with an unknown, used or expired state")
-            throw HTTPError(.badRequest, message: localizer.text("providers.errors.state", language, ["provider": provider.configuration.name]))
+            throw HTTPError(.badRequest, message: localizer.text(.providers.errors.state, language, ["provider": provider.configuration.name]))
         }
         let token: ProviderIdentity
         do {
@@ -56,20 +56,20 @@ extension App {
                                         nonce: attempt.nonce, redirectURI: callbackURL(provider, context))
         } catch {
             Self.logSignIn(provider, "refused: \(error)")
-            throw HTTPError(.badGateway, message: localizer.text("providers.errors.token", language, ["provider": provider.configuration.name]))
+            throw HTTPError(.badGateway, message: localizer.text(.providers.errors.token, language, ["provider": provider.configuration.name]))
         }
         var response: HTTPResponse
         if let userID = attempt.linkUserID {
             guard context.user?.id == userID else { throw HTTPError(.forbidden) }
             do {
                 try database.link(provider: provider.configuration.id, subject: token.subject, userID: userID)
-                response = redirect(to: Paths.settings, flash: "provider_linked")
+                response = redirect(to: Paths.settings, flash: \.provider_linked)
             } catch StorageError.duplicate {
-                response = redirect(to: Paths.settings, flash: "provider_taken")
+                response = redirect(to: Paths.settings, flash: \.provider_taken)
             }
         } else if let user = try database.user(provider: provider.configuration.id, subject: token.subject) {
             if user.isSuspended() { throw HTTPError(.forbidden, message: suspensionMessage(user, language)) }
-            response = redirect(to: attempt.next, flash: "signed_in")
+            response = redirect(to: attempt.next, flash: \.signed_in)
             try signIn(user, replacing: context.session, on: &response)
         } else {
             // A newcomer: keep the provider account while they pick a username. Only an address
@@ -101,7 +101,7 @@ extension App {
     }
 
     private func providerUnavailable(_ provider: OpenIDProvider, _ context: RequestContext) -> HTTPError {
-        HTTPError(.serviceUnavailable, message: localizer.text("providers.errors.unavailable", context.language, ["provider": provider.configuration.name]),
+        HTTPError(.serviceUnavailable, message: localizer.text(.providers.errors.unavailable, context.language, ["provider": provider.configuration.name]),
                   headers: ["Retry-After": "30"])
     }
 

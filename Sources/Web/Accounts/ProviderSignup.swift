@@ -37,14 +37,14 @@ extension App {
         let displayName = (context.form["display_name"] ?? "").trimmed
         var errors = FieldErrors()
         if !SignupForm.isValidUsername(username) {
-            errors.add("username", "errors.username_format")
+            errors.add("username", .errors.username_format)
         } else if SignupForm.reservedUsernames.contains(username) {
-            errors.add("username", "errors.username_taken")
+            errors.add("username", .errors.username_taken)
         }
-        if !SignupForm.isValidEmail(email) { errors.add("email", "errors.email_format") }
-        if displayName.isEmpty || displayName.count > 50 { errors.add("display_name", "errors.display_name") }
+        if !SignupForm.isValidEmail(email) { errors.add("email", .errors.email_format) }
+        if displayName.isEmpty || displayName.count > 50 { errors.add("display_name", .errors.display_name) }
         if let wait = signupLimit.retryAfter(address) {
-            throw HTTPError(.tooManyRequests, message: localizer.text("signup.too_many", context.language, ["wait": localizer.duration(wait, context.language)]),
+            throw HTTPError(.tooManyRequests, message: localizer.text(.signup.too_many, context.language, ["wait": localizer.duration(wait, context.language)]),
                             headers: ["Retry-After": String(wait)])
         }
         guard errors.isEmpty else {
@@ -56,20 +56,20 @@ extension App {
         do {
             user = try database.createUser(candidate, identity: pending)
         } catch StorageError.usernameTaken {
-            errors.add("username", "errors.username_taken")
+            errors.add("username", .errors.username_taken)
             return renderProviderSignup(pending, username: username, email: email, displayName: displayName, errors: errors, context)
         } catch StorageError.emailTaken {
             // Never joined to the existing account by address: its owner links the provider
             // from their settings after signing in.
-            errors.add("email", "errors.email_taken_provider")
+            errors.add("email", .errors.email_taken_provider)
             return renderProviderSignup(pending, username: username, email: email, displayName: displayName, errors: errors, context)
         } catch StorageError.duplicate {
-            throw HTTPError(.conflict, message: localizer.text("providers.errors.state", context.language, ["provider": pending.provider]))
+            throw HTTPError(.conflict, message: localizer.text(.providers.errors.state, context.language, ["provider": pending.provider]))
         }
         signupLimit.record(address)
         if let token = context.request.cookies[cookies.pendingIdentity] { try database.dropPendingIdentity(token: token) }
         // On to where they were going (`next` is a local path, checked when the sign-in began).
-        var response = redirect(to: pending.next, flash: "welcome")
+        var response = redirect(to: pending.next, flash: \.welcome)
         response.setCookie(.expired(cookies.pendingIdentity, secure: cookies.secure))
         try signIn(user, replacing: context.session, on: &response)
         return response
@@ -87,7 +87,7 @@ extension App {
         let name = providers.first { $0.configuration.id == pending.provider }?.configuration.name ?? pending.provider
         let view = ProviderSignupView(provider: name, username: username, email: email, emailVerified: pending.email != nil,
                                       displayName: displayName, errors: errors.localized(localizer, context.language))
-        return page(view, context, title: localizer.text("providers.signup_title", context.language),
+        return page(view, context, title: localizer.text(.providers.signup_title, context.language),
                     status: errors.isEmpty ? .ok : .unprocessableContent)
     }
 

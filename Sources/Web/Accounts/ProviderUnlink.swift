@@ -11,8 +11,8 @@ extension App {
         do {
             try database.unlink(provider: id, userID: user.storedID)
         } catch StorageError.locked {
-            return redirect(to: Paths.settings, flash: "provider_last_way_in")
+            return redirect(to: Paths.settings, flash: \.provider_last_way_in)
         }
-        return redirect(to: Paths.settings, flash: "provider_unlinked")
+        return redirect(to: Paths.settings, flash: \.provider_unlinked)
     }
 }

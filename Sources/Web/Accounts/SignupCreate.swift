@@ -9,7 +9,7 @@ extension App {
         let form = SignupForm(context.form)
         if let wait = signupLimit.retryAfter(address) {
             // The form again, with what was typed, and how long the wait really is.
-            let refusal = localizer.text("signup.too_many", context.language, ["wait": localizer.duration(wait, context.language)])
+            let refusal = localizer.text(.signup.too_many, context.language, ["wait": localizer.duration(wait, context.language)])
             var response = renderSignup(form, errors: FieldErrors(), refusal: refusal, status: .tooManyRequests, context)
             response.headers.set("Retry-After", String(wait))
             return response
@@ -28,15 +28,15 @@ extension App {
         do {
             user = try database.createUser(candidate)
         } catch StorageError.usernameTaken {
-            errors.add("username", "errors.username_taken")
+            errors.add("username", .errors.username_taken)
             return renderSignup(form, errors: errors, context)
         } catch StorageError.emailTaken {
-            errors.add("email", "errors.email_taken")
+            errors.add("email", .errors.email_taken)
             return renderSignup(form, errors: errors, context)
         }
         signupLimit.record(address)
         if mailEnabled { try sendVerificationLink(user) }
-        var response = redirect(to: Paths.home, flash: mailEnabled ? "welcome_verify" : "welcome")
+        var response = redirect(to: Paths.home, flash: mailEnabled ? \.welcome_verify : \.welcome)
         try signIn(user, replacing: context.session, on: &response)
         return response
     }

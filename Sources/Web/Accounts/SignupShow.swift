@@ -30,7 +30,7 @@ extension App {
         if fields.language.isEmpty { fields.language = language.rawValue }
         let view = SignupView(username: form.username, email: form.email, profile: profileForm(fields, language),
                               errors: errors.localized(localizer, language), refusal: refusal, providers: providerButtons(next: Paths.home))
-        return page(view, context, title: localizer.text("signup.title", language),
+        return page(view, context, title: localizer.text(.signup.title, language),
                     status: status ?? (errors.isEmpty ? .ok : .unprocessableContent))
     }
 }

@@ -25,14 +25,14 @@ extension App {
     func unsubscribeCreate(_ context: RequestContext) throws -> HTTPResponse {
         let (user, list) = try unsubscribeTarget(context)
         guard let token = context.request.parameters["token"], try database.unsubscribe(token: token, from: list) else {
-            throw HTTPError(.notFound, message: localizer.text("unsubscribe.invalid", context.language))
+            throw HTTPError(.notFound, message: localizer.text(.unsubscribe.invalid, context.language))
         }
         return renderUnsubscribe(user, list: list, done: true, context)
     }
 
     private func unsubscribeTarget(_ context: RequestContext) throws -> (User, MailSettings.List) {
         guard let token = context.request.parameters["token"], let (user, _) = try database.mailSettings(unsubscribeToken: token) else {
-            throw HTTPError(.notFound, message: localizer.text("unsubscribe.invalid", context.language))
+            throw HTTPError(.notFound, message: localizer.text(.unsubscribe.invalid, context.language))
         }
         // In the address for a one-click POST (whose body is only `List-Unsubscribe=One-Click`).
         let list = context.request.query["list"] ?? context.form["list"] ?? ""
@@ -41,11 +41,10 @@ extension App {
 
     private func renderUnsubscribe(_ user: User, list: MailSettings.List, done: Bool, _ context: RequestContext) -> HTTPResponse {
         let language = context.language
-        let key = "unsubscribe.\(list.rawValue)_\(done ? "done" : "question")"
         let view = UnsubscribeView(
-            done: done, message: localizer.text(key, language, ["email": user.email]),
+            done: done, message: localizer.text(list.unsubscribeKey(done: done), language, ["email": user.email]),
             action: Paths.unsubscribe(context.request.parameters["token"] ?? "", list: list), list: list.rawValue)
-        var response = page(view, context, title: localizer.text("unsubscribe.title", language))
+        var response = page(view, context, title: localizer.text(.unsubscribe.title, language))
         response.headers.set("Referrer-Policy", "no-referrer")
         return response
     }

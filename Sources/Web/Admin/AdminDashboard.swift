@@ -16,6 +16,6 @@ extension App {
             let counts = try database.outboxCounts()
             view.outbox = OutboxView(queued: counts.queued, failed: counts.failed)
         }
-        return page(view, context, title: localizer.text("admin.title", language))
+        return page(view, context, title: localizer.text(.admin.title, language))
     }
 }

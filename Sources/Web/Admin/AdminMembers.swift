@@ -12,7 +12,7 @@ extension App {
         view.users = users.map { user in
             AdminUserRow(user: UserView(user), adminURL: Paths.adminUser(user.username), sanction: sanctionText(user, context.language))
         }
-        return page(view, context, title: localizer.text("admin.users", context.language))
+        return page(view, context, title: localizer.text(.admin.users, context.language))
     }
 
     /// `GET /admin/users/:username`: their activity, and the sanctions form.
@@ -21,7 +21,7 @@ extension App {
         let summary = try database.moderationSummary(userID: user.storedID)
         var view = AdminView(tab: AdminTabMarks(current: .user))
         view.member = AdminMemberView(
-            user: UserView(user), email: user.email, role: localizer.text("roles.\(user.role.rawValue)", context.language),
+            user: UserView(user), email: user.email, role: localizer.text(user.role.textKey, context.language),
             sanction: sanctionText(user, context.language), actionURL: Paths.adminUser(user.username))
         view.summary = MemberSummaryView(made: summary.made, received: summary.received, sessions: summary.sessions,
                                          posts: summary.posts, comments: summary.comments)
@@ -35,8 +35,8 @@ extension App {
                 messages: try database.outbox(userID: user.storedID).map { mail in
                     MailRowView(
                         date: localizer.dateTime(mail.createdAt, language),
-                        kind: localizer.text("admin.mail_kind.\(mail.kind.rawValue)", language),
-                        status: localizer.text("admin.mail_status.\(mail.status.rawValue)", language, ["attempts": String(mail.attempts)]),
+                        kind: localizer.text(mail.kind.textKey, language),
+                        status: localizer.text(mail.status.textKey, language, ["attempts": String(mail.attempts)]),
                         note: mail.lastError)
                 })
         }
@@ -49,12 +49,12 @@ extension App {
         guard let action = context.form["action"].flatMap(AppDatabase.MemberAction.init(rawValue:)) else { throw HTTPError(.badRequest) }
         let reason = (context.form["reason"] ?? "").trimmed.clipped(500)
         guard !reason.isEmpty || action == .unsuspend else {
-            throw HTTPError(.unprocessableContent, message: localizer.text("admin.reason_needed", context.language))
+            throw HTTPError(.unprocessableContent, message: localizer.text(.admin.reason_needed, context.language))
         }
         let days = context.form["days"].flatMap(Int.init)
         let until = days.map { Date().addingTimeInterval(Double(max(1, min($0, 3650))) * 86_400) }
         try storageAction(context) { try database.sanction(action, userID: user.storedID, by: staff.storedID, until: until, reason: reason) }
-        return redirect(to: Paths.adminUser(user.username), flash: "moderation_done")
+        return redirect(to: Paths.adminUser(user.username), flash: \.moderation_done)
     }
 
     /// `POST /admin/users/:username/role`: admins make moderators, or members again.
@@ -65,12 +65,12 @@ extension App {
             throw HTTPError(.badRequest)
         }
         _ = try database.setRole(role, username: user.username, by: staff.storedID)
-        return redirect(to: Paths.adminUser(user.username), flash: "moderation_done")
+        return redirect(to: Paths.adminUser(user.username), flash: \.moderation_done)
     }
 
     private func sanctionText(_ user: User, _ language: Language) -> String? {
-        if user.isSuspended() { return localizer.text("admin.is_suspended", language) }
-        if user.isSilenced() { return localizer.text("admin.is_silenced", language) }
+        if user.isSuspended() { return localizer.text(.admin.is_suspended, language) }
+        if user.isSilenced() { return localizer.text(.admin.is_silenced, language) }
         return nil
     }
 }

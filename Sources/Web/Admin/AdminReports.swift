@@ -10,13 +10,13 @@ extension App {
         view.reports = try database.openReports().map { group in
             ReportGroupView(
                 type: group.targetType.rawValue,
-                typeLabel: localizer.text("moderation.target.\(group.targetType.rawValue)", language),
+                typeLabel: localizer.text(group.targetType.textKey, language),
                 id: group.targetID,
                 label: try database.targetLabel(group.targetType, id: group.targetID) ?? "—",
                 url: try targetURL(group.targetType, group.targetID),
                 count: group.count,
-                countText: localizer.count("admin.reports_count", group.count, language),
-                reasons: Array(Set(group.reasons)).map { localizer.text("moderation.reason.\($0.rawValue)", language) },
+                countText: localizer.count(.admin.reports_count, group.count, language),
+                reasons: Array(Set(group.reasons)).map { localizer.text($0.textKey, language) },
                 notes: group.notes,
                 date: localizer.dateTime(group.latest, language),
                 author: try database.targetAuthor(group.targetType, id: group.targetID).map {
@@ -26,7 +26,7 @@ extension App {
                 hidden: try database.targetIsHidden(group.targetType, id: group.targetID),
                 lockable: group.targetType == .post)
         }
-        return page(view, context, title: localizer.text("admin.reports", language))
+        return page(view, context, title: localizer.text(.admin.reports, language))
     }
 
     /// `POST /admin/moderate`: one action on one target, with a reason, logged.
@@ -37,7 +37,7 @@ extension App {
         else { throw HTTPError(.badRequest) }
         let reason = (context.form["reason"] ?? "").trimmed.clipped(300)
         try storageAction(context) { try database.moderate(action, target: target, targetID: id, by: staff.storedID, reason: reason) }
-        return redirect(to: Paths.local(context.form["return_to"] ?? "/admin/reports"), flash: "moderation_done")
+        return redirect(to: Paths.local(context.form["return_to"] ?? "/admin/reports"), flash: \.moderation_done)
     }
 
     private func targetURL(_ target: ModerationTarget, _ id: Int64) throws -> String? {

@@ -10,7 +10,7 @@ extension App {
         let user = try context.requireUser()
         try requireCanPost(user, .comments, context)
         guard let postID = context.request.parameters["id"].flatMap(Checked.id) else { throw HTTPError(.notFound) }
-        let body = try shortText(context, maximum: Self.maximumCommentLength, message: "errors.comment_length")
+        let body = try shortText(context, maximum: Self.maximumCommentLength, message: .errors.comment_length)
         let parentID = try context.form["parent"].flatMap { $0.isEmpty ? nil : $0 }.map { text -> Int64 in
             guard let id = Checked.id(text) else { throw HTTPError(.badRequest) }
             return id
@@ -21,7 +21,7 @@ extension App {
         } catch StorageError.notFound {
             throw HTTPError(.notFound)
         } catch StorageError.forbidden {
-            throw HTTPError(.forbidden, message: localizer.text("moderation.cannot_comment", context.language))
+            throw HTTPError(.forbidden, message: localizer.text(.moderation.cannot_comment, context.language))
         }
         return redirect(to: Paths.comment(try comment.storedID, post: postID))
     }

@@ -14,7 +14,7 @@ extension App {
         let (comment, user) = try ownComment(context)
         let body = (context.form["body"] ?? "").trimmed
         guard body.fits(1, Self.maximumCommentLength) else {
-            return renderCommentForm(comment, body: body, error: "errors.comment_length", context)
+            return renderCommentForm(comment, body: body, error: .errors.comment_length, context)
         }
         let id = try comment.storedID
         _ = try database.editComment(id: id, authorID: user.storedID, content: postContent(body))
@@ -25,7 +25,7 @@ extension App {
     func commentDelete(_ context: RequestContext) throws -> HTTPResponse {
         let (comment, user) = try ownComment(context)
         try database.deleteComment(id: comment.storedID, authorID: user.storedID)
-        return redirect(to: Paths.post(comment.postID) + "#comments", flash: "comment_deleted")
+        return redirect(to: Paths.post(comment.postID) + "#comments", flash: \.comment_deleted)
     }
 
     /// The signed-in user's own, undeleted comment named by `:id`, or 404.
@@ -37,11 +37,11 @@ extension App {
         return (comment, user)
     }
 
-    private func renderCommentForm(_ comment: Comment, body: String, error: String?, _ context: RequestContext) -> HTTPResponse {
+    private func renderCommentForm(_ comment: Comment, body: String, error: TextKey?, _ context: RequestContext) -> HTTPResponse {
         let view = CommentFormView(
             body: body, action: "/comments/\(comment.id ?? 0)/edit", cancelURL: Paths.comment(comment.id ?? 0, post: comment.postID),
             error: error.map { localizer.text($0, context.language) })
-        return page(view, context, title: localizer.text("comments.edit_title", context.language), section: .feed,
+        return page(view, context, title: localizer.text(.comments.edit_title, context.language), section: .feed,
                     status: error == nil ? .ok : .unprocessableContent)
     }
 }

@@ -23,7 +23,7 @@ extension App {
         let code = fields.joinPolicy == .invite ? Self.newInviteCode() : nil
         let crew = try database.createCrew(ownerID: user.storedID, fields: fields, inviteCode: code)
         if let cover { try saveCrewCover(cover, crew: crew, by: user) }
-        return redirect(to: Paths.crew(crew.slug), flash: "crew_created")
+        return redirect(to: Paths.crew(crew.slug), flash: \.crew_created)
     }
 
     func saveCrewCover(_ image: ProcessedImage, crew: Crew, by user: User) throws {
@@ -48,13 +48,13 @@ extension App {
             name: form.name, slug: form.slug, description: form.description,
             meetingTime: form.meetingTime, meetingPlace: form.meetingPlace,
             feeAmount: form.feeAmount, memberCap: form.memberCap, refundDays: form.refundDays,
-            sports: choices(Crew.Sport.allCases.map(\.rawValue), labels: "crews.sport", selected: form.sport, language),
-            regions: choices(Choices.regions, labels: "choices.region", selected: form.region, language),
+            sports: choices(Crew.Sport.allCases.map(\.rawValue), labels: TextKey.crews.sport.named, selected: form.sport, language),
+            regions: choices(Choices.regions, labels: TextKey.choices.region.named, selected: form.region, language),
             currencies: CrewForm.currencies.map { Choice(value: $0, label: $0, selected: $0 == form.feeCurrency) },
-            periods: choices(Crew.FeePeriod.allCases.map(\.rawValue), labels: "crews.period", selected: form.feePeriod, language),
-            policies: choices(Crew.JoinPolicy.allCases.map(\.rawValue), labels: "crews.policy", selected: form.joinPolicy, language),
+            periods: choices(Crew.FeePeriod.allCases.map(\.rawValue), labels: TextKey.crews.period.named, selected: form.feePeriod, language),
+            policies: choices(Crew.JoinPolicy.allCases.map(\.rawValue), labels: TextKey.crews.policy.named, selected: form.joinPolicy, language),
             errors: errors.localized(localizer, language))
-        return page(view, context, title: localizer.text(crew == nil ? "crews.new_title" : "crews.edit_title", language),
+        return page(view, context, title: localizer.text(crew == nil ? .crews.new_title : .crews.edit_title, language),
                     section: .crews, status: errors.isEmpty ? .ok : .unprocessableContent)
     }
 }

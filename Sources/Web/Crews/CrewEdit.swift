@@ -19,11 +19,11 @@ extension App {
             do {
                 let updated = try database.updateCrew(id: crew.storedID, by: user.storedID, fields: fields)
                 if let cover { try saveCrewCover(cover, crew: updated, by: user) }
-                return redirect(to: Paths.crew(updated.slug), flash: "crew_saved")
+                return redirect(to: Paths.crew(updated.slug), flash: \.crew_saved)
             } catch StorageError.slugTaken {
-                errors.add("slug", "errors.crew_slug_taken")
+                errors.add("slug", .errors.crew_slug_taken)
             } catch StorageError.full {
-                errors.add("member_cap", "errors.crew_cap_below_members")
+                errors.add("member_cap", .errors.crew_cap_below_members)
             }
         }
         return renderCrewForm(form, errors: errors, editing: crew, context)

@@ -84,37 +84,37 @@ struct CrewForm {
     /// The fields to save (with `descriptionHTML` left for the caller to render), or errors.
     func validate(images processor: ImageProcessor) throws -> (CrewFields?, ProcessedImage?, FieldErrors) {
         var errors = FieldErrors()
-        if !name.isName(2, 60) { errors.add("name", "errors.crew_name") }
+        if !name.isName(2, 60) { errors.add("name", .errors.crew_name) }
         let slug = slug.isEmpty ? Self.slug(from: name) : slug
-        if !Self.isValidSlug(slug) { errors.add("slug", "errors.crew_slug") }
+        if !Self.isValidSlug(slug) { errors.add("slug", .errors.crew_slug) }
         let sport = Crew.Sport(rawValue: sport)
-        if sport == nil { errors.add("sport", "errors.choice") }
-        if !region.isEmpty, !Choices.regions.contains(region) { errors.add("region", "errors.choice") }
-        if !description.fits(0, 5000) { errors.add("description", "errors.crew_description") }
-        if !meetingTime.fits(0, 100) { errors.add("meeting_time", "errors.too_long_100") }
-        if !meetingPlace.fits(0, 100) { errors.add("meeting_place", "errors.too_long_100") }
+        if sport == nil { errors.add("sport", .errors.choice) }
+        if !region.isEmpty, !Choices.regions.contains(region) { errors.add("region", .errors.choice) }
+        if !description.fits(0, 5000) { errors.add("description", .errors.crew_description) }
+        if !meetingTime.fits(0, 100) { errors.add("meeting_time", .errors.too_long_100) }
+        if !meetingPlace.fits(0, 100) { errors.add("meeting_place", .errors.too_long_100) }
         let fee = Checked.integer(feeAmount, in: 0...100_000_000)
-        if fee == nil { errors.add("fee_amount", "errors.crew_fee") }
-        if !Self.currencies.contains(feeCurrency) { errors.add("fee_amount", "errors.choice") }
+        if fee == nil { errors.add("fee_amount", .errors.crew_fee) }
+        if !Self.currencies.contains(feeCurrency) { errors.add("fee_amount", .errors.choice) }
         let period = Crew.FeePeriod(rawValue: feePeriod)
-        if period == nil { errors.add("fee_period", "errors.choice") }
+        if period == nil { errors.add("fee_period", .errors.choice) }
         let policy = Crew.JoinPolicy(rawValue: joinPolicy)
-        if policy == nil { errors.add("join_policy", "errors.choice") }
+        if policy == nil { errors.add("join_policy", .errors.choice) }
         let cap = Checked.integer(memberCap, in: 1...100_000)
-        if !memberCap.isEmpty, cap == nil { errors.add("member_cap", "errors.crew_cap") }
+        if !memberCap.isEmpty, cap == nil { errors.add("member_cap", .errors.crew_cap) }
         let refundWindow = refundDays.isEmpty ? 0 : Checked.integer(refundDays, in: 0...365)
-        if refundWindow == nil { errors.add("refund_days", "errors.crew_refund_days") }
+        if refundWindow == nil { errors.add("refund_days", .errors.crew_refund_days) }
         var image: ProcessedImage? = nil
         if let cover {
             if cover.data.count > PostForm.maximumPhotoBytes {
-                errors.add("cover", "errors.photo_too_large")
+                errors.add("cover", .errors.photo_too_large)
             } else {
                 do {
                     image = try processor.process(cover.data)
                 } catch .busy {
                     throw App.imagesBusy
                 } catch {
-                    errors.add("cover", error == .tooManyPixels ? "errors.photo_pixels" : "errors.photo_not_image")
+                    errors.add("cover", error == .tooManyPixels ? .errors.photo_pixels : .errors.photo_not_image)
                 }
             }
         }

@@ -45,23 +45,23 @@ extension App {
         let form = context.form
         var errors = FieldErrors()
         let kind = form["kind"].flatMap(LedgerEntry.Kind.init(rawValue:)).flatMap { LedgerEntry.Kind.manual.contains($0) ? $0 : nil }
-        if kind == nil { errors.add("kind", "errors.choice") }
+        if kind == nil { errors.add("kind", .errors.choice) }
         let amount = Checked.integer((form["amount"] ?? "").trimmed, in: 0...100_000_000_000)
-        if amount == nil { errors.add("amount", "errors.ledger_amount") }
+        if amount == nil { errors.add("amount", .errors.ledger_amount) }
         let day = (form["date"] ?? "").trimmed
-        if !Self.isDate(day) { errors.add("date", "errors.ledger_date") }
+        if !Self.isDate(day) { errors.add("date", .errors.ledger_date) }
         let note = (form["note"] ?? "").trimmed
-        if !note.fits(0, 200) { errors.add("note", "errors.ledger_note") }
+        if !note.fits(0, 200) { errors.add("note", .errors.ledger_note) }
         var memberID: Int64? = nil
         if kind == .dues || kind == .waiver {
             memberID = try (form["member"]).flatMap { try database.user(username: $0)?.id }
-            if memberID == nil { errors.add("member", "errors.ledger_member") }
+            if memberID == nil { errors.add("member", .errors.ledger_member) }
         }
         guard errors.isEmpty, let kind, let amount else { return try renderLedger(context, errors: errors, status: .unprocessableContent) }
         let entry = LedgerEntry(id: nil, crewID: try crew.storedID, kind: kind, memberID: memberID, amount: kind == .waiver ? 0 : amount,
                                 occurredOn: day, note: note, provider: "", recordedBy: try user.storedID, createdAt: Date())
         _ = try storageAction(context, Self.crewRefusals) { try duesCollector.record(entry, in: database) }
-        return redirect(to: Paths.crew(crew.slug) + "/ledger", flash: "ledger_recorded")
+        return redirect(to: Paths.crew(crew.slug) + "/ledger", flash: \.ledger_recorded)
     }
 
     func renderLedger(_ context: RequestContext, errors: FieldErrors, status: HTTPStatus) throws -> HTTPResponse {
@@ -78,7 +78,7 @@ extension App {
             entries: ledger.entries.map { entry in
                 LedgerEntryView(
                     date: entry.occurredOn,
-                    kind: localizer.text("crews.ledger.kind.\(entry.kind.rawValue)", language),
+                    kind: localizer.text(entry.kind.textKey, language),
                     who: entry.memberID.flatMap { names[$0] },
                     note: entry.note.nilIfEmpty,
                     amount: money(entry.amount),
@@ -88,7 +88,7 @@ extension App {
             income: money(ledger.income),
             expenses: money(ledger.expenses),
             balance: money(ledger.balance),
-            kinds: choices(LedgerEntry.Kind.manual.map(\.rawValue), labels: "crews.ledger.kind", selected: context.form["kind"], language),
+            kinds: choices(LedgerEntry.Kind.manual.map(\.rawValue), labels: TextKey.crews.ledger.kind.named, selected: context.form["kind"], language),
             memberOptions: members.map {
                 Choice(value: $0.user.username, label: $0.user.displayName, selected: $0.user.username == context.form["member"])
             },

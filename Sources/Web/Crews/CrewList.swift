@@ -48,15 +48,15 @@ extension App {
         var view = CrewsView(
             query: query,
             crews: cards,
-            sports: choices(Crew.Sport.allCases.map(\.rawValue), labels: "crews.sport", selected: sport?.rawValue, language),
-            regions: choices(Choices.regions, labels: "choices.region", selected: region, language),
-            orders: choices(CrewOrder.allCases.map(\.rawValue), labels: "crews.order", selected: order.rawValue, language),
+            sports: choices(Crew.Sport.allCases.map(\.rawValue), labels: TextKey.crews.sport.named, selected: sport?.rawValue, language),
+            regions: choices(Choices.regions, labels: TextKey.choices.region.named, selected: region, language),
+            orders: choices(CrewOrder.allCases.map(\.rawValue), labels: TextKey.crews.order.named, selected: order.rawValue, language),
             near: nearChoices(near, user: context.user, language),
             isNear: near != nil
         )
         if let user = context.user, query.isEmpty, sport == nil, region == nil, near == nil {
             view.recommended = try database.recommendedCrews(userID: user.storedID, region: user.region).map { crewCard($0, language) }
         }
-        return page(view, context, title: localizer.text("crews.title", language), section: .crews)
+        return page(view, context, title: localizer.text(.crews.title, language), section: .crews)
     }
 }

@@ -4,6 +4,18 @@ import Storage
 /// What staff and the owner can do to a member from the members tab.
 enum CrewMemberAction: String {
     case accept, reject, remove, promote, demote, transfer
+
+    /// What the next page says was done.
+    var done: KeyPath<TextKeyTree.flash, TextKey> {
+        switch self {
+        case .accept: \.crew_member_accept
+        case .reject: \.crew_member_reject
+        case .remove: \.crew_member_remove
+        case .promote: \.crew_member_promote
+        case .demote: \.crew_member_demote
+        case .transfer: \.crew_member_transfer
+        }
+    }
 }
 
 struct CrewMembersTab {
@@ -45,10 +57,10 @@ extension App {
         let memberView = { (member: CrewMember) in
             CrewMemberView(
                 user: UserView(member.user),
-                role: self.localizer.text("crews.role.\(member.role.rawValue)", language),
-                joined: self.localizer.text("crews.joined_on", language, ["date": self.localizer.date(member.joinedAt, language)]),
+                role: self.localizer.text(member.role.textKey, language),
+                joined: self.localizer.text(.crews.joined_on, language, ["date": self.localizer.date(member.joinedAt, language)]),
                 actionBase: Paths.crew(crew.slug) + "/members/" + PercentEncoding.encode(member.user.username),
-                dues: dues[member.user.id ?? 0].map { self.localizer.text("crews.dues.\($0.rawValue)", language) },
+                dues: dues[member.user.id ?? 0].map { self.localizer.text($0.textKey, language) },
                 duesPaid: dues[member.user.id ?? 0] != .unpaid,
                 isMember: member.role == .member,
                 isStaffMember: member.role == .staff,
@@ -72,7 +84,7 @@ extension App {
                 switch action {
                 case .accept, .reject:
                     let fee = try database.decideJoinRequest(crewID: crewID, applicantID: memberID, by: actorID, accept: action == .accept)
-                    fee.map { refundJoinFee($0, reason: localizer.text("payments.refund_reasons.declined", mailLanguage(member))) }
+                    fee.map { refundJoinFee($0, reason: localizer.text(.payments.refund_reasons.declined, mailLanguage(member))) }
                 case .remove:
                     try database.removeCrewMember(crewID: crewID, userID: memberID, by: actorID)
                 case .promote, .demote:
@@ -81,7 +93,7 @@ extension App {
                     try database.transferCrew(crewID: crewID, to: memberID, by: actorID)
                 }
             }
-            return redirect(to: Paths.crewMembers(crew.slug), flash: "crew_member_\(action.rawValue)")
+            return redirect(to: Paths.crewMembers(crew.slug), flash: action.done)
         }
     }
 }

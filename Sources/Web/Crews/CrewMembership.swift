@@ -13,7 +13,7 @@ extension App {
         let role = try storageAction(context, Self.crewRefusals) {
             try database.joinCrew(id: crew.storedID, userID: user.storedID, inviteCode: context.form["code"]?.trimmed)
         }
-        return redirect(to: Paths.crew(crew.slug), flash: role == .pending ? "crew_requested" : "crew_joined")
+        return redirect(to: Paths.crew(crew.slug), flash: role == .pending ? \.crew_requested : \.crew_joined)
     }
 
     /// `POST /crews/:slug/leave`: leaves the crew, or withdraws a request.
@@ -21,8 +21,8 @@ extension App {
         let user = try context.requireUser()
         let crew = try crew(context)
         let fee = try storageAction(context, Self.crewRefusals) { try database.leaveCrew(id: crew.storedID, userID: user.storedID) }
-        fee.map { refundJoinFee($0, reason: localizer.text("payments.refund_reasons.left", context.language, ["days": String(crew.refundDays)])) }
-        return redirect(to: Paths.crew(crew.slug), flash: fee == nil ? "crew_left" : "crew_left_refunded")
+        fee.map { refundJoinFee($0, reason: localizer.text(.payments.refund_reasons.left, context.language, ["days": String(crew.refundDays)])) }
+        return redirect(to: Paths.crew(crew.slug), flash: fee == nil ? \.crew_left : \.crew_left_refunded)
     }
 
     /// Gives back a join fee the crew no longer keeps (a declined application, leaving within
@@ -39,6 +39,6 @@ extension App {
     func crewInviteRegenerate(_ context: RequestContext) throws -> HTTPResponse {
         let (crew, user) = try staffCrew(context)
         try storageAction(context, Self.crewRefusals) { try database.setInviteCode(crewID: crew.storedID, by: user.storedID, code: Self.newInviteCode()) }
-        return redirect(to: Paths.crew(crew.slug), flash: "invite_regenerated")
+        return redirect(to: Paths.crew(crew.slug), flash: \.invite_regenerated)
     }
 }

@@ -185,14 +185,14 @@ extension App {
             isOwner: role == .owner,
             canJoin: context.user != nil && role == nil && !crew.isFull,
             payToJoin: crew.feeAmount > 0 && !paymentProviders.providers(for: crew.feeCurrency).isEmpty
-                ? localizer.text(crew.joinPolicy == .approval ? "payments.apply_and_pay" : "payments.join_and_pay", context.language,
+                ? localizer.text(crew.joinPolicy == .approval ? .payments.apply_and_pay : .payments.join_and_pay, context.language,
                                  ["amount": money(crew.feeAmount, crew.feeCurrency, context.language)]) : nil,
             payURL: Paths.crewPay(crew.slug),
             needsCode: crew.joinPolicy == .invite,
             asksApproval: crew.joinPolicy == .approval,
             inviteCode: role?.isStaff == true ? crew.inviteCode : nil,
             report: reportForm(.crew, try crew.storedID, context),
-            roleLabel: role.map { localizer.text("crews.role.\($0.rawValue)", context.language) })
+            roleLabel: role.map { localizer.text($0.textKey, context.language) })
     }
 
     func renderCrew(_ view: CrewPageView, _ crew: Crew, _ context: RequestContext, status: HTTPStatus = .ok) -> HTTPResponse {

@@ -14,11 +14,11 @@ extension App {
             slug: crew.slug,
             url: Paths.crew(crew.slug),
             name: crew.name,
-            sport: localizer.text("crews.sport.\(crew.sport.rawValue)", language),
-            region: crew.region.map { localizer.text("choices.region.\($0)", language) },
-            memberCount: localizer.count("crews.member", crew.memberCount, language),
-            capText: crew.memberCap.map { localizer.text("crews.cap", language, ["count": localizer.number($0, language)]) },
-            policy: localizer.text("crews.policy.\(crew.joinPolicy.rawValue)", language),
+            sport: localizer.text(crew.sport.textKey, language),
+            region: crew.region.map { localizer.text(TextKey.choices.region.named($0), language, otherwise: $0) },
+            memberCount: localizer.count(.crews.member, crew.memberCount, language),
+            capText: crew.memberCap.map { localizer.text(.crews.cap, language, ["count": localizer.number($0, language)]) },
+            policy: localizer.text(crew.joinPolicy.textKey, language),
             feeText: feeText(crew, language),
             full: crew.isFull,
             cover: crew.coverFileName.map { ImageView(fileName: $0, width: crew.coverWidth ?? 0, height: crew.coverHeight ?? 0, tone: crew.coverTone,
@@ -28,7 +28,7 @@ extension App {
 
     func feeText(_ crew: Crew, _ language: Language) -> String? {
         guard crew.feeAmount > 0 else { return nil }
-        return localizer.text("crews.fee_\(crew.feePeriod.rawValue)", language,
+        return localizer.text(crew.feePeriod.feeKey, language,
                               ["amount": localizer.number(crew.feeAmount, language), "currency": crew.feeCurrency])
     }
 
@@ -44,8 +44,8 @@ extension App {
     }
 
     /// What a refused crew write tells the user, beside the generic texts.
-    static let crewRefusals: [StorageError: String] = [
-        .forbidden: "crews.errors.forbidden", .full: "crews.errors.full", .duplicate: "crews.errors.already_member",
+    static let crewRefusals: [StorageError: TextKey] = [
+        .forbidden: .crews.errors.forbidden, .full: .crews.errors.full, .duplicate: .crews.errors.already_member,
     ]
 
     /// A random invite code of six characters that are hard to misread.

@@ -36,12 +36,11 @@ extension App {
         }
         let language = pageContext.language
         let code = httpError.status.code
-        let knownCodes: Set = [400, 403, 404, 405, 408, 409, 413, 415, 422, 429, 500, 503]
-        let key = knownCodes.contains(code) ? String(code) : (code >= 500 ? "500" : "400")
+        let texts = httpError.status.errorTexts
         let view = ErrorView(
             code: code,
-            heading: localizer.text("errors.\(key).title", language),
-            message: httpError.message ?? waitMessage(httpError, language) ?? localizer.text("errors.\(key).message", language),
+            heading: localizer.text(texts.title, language),
+            message: httpError.message ?? waitMessage(httpError, language) ?? localizer.text(texts.message, language),
             requestID: code >= 500 ? request.id : nil)
         var response = page(view, pageContext, title: view.heading, status: httpError.status)
         for (name, value) in httpError.headers { response.headers.set(name, value) }
@@ -72,6 +71,6 @@ extension App {
         guard error.status == .tooManyRequests,
               let seconds = error.headers["Retry-After"].flatMap({ Checked.integer($0, in: 0...86_400 * 365) })
         else { return nil }
-        return localizer.text("errors.429.retry", language, ["wait": localizer.duration(seconds, language)])
+        return localizer.text(.errors.code429.retry, language, ["wait": localizer.duration(seconds, language)])
     }
 }

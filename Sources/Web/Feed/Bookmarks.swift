@@ -18,6 +18,6 @@ extension App {
         let view = BookmarksView(
             meetups: try database.bookmarkedMeetups(userID: user.storedID).map { meetupCard($0, context.language) },
             posts: feed.posts, olderURL: feed.olderURL)
-        return page(view, context, title: localizer.text("bookmarks.title", context.language), section: .feed)
+        return page(view, context, title: localizer.text(.bookmarks.title, context.language), section: .feed)
     }
 }

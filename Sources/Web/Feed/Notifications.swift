@@ -36,7 +36,7 @@ extension App {
         try database.markNotificationsRead(userID: user.storedID)
         var context = context
         context.notices.unreadNotifications = 0
-        return page(NotificationsView(notifications: views), context, title: localizer.text("notifications.title", language))
+        return page(NotificationsView(notifications: views), context, title: localizer.text(.notifications.title, language))
     }
 
     /// One line for a group of notifications (the newest first), as the page and the digest
@@ -44,11 +44,11 @@ extension App {
     func describe(_ group: [NotificationItem], _ language: Language) -> NotificationView {
         let newest = group[0]
         let notification = newest.notification
-        let key = "notifications.\(notification.kind.rawValue)" + (group.count > 1 ? "_group" : "")
+        let key = notification.kind.sentenceKey(grouped: group.count > 1)
         // {name} is left in place and split on, so that the name can be bold and escaped.
         let sentence = localizer.text(key, language, [
             "crew": newest.crew?.name ?? "", "detail": notification.detail,
-            "others": localizer.count("notifications.others", group.count - 1, language),
+            "others": localizer.count(.notifications.others, group.count - 1, language),
         ])
         let parts = sentence.components(separatedBy: "{name}")
         return NotificationView(

@@ -38,7 +38,7 @@ extension App {
                 TagCountView(tag: $0.tag, url: Paths.tag($0.tag), count: localizer.number($0.posts, language))
             }
         }
-        return page(view, context, title: localizer.text("search.title", language))
+        return page(view, context, title: localizer.text(.search.title, language))
     }
 
     /// Escapes an excerpt, then turns the match markers into `<mark>`: user text never

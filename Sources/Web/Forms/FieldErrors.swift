@@ -4,11 +4,11 @@ import HTTP
 /// Validation errors of a form: for each field, the catalog key of its first problem (and
 /// the values its text names, if any).
 struct FieldErrors {
-    private var problems: [String: (key: String, arguments: [String: String])] = [:]
+    private var problems: [String: (key: TextKey, arguments: [String: String])] = [:]
 
     var isEmpty: Bool { problems.isEmpty }
 
-    mutating func add(_ field: String, _ key: String, _ arguments: [String: String] = [:]) {
+    mutating func add(_ field: String, _ key: TextKey, _ arguments: [String: String] = [:]) {
         if problems[field] == nil { problems[field] = (key, arguments) }
     }
 
@@ -61,7 +61,7 @@ extension String {
 extension App {
     /// The trimmed text of a one-field form (a comment, a talk message), or 422 saying how long
     /// it may be.
-    func shortText(_ context: RequestContext, field: String = "body", maximum: Int, message: String) throws -> String {
+    func shortText(_ context: RequestContext, field: String = "body", maximum: Int, message: TextKey) throws -> String {
         let text = (context.form[field] ?? "").trimmed
         guard text.fits(1, maximum) else {
             throw HTTPError(.unprocessableContent, message: localizer.text(message, context.language))

@@ -35,17 +35,17 @@ struct ProfileFields {
 
     func validate(into errors: inout FieldErrors, now: Date = Date()) {
         if !displayName.isName(1, 50) {
-            errors.add("display_name", "errors.display_name")
+            errors.add("display_name", .errors.display_name)
         }
-        if !bio.fits(0, 500) { errors.add("bio", "errors.bio") }
-        if !gender.isEmpty, !Choices.genders.contains(gender) { errors.add("gender", "errors.choice") }
-        if !job.isEmpty, !Choices.jobs.contains(job) { errors.add("job", "errors.choice") }
-        if !region.isEmpty, !Choices.regions.contains(region) { errors.add("region", "errors.choice") }
-        if !language.isEmpty, Language(rawValue: language) == nil { errors.add("language", "errors.choice") }
+        if !bio.fits(0, 500) { errors.add("bio", .errors.bio) }
+        if !gender.isEmpty, !Choices.genders.contains(gender) { errors.add("gender", .errors.choice) }
+        if !job.isEmpty, !Choices.jobs.contains(job) { errors.add("job", .errors.choice) }
+        if !region.isEmpty, !Choices.regions.contains(region) { errors.add("region", .errors.choice) }
+        if !language.isEmpty, Language(rawValue: language) == nil { errors.add("language", .errors.choice) }
         if !birthYear.isEmpty {
             let thisYear = Calendar(identifier: .gregorian).component(.year, from: now)
             if Checked.integer(birthYear, in: 1900...thisYear) == nil {
-                errors.add("birth_year", "errors.birth_year")
+                errors.add("birth_year", .errors.birth_year)
             }
         }
     }
@@ -70,11 +70,11 @@ extension App {
             bio: fields.bio,
             birthYear: fields.birthYear,
             maxBirthYear: Calendar(identifier: .gregorian).component(.year, from: Date()),
-            genders: choices(Choices.genders, labels: "choices.gender", selected: fields.gender, language),
-            jobs: choices(Choices.jobs, labels: "choices.job", selected: fields.job, language),
-            regions: choices(Choices.regions, labels: "choices.region", selected: fields.region, language),
+            genders: choices(Choices.genders, labels: TextKey.choices.gender.named, selected: fields.gender, language),
+            jobs: choices(Choices.jobs, labels: TextKey.choices.job.named, selected: fields.job, language),
+            regions: choices(Choices.regions, labels: TextKey.choices.region.named, selected: fields.region, language),
             languageOptions: Language.allCases.map { option in
-                Choice(value: option.rawValue, label: localizer.text("language.\(option.rawValue)", option), selected: option.rawValue == fields.language)
+                Choice(value: option.rawValue, label: localizer.text(option.textKey, option), selected: option.rawValue == fields.language)
             })
     }
 }

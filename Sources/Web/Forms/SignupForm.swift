@@ -25,11 +25,11 @@ struct SignupForm {
     func validate() -> FieldErrors {
         var errors = FieldErrors()
         if !Self.isValidUsername(username) {
-            errors.add("username", "errors.username_format")
+            errors.add("username", .errors.username_format)
         } else if Self.reservedUsernames.contains(username) {
-            errors.add("username", "errors.username_taken")
+            errors.add("username", .errors.username_taken)
         }
-        if !Self.isValidEmail(email) { errors.add("email", "errors.email_format") }
+        if !Self.isValidEmail(email) { errors.add("email", .errors.email_format) }
         PasswordRules.check(password, confirmation: passwordConfirmation, field: "password", into: &errors)
         profile.validate(into: &errors)
         return errors
@@ -59,9 +59,9 @@ enum PasswordRules {
 
     static func check(_ password: String, confirmation: String, field: String, into errors: inout FieldErrors) {
         if !lengths.contains(password.count) {
-            errors.add(field, "errors.password_length")
+            errors.add(field, .errors.password_length)
         } else if password != confirmation {
-            errors.add(field + "_confirmation", "errors.password_mismatch")
+            errors.add(field + "_confirmation", .errors.password_mismatch)
         }
     }
 }

@@ -23,8 +23,8 @@ extension App {
         let language = context.language
         let page = try database.homeFeed(userID: user.storedID, before: cursor(context))
         var view = HomeView(exploring: false, feed: feed(page, path: context.request.path, context))
-        view.welcome = localizer.text("home.welcome", language, ["name": user.displayName])
-        return self.page(view, context, title: localizer.text("home.title", language), section: .feed)
+        view.welcome = localizer.text(.home.welcome, language, ["name": user.displayName])
+        return self.page(view, context, title: localizer.text(.home.title, language), section: .feed)
     }
 
     /// `GET /explore`: everyone's posts, newest first.
@@ -33,6 +33,6 @@ extension App {
         let page = try database.publicFeed(before: cursor(context), viewerID: context.user?.id)
         var view = HomeView(exploring: true, feed: feed(page, path: context.request.path, context))
         view.memberCount = localizer.number(try memberCount.value { try database.userCount() }, language)
-        return self.page(view, context, title: localizer.text("feed.explore_title", language), section: .feed)
+        return self.page(view, context, title: localizer.text(.feed.explore_title, language), section: .feed)
     }
 }

@@ -4,8 +4,9 @@ import Foundation
 /// The UI text catalogs (`Templates/i18n/<language>.json`) and language-aware formatting.
 ///
 /// Keys are dotted paths into the JSON (`signup.title`). Templates write them `{{t.signup.title}}`
-/// (inlined when the templates load); Swift code calls `text(_:_:)`. Both catalogs must hold
-/// the same keys (a test checks).
+/// (inlined when the templates load); Swift code names them as members generated from the
+/// catalog (`text(.signup.title, language)`, `TextKey`). Both catalogs must hold the same keys
+/// (the build checks).
 public struct Localizer: Sendable {
     private let flat: [Language: [String: String]]
     let timeZone: TimeZone
@@ -38,13 +39,19 @@ public struct Localizer: Sendable {
         Set(flat[language]?.keys ?? [:].keys)
     }
 
-    /// The text for `key` in exactly `language`, or nil.
-    func text(_ key: String, _ language: Language, exact: Bool) -> String? {
-        flat[language]?[key]
+    /// The text for `key`, with `{name}` placeholders replaced. Every key is in both catalogs
+    /// (the build checks); a catalog swapped for another at run time shows English, or the key.
+    func text(_ key: TextKey, _ language: Language, _ arguments: [String: String] = [:]) -> String {
+        text(named: key.name, language, arguments)
     }
 
-    /// The text for `key`, with `{name}` placeholders replaced; the key itself if missing.
-    func text(_ key: String, _ language: Language, _ arguments: [String: String] = [:]) -> String {
+    /// The text of `key`, or `fallback` without one: for a value read from data, such as a
+    /// stored region (`.choices.region.named(region)`).
+    func text(_ key: TextKey?, _ language: Language, otherwise fallback: String) -> String {
+        key.map { text($0, language) } ?? fallback
+    }
+
+    private func text(named key: String, _ language: Language, _ arguments: [String: String] = [:]) -> String {
         let text = flat[language]?[key] ?? flat[.en]?[key] ?? key
         guard !arguments.isEmpty else { return text }
         // One pass over the text: `{name}` becomes the argument, anything else stays.
@@ -80,22 +87,22 @@ public struct Localizer: Sendable {
     /// A wait, rounded up, as people say it: "1 minute", "45 minutes", "2 hours"; "1분", "2시간".
     func duration(_ seconds: Int, _ language: Language) -> String {
         let minutes = max(1, (seconds + 59) / 60)
-        return minutes < 60 ? count("time.minute_count", minutes, language) : count("time.hour_count", (minutes + 59) / 60, language)
+        return minutes < 60 ? count(.time.minute_count, minutes, language) : count(.time.hour_count, (minutes + 59) / 60, language)
     }
 
     /// What a runner should know about the light, or nil: "It starts before sunrise (7:43 AM): bring a light."
     func daylight(_ warning: Daylight.Warning?, _ language: Language) -> String? {
         switch warning {
         case nil: nil
-        case .beforeSunrise(let sunrise): text("meetups.daylight.before_sunrise", language, ["time": formatters.clock(sunrise, language, timeZone)])
-        case .afterSunset(let sunset): text("meetups.daylight.after_sunset", language, ["time": formatters.clock(sunset, language, timeZone)])
-        case .dark: text("meetups.daylight.dark", language)
+        case .beforeSunrise(let sunrise): text(.meetups.daylight.before_sunrise, language, ["time": formatters.clock(sunrise, language, timeZone)])
+        case .afterSunset(let sunset): text(.meetups.daylight.after_sunset, language, ["time": formatters.clock(sunset, language, timeZone)])
+        case .dark: text(.meetups.daylight.dark, language)
         }
     }
 
     /// A counted noun: `key_one` for 1 ("1 report"), else `key_other` with `{count}` ("3 reports").
-    func count(_ key: String, _ count: Int, _ language: Language) -> String {
-        count == 1 ? text(key + "_one", language) : text(key + "_other", language, ["count": number(count, language)])
+    func count(_ key: CountKey, _ count: Int, _ language: Language) -> String {
+        count == 1 ? text(named: key.name + "_one", language) : text(named: key.name + "_other", language, ["count": number(count, language)])
     }
 
     /// A month and year, e.g. "November 2026" or "2026년 11월".

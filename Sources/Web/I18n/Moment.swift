@@ -54,9 +54,9 @@ struct RelativeTimes: Sendable {
     let days: [String]
 
     init(_ localizer: Localizer, _ language: Language) {
-        justNow = localizer.text("time.just_now", language)
-        minutes = (1...59).map { localizer.text("time.minutes", language, ["count": localizer.number($0, language)]) }
-        hours = (1...23).map { localizer.count("time.hours", $0, language) }
-        days = (1...6).map { localizer.count("time.days", $0, language) }
+        justNow = localizer.text(.time.just_now, language)
+        minutes = (1...59).map { localizer.text(.time.minutes, language, ["count": localizer.number($0, language)]) }
+        hours = (1...23).map { localizer.count(.time.hours, $0, language) }
+        days = (1...6).map { localizer.count(.time.days, $0, language) }
     }
 }

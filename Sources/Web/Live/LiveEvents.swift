@@ -56,13 +56,13 @@ struct LiveRendering: Sendable {
     /// What a meetup's page shows that may change while it is open.
     func meetupState(_ meetup: Meetup, waitlist: Int, application: (status: ApplicationStatus, waitlistPlace: Int?, confirmBy: Date?)?,
                      viewerID: Int64, now: Date, language: Language) -> MeetupLiveState {
-        var going = localizer.text("meetups.going_count", language, ["count": String(meetup.acceptedCount), "capacity": String(meetup.capacity)])
-        if waitlist > 0 { going += " · " + localizer.text("meetups.waitlist", language) + " " + String(waitlist) }
+        var going = localizer.text(.meetups.going_count, language, ["count": String(meetup.acceptedCount), "capacity": String(meetup.capacity)])
+        if waitlist > 0 { going += " · " + localizer.text(.meetups.waitlist, language) + " " + String(waitlist) }
         return MeetupLiveState(going: going, version: MeetupLiveState.version(meetup, application: application, viewerID: viewerID, now: now))
     }
 
     func bellLabel(_ count: Int, _ language: Language) -> String {
-        localizer.text("notifications.title", language) + (count > 0 ? " (\(count))" : "")
+        localizer.text(.notifications.title, language) + (count > 0 ? " (\(count))" : "")
     }
 
     func moment(_ date: Date, _ language: Language) -> Moment {

@@ -53,7 +53,7 @@ extension App {
             let view = NoticeMail(
                 frame: frame(user, subject: subject, language: language, unsubscribe: (settings.unsubscribeToken, .notices)),
                 greeting: greeting(user, language), sentence: line.sentence, meetupTitle: item.meetupTitle,
-                link: siteOrigin + line.url, action: localizer.text("mail.notice.action", language))
+                link: siteOrigin + line.url, action: localizer.text(.mail.notice.action, language))
             guard let mail = configuration.mail,
                   let message = composeMail(view, subject: subject, to: user, address: nil, language: language,
                                             unsubscribe: (settings.unsubscribeToken, .notices), mail: mail)
@@ -75,14 +75,14 @@ extension App {
             guard !groups.isEmpty else { continue }
             let shown = groups.prefix(10).map { describe($0, language) }
             let count = groups.count
-            let subject = localizer.text("mail.digest.subject_" + (count == 1 ? "one" : "other"), language,
+            let subject = localizer.text(count == 1 ? .mail.digest.subject_one : .mail.digest.subject_other, language,
                                          ["count": String(count), "site": siteName])
             let view = DigestMail(
                 frame: frame(user, subject: subject, language: language, unsubscribe: (settings.unsubscribeToken, .digest)),
-                greeting: greeting(user, language), intro: localizer.text("mail.digest.intro", language),
+                greeting: greeting(user, language), intro: localizer.text(.mail.digest.intro, language),
                 lines: shown.map { DigestLine(sentence: $0.sentence, preview: $0.preview, link: siteOrigin + $0.url) },
-                more: count > shown.count ? localizer.count("mail.digest.more", count - shown.count, language) : nil,
-                link: siteOrigin + Paths.notifications, action: localizer.text("mail.digest.action", language))
+                more: count > shown.count ? localizer.count(.mail.digest.more, count - shown.count, language) : nil,
+                link: siteOrigin + Paths.notifications, action: localizer.text(.mail.digest.action, language))
             try enqueueMail(view, subject: subject, to: user, kind: .digest, language: language, lifetime: MailLinks.newsLifetime,
                             unsubscribe: (settings.unsubscribeToken, .digest), now: now)
         }

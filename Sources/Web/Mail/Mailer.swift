@@ -50,7 +50,7 @@ extension App {
             lang: language.rawValue, subject: subject, site: siteName, siteURL: siteOrigin + "/",
             settings: siteOrigin + Paths.settings,
             unsubscribe: unsubscribe.map { siteOrigin + Paths.unsubscribe($0.token, list: $0.list) },
-            unsubscribeLabel: localizer.text(unsubscribe?.list == .notices ? "mail.unsubscribe_notices" : "mail.unsubscribe_digest", language))
+            unsubscribeLabel: localizer.text(unsubscribe?.list == .notices ? .mail.unsubscribe_notices : .mail.unsubscribe_digest, language))
     }
 
     /// Renders the message and puts it in the outbox. A header that could carry an injection
@@ -132,7 +132,7 @@ extension App {
     }
 
     func greeting(_ user: User, _ language: Language) -> String {
-        localizer.text("mail.greeting", language, ["name": user.displayName])
+        localizer.text(.mail.greeting, language, ["name": user.displayName])
     }
 
     /// Mails a password-reset link to the member's address.
@@ -156,13 +156,13 @@ extension App {
     /// `mail.reset.*` or `mail.verify.*`.
     private func linkMail(_ user: User, purpose: EmailTokenPurpose, link: String) -> (view: LinkMail, subject: String, language: Language) {
         let language = mailLanguage(user)
-        let texts = "mail.\(purpose.rawValue)."
-        let subject = localizer.text(texts + "subject", language, ["site": siteName])
+        let texts = purpose.mailTexts
+        let subject = localizer.text(texts.subject, language, ["site": siteName])
         let view = LinkMail(
             frame: frame(user, subject: subject, language: language), greeting: greeting(user, language),
-            body: localizer.text(texts + "body", language, ["username": user.username]),
-            link: link, action: localizer.text(texts + "action", language),
-            ignore: localizer.text(texts + "ignore", language))
+            body: localizer.text(texts.body, language, ["username": user.username]),
+            link: link, action: localizer.text(texts.action, language),
+            ignore: localizer.text(texts.ignore, language))
         return (view, subject, language)
     }
 
@@ -173,11 +173,11 @@ extension App {
         let token = Self.newEmailToken()
         let (view, subject, language) = linkMail(user, purpose: .verify, link: siteOrigin + Paths.verifyEmail(token.link))
         let proof = outgoingMail(view, subject: subject, to: user, kind: .verify, language: language, lifetime: MailLinks.verifyLifetime)
-        let noticeSubject = localizer.text("mail.email_changed.subject", language, ["site": siteName])
+        let noticeSubject = localizer.text(.mail.email_changed.subject, language, ["site": siteName])
         let notice = EmailChangedMail(
             frame: frame(user, subject: noticeSubject, language: language), greeting: greeting(user, language),
-            body: localizer.text("mail.email_changed.body", language, ["username": user.username, "email": user.email]),
-            link: siteOrigin + Paths.forgotPassword, action: localizer.text("mail.email_changed.action", language))
+            body: localizer.text(.mail.email_changed.body, language, ["username": user.username, "email": user.email]),
+            link: siteOrigin + Paths.forgotPassword, action: localizer.text(.mail.email_changed.action, language))
         let warning = outgoingMail(notice, subject: noticeSubject, to: user, address: oldAddress, kind: .emailChanged, language: language,
                                    lifetime: MailLinks.newsLifetime)
         return ([proof, warning].compactMap { $0 }, token.hash)

@@ -17,7 +17,7 @@ extension App {
             return (screen, MapFrame(query: view, width: size.width, height: size.height)
                 ?? MapFrame(center: point, zoom: 16, width: size.width, height: size.height))
         }
-        return MapPicture(frames, label: localizer.text("maps.meeting_point", language), tiles: tiles,
+        return MapPicture(frames, label: localizer.text(.maps.meeting_point, language), tiles: tiles,
                           controls: frames.last.map { MapControls($0.1) { "\(Paths.meetup(id))?map=\($0.query)#map" } }) { frame in
             (nil, Self.pins([(point, meetup.placeName, nil)], on: frame))
         }
@@ -67,7 +67,7 @@ extension App {
                 ?? MapFrame(fitting: shown, width: size.width, height: size.height, padding: 32, maximumZoom: 16, integral: true)
                 ?? MapFrame(center: RegionCenters.fallback, zoom: 11, width: size.width, height: size.height))
         }
-        return MapPicture(frames, label: localizer.text("maps.meetups_map", language), tiles: tiles,
+        return MapPicture(frames, label: localizer.text(.maps.meetups_map, language), tiles: tiles,
                           controls: frames.last.map { MapControls($0.1) { "\(Paths.meetups)?\(query)view=map&map=\($0.query)#map" } }) { frame in
             var pins = Self.pins(places, on: frame)
             if let near, frame.contains(near.point) {

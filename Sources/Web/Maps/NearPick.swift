@@ -26,9 +26,9 @@ extension App {
         let radius = near?.radius ?? NearSearch.radius(context.form)
         let view = NearPickView(
             action: action, to: action == Paths.crews ? "crews" : "meetups",
-            picker: picker.view(pin: near?.point, label: localizer.text("maps.pick_near", language), tiles: tiles, input: "at",
+            picker: picker.view(pin: near?.point, label: localizer.text(.maps.pick_near, language), tiles: tiles, input: "at",
                                 moveAction: Paths.near),
             radii: NearSearch.radiusChoices(selected: radius))
-        return page(view, context, title: localizer.text("maps.near_title", language), section: action == Paths.crews ? .crews : .meetups)
+        return page(view, context, title: localizer.text(.maps.near_title, language), section: action == Paths.crews ? .crews : .meetups)
     }
 }

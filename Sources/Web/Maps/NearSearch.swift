@@ -60,18 +60,18 @@ extension App {
     /// "850 m away", "3.2 km away".
     func away(_ meters: Double, _ language: Language) -> String {
         let distance = meters < 1000 ? "\(Checked.rounded(meters / 10, in: 0...100).map { $0 * 10 } ?? 0) m" : String(format: "%.1f km", meters / 1000)
-        return localizer.text("maps.away", language, ["distance": distance])
+        return localizer.text(.maps.away, language, ["distance": distance])
     }
 
     /// The "near" and "within" selects of a list's filters.
     func nearChoices(_ near: NearSearch?, user: User?, _ language: Language) -> NearChoicesView {
-        var places = [Choice(value: "", label: localizer.text("maps.near_none", language), selected: near == nil)]
+        var places = [Choice(value: "", label: localizer.text(.maps.near_none, language), selected: near == nil)]
         if let region = user?.region, RegionCenters.center(region) != nil {
-            let name = localizer.text("choices.region.\(region)", language)
-            places.append(Choice(value: "home", label: localizer.text("maps.near_home", language, ["region": name]), selected: near?.fromHome == true))
+            let name = localizer.text(TextKey.choices.region.named(region), language, otherwise: region)
+            places.append(Choice(value: "home", label: localizer.text(.maps.near_home, language, ["region": name]), selected: near?.fromHome == true))
         }
         if let near, !near.fromHome {
-            places.append(Choice(value: near.point.text, label: localizer.text("maps.near_point", language), selected: true))
+            places.append(Choice(value: near.point.text, label: localizer.text(.maps.near_point, language), selected: true))
         }
         return NearChoicesView(places: places, radii: NearSearch.radiusChoices(selected: near?.radius ?? NearSearch.defaultRadius),
                                canPick: configuration.tiles != nil)

@@ -10,13 +10,13 @@ extension App {
         let user = try context.requireUser()
         let meetup = try meetup(context)
         let code = String((context.form["code"] ?? "").trimmed.prefix(12))
-        let text = { (key: String, arguments: [String: String]) in self.localizer.text(key, context.language, arguments) }
+        let text = { (key: TextKey, arguments: [String: String]) in self.localizer.text(key, context.language, arguments) }
         switch try database.checkIn(meetupID: meetup.storedID, userID: user.storedID, code: code) {
-        case .checkedIn: return redirect(to: Paths.meetup(try meetup.storedID) + "#checkin", flash: "checked_in")
-        case .wrongCode(let left): throw HTTPError(.unprocessableContent, message: text("meetups.checkin.wrong", ["left": String(left)]))
-        case .locked: throw HTTPError(.forbidden, message: text("meetups.checkin.locked", [:]))
-        case .notOpen: throw HTTPError(.conflict, message: text("meetups.checkin.not_open", [:]))
-        case .notGoing: throw HTTPError(.forbidden, message: text("meetups.checkin.not_going", [:]))
+        case .checkedIn: return redirect(to: Paths.meetup(try meetup.storedID) + "#checkin", flash: \.checked_in)
+        case .wrongCode(let left): throw HTTPError(.unprocessableContent, message: text(.meetups.checkin.wrong, ["left": String(left)]))
+        case .locked: throw HTTPError(.forbidden, message: text(.meetups.checkin.locked, [:]))
+        case .notOpen: throw HTTPError(.conflict, message: text(.meetups.checkin.not_open, [:]))
+        case .notGoing: throw HTTPError(.forbidden, message: text(.meetups.checkin.not_going, [:]))
         }
     }
 
@@ -34,8 +34,8 @@ extension App {
         do {
             try database.recordAttendance(meetupID: meetup.storedID, by: meetup.hostID, present: present)
         } catch StorageError.forbidden {
-            throw HTTPError(.conflict, message: localizer.text("meetups.errors.not_started", context.language))
+            throw HTTPError(.conflict, message: localizer.text(.meetups.errors.not_started, context.language))
         }
-        return redirect(to: Paths.meetup(try meetup.storedID) + "#participants", flash: "attendance_saved")
+        return redirect(to: Paths.meetup(try meetup.storedID) + "#participants", flash: \.attendance_saved)
     }
 }

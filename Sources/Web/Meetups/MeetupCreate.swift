@@ -27,11 +27,11 @@ extension App {
         if meetup.signupMode == .lottery { (meetup.lotterySeed, meetup.lotteryCommitment) = Lottery.seed() }
         guard let groups = try paceGroups(form) else {
             var errors = FieldErrors()
-            errors.add("groups", "errors.meetup_groups_leader")
+            errors.add("groups", .errors.meetup_groups_leader)
             return renderMeetupForm(form, errors: errors, editing: nil, context)
         }
         let created = try storageAction(context) { try database.createMeetup(meetup, groups: groups) }
-        return redirect(to: Paths.meetup(try created.storedID), flash: "meetup_created")
+        return redirect(to: Paths.meetup(try created.storedID), flash: \.meetup_created)
     }
 
     /// `GET /meetups/:id/edit`: the host's form.
@@ -56,7 +56,7 @@ extension App {
         var (edited, errors) = form.validate(host: user, crewID: old.crewID, timeZone: localizer.timeZone)
         // Once people have applied, the way places are given stays the same.
         if let edited, edited.signupMode != old.signupMode, try !database.participants(meetupID: old.storedID).isEmpty {
-            errors.add("signup_mode", "errors.meetup_mode_locked")
+            errors.add("signup_mode", .errors.meetup_mode_locked)
         }
         if errors.isEmpty, var meetup = edited {
             meetup.id = old.id
@@ -72,17 +72,17 @@ extension App {
                 let elsewhere = meetup.placeName != old.placeName || meetup.address != old.address
                     || meetup.latitude != old.latitude || meetup.longitude != old.longitude
                 guard let groups = try paceGroups(form) else {
-                    errors.add("groups", "errors.meetup_groups_leader")
+                    errors.add("groups", .errors.meetup_groups_leader)
                     return renderMeetupForm(form, errors: errors, editing: old, context)
                 }
                 _ = try database.updateMeetup(meetup, by: user.storedID, change: changes.isEmpty ? nil : changes.joined(separator: " · "),
                                               reconfirm: moved || elsewhere, groups: groups)
-                return redirect(to: Paths.meetup(try old.storedID), flash: "meetup_saved")
+                return redirect(to: Paths.meetup(try old.storedID), flash: \.meetup_saved)
             } catch StorageError.full {
-                errors.add("capacity", "errors.meetup_capacity_below")
+                errors.add("capacity", .errors.meetup_capacity_below)
                 edited = nil
             } catch StorageError.locked {
-                errors.add("groups", "errors.meetup_groups_locked")
+                errors.add("groups", .errors.meetup_groups_locked)
                 edited = nil
             }
         }
@@ -93,7 +93,7 @@ extension App {
     func hostedMeetup(_ context: RequestContext) throws -> Meetup {
         let user = try context.requireUser()
         let meetup = try meetup(context)
-        guard meetup.hostID == user.id else { throw HTTPError(.forbidden, message: localizer.text("meetups.errors.host_only", context.language)) }
+        guard meetup.hostID == user.id else { throw HTTPError(.forbidden, message: localizer.text(.meetups.errors.host_only, context.language)) }
         return meetup
     }
 
@@ -105,21 +105,21 @@ extension App {
             editing: editing != nil,
             f: form,
             timeZone: Formatters.offsetName(localizer.timeZone, at: Date()),
-            regions: choices(Choices.regions, labels: "choices.region", selected: form.region, language),
-            slots: choices(Meetup.TimeSlot.allCases.map(\.rawValue), labels: "meetups.slot", selected: form.timeSlot, language),
-            paces: choices(Meetup.Pace.allCases.map(\.rawValue), labels: "meetups.pace", selected: form.pace, language),
-            styles: choices(Meetup.Style.allCases.map(\.rawValue), labels: "meetups.style", selected: form.style, language),
-            modes: choices(Meetup.SignupMode.allCases.map(\.rawValue), labels: "meetups.mode", selected: form.signupMode, language),
-            genders: choices(Meetup.GenderRule.allCases.map(\.rawValue), labels: "meetups.gender", selected: form.genderRule, language),
-            jobs: Choices.jobs.map { Choice(value: $0, label: localizer.text("choices.job.\($0)", language), selected: form.jobs.contains($0)) },
+            regions: choices(Choices.regions, labels: TextKey.choices.region.named, selected: form.region, language),
+            slots: choices(Meetup.TimeSlot.allCases.map(\.rawValue), labels: TextKey.meetups.slot.named, selected: form.timeSlot, language),
+            paces: choices(Meetup.Pace.allCases.map(\.rawValue), labels: TextKey.meetups.pace.named, selected: form.pace, language),
+            styles: choices(Meetup.Style.allCases.map(\.rawValue), labels: TextKey.meetups.style.named, selected: form.style, language),
+            modes: choices(Meetup.SignupMode.allCases.map(\.rawValue), labels: TextKey.meetups.mode.named, selected: form.signupMode, language),
+            genders: choices(Meetup.GenderRule.allCases.map(\.rawValue), labels: TextKey.meetups.gender.named, selected: form.genderRule, language),
+            jobs: Choices.jobs.map { Choice(value: $0, label: localizer.text(TextKey.choices.job.named($0), language, otherwise: $0), selected: form.jobs.contains($0)) },
             offersWorkplaceRule: mailEnabled || form.workplaceOnly,
             errors: errors.localized(localizer, language),
             daylight: localizer.daylight(daylight(of: form), language),
             picker: configuration.tiles.map { tiles in
-                (picker ?? meetupPicker(form, host: context.user)).view(pin: point, label: localizer.text("maps.pick", language), tiles: tiles)
+                (picker ?? meetupPicker(form, host: context.user)).view(pin: point, label: localizer.text(.maps.pick, language), tiles: tiles)
             },
-            pinnedAt: point.map { localizer.text("maps.pin_here", language, ["point": $0.text.replacingOccurrences(of: ",", with: ", ")]) })
-        return page(view, context, title: localizer.text(editing == nil ? "meetups.new_title" : "meetups.edit_title", language),
+            pinnedAt: point.map { localizer.text(.maps.pin_here, language, ["point": $0.text.replacingOccurrences(of: ",", with: ", ")]) })
+        return page(view, context, title: localizer.text(editing == nil ? .meetups.new_title : .meetups.edit_title, language),
                     section: .meetups, status: errors.isEmpty ? .ok : .unprocessableContent)
     }
 }

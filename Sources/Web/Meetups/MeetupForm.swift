@@ -105,46 +105,46 @@ struct MeetupForm {
 
     func validate(host: User, crewID: Int64?, timeZone: TimeZone, now: Date = Date()) -> (Meetup?, FieldErrors) {
         var errors = FieldErrors()
-        if !title.isName(1, 60) { errors.add("title", "errors.meetup_title") }
-        if !description.fits(0, 5000) { errors.add("description", "errors.crew_description") }
+        if !title.isName(1, 60) { errors.add("title", .errors.meetup_title) }
+        if !description.fits(0, 5000) { errors.add("description", .errors.crew_description) }
         let start = Checked.localDateTime(startsAt, in: timeZone)
-        if let start { if start <= now { errors.add("starts_at", "errors.meetup_past") } } else { errors.add("starts_at", "errors.meetup_start") }
+        if let start { if start <= now { errors.add("starts_at", .errors.meetup_past) } } else { errors.add("starts_at", .errors.meetup_start) }
         let minutes = Checked.integer(duration, in: 10...1440)
-        if minutes == nil { errors.add("duration", "errors.meetup_duration") }
-        if !placeName.isName(1, 100) { errors.add("place_name", "errors.meetup_place") }
-        if !address.fits(0, 200) { errors.add("address", "errors.too_long_200") }
-        if !placeNote.fits(0, 200) { errors.add("place_note", "errors.too_long_200") }
+        if minutes == nil { errors.add("duration", .errors.meetup_duration) }
+        if !placeName.isName(1, 100) { errors.add("place_name", .errors.meetup_place) }
+        if !address.fits(0, 200) { errors.add("address", .errors.too_long_200) }
+        if !placeNote.fits(0, 200) { errors.add("place_note", .errors.too_long_200) }
         let lat = Checked.decimal(latitude, in: -90...90), lon = Checked.decimal(longitude, in: -180...180)
         if (!latitude.isEmpty && lat == nil) || (!longitude.isEmpty && lon == nil) || (lat == nil) != (lon == nil) {
-            errors.add("latitude", "errors.meetup_coordinates")
+            errors.add("latitude", .errors.meetup_coordinates)
         }
-        if !region.isEmpty, !Choices.regions.contains(region) { errors.add("region", "errors.choice") }
+        if !region.isEmpty, !Choices.regions.contains(region) { errors.add("region", .errors.choice) }
         let slot = Meetup.TimeSlot(rawValue: timeSlot), paceValue = Meetup.Pace(rawValue: pace), styleValue = Meetup.Style(rawValue: style)
         let mode = Meetup.SignupMode(rawValue: signupMode), rule = Meetup.GenderRule(rawValue: genderRule)
-        if slot == nil { errors.add("time_slot", "errors.choice") }
-        if paceValue == nil { errors.add("pace", "errors.choice") }
-        if styleValue == nil { errors.add("style", "errors.choice") }
-        if mode == nil { errors.add("signup_mode", "errors.choice") }
-        if rule == nil { errors.add("gender_rule", "errors.choice") }
-        if let rule, rule != .any, host.gender != rule.rawValue { errors.add("gender_rule", "errors.meetup_gender_own") }
+        if slot == nil { errors.add("time_slot", .errors.choice) }
+        if paceValue == nil { errors.add("pace", .errors.choice) }
+        if styleValue == nil { errors.add("style", .errors.choice) }
+        if mode == nil { errors.add("signup_mode", .errors.choice) }
+        if rule == nil { errors.add("gender_rule", .errors.choice) }
+        if let rule, rule != .any, host.gender != rule.rawValue { errors.add("gender_rule", .errors.meetup_gender_own) }
         let km = Checked.decimal(distance, in: 0.1...300)
-        if !distance.isEmpty, km == nil { errors.add("distance", "errors.meetup_distance") }
+        if !distance.isEmpty, km == nil { errors.add("distance", .errors.meetup_distance) }
         let parsedGroups = Self.paceGroups(groups)
-        if parsedGroups == nil { errors.add("groups", "errors.meetup_groups") }
+        if parsedGroups == nil { errors.add("groups", .errors.meetup_groups) }
         // With pace groups, the meetup holds what they hold together.
         let seats = parsedGroups.flatMap { $0.isEmpty ? nil : $0.reduce(0) { $0 + $1.capacity } } ?? Checked.integer(capacity, in: 1...1000)
-        if seats == nil || seats.map({ $0 > 1000 }) == true { errors.add("capacity", "errors.meetup_capacity") }
+        if seats == nil || seats.map({ $0 > 1000 }) == true { errors.add("capacity", .errors.meetup_capacity) }
         let closes = deadline.isEmpty ? start : Checked.localDateTime(deadline, in: timeZone)
-        if closes == nil || (start.flatMap { start in closes.map { $0 > start } } ?? false) { errors.add("deadline", "errors.meetup_deadline") }
+        if closes == nil || (start.flatMap { start in closes.map { $0 > start } } ?? false) { errors.add("deadline", .errors.meetup_deadline) }
         // A lottery needs a moment to draw at, before the start.
-        if mode == .lottery, deadline.isEmpty { errors.add("deadline", "errors.lottery_deadline") }
+        if mode == .lottery, deadline.isEmpty { errors.add("deadline", .errors.lottery_deadline) }
         let youngest = Checked.integer(minAge, in: 10...100), oldest = Checked.integer(maxAge, in: 10...100)
         if (!minAge.isEmpty && youngest == nil) || (!maxAge.isEmpty && oldest == nil)
             || (youngest.flatMap { young in oldest.map { young > $0 } } ?? false) {
-            errors.add("min_age", "errors.meetup_ages")
+            errors.add("min_age", .errors.meetup_ages)
         }
-        if jobs.contains(where: { !Choices.jobs.contains($0) }) { errors.add("jobs", "errors.choice") }
-        if crewOnly, crewID == nil { errors.add("crew_only", "errors.choice") }
+        if jobs.contains(where: { !Choices.jobs.contains($0) }) { errors.add("jobs", .errors.choice) }
+        if crewOnly, crewID == nil { errors.add("crew_only", .errors.choice) }
         guard errors.isEmpty, let start, let minutes, let slot, let paceValue, let styleValue, let mode, let rule, let seats, let closes,
               let hostID = host.id else { return (nil, errors) }
         var meetup = Meetup(

@@ -8,7 +8,7 @@ extension App {
     func meetupClose(_ context: RequestContext) throws -> HTTPResponse {
         let meetup = try hostedMeetup(context)
         try database.closeMeetup(id: meetup.storedID, by: meetup.hostID)
-        return redirect(to: Paths.meetup(try meetup.storedID), flash: "meetup_closed")
+        return redirect(to: Paths.meetup(try meetup.storedID), flash: \.meetup_closed)
     }
 
     /// `POST /meetups/:id/applications/:user/{accept,reject}`
@@ -21,11 +21,11 @@ extension App {
             do {
                 try database.decideApplication(meetupID: meetup.storedID, userID: applicant.storedID, by: meetup.hostID, accept: accept)
             } catch StorageError.full {
-                throw HTTPError(.conflict, message: localizer.text("meetups.errors.full", context.language))
+                throw HTTPError(.conflict, message: localizer.text(.meetups.errors.full, context.language))
             } catch StorageError.notFound {
                 throw HTTPError(.notFound)
             }
-            return redirect(to: Paths.meetup(try meetup.storedID) + "#participants", flash: accept ? "application_accepted" : "application_rejected")
+            return redirect(to: Paths.meetup(try meetup.storedID) + "#participants", flash: accept ? \.application_accepted : \.application_rejected)
         }
     }
 }

@@ -91,11 +91,11 @@ extension App {
             nextURL: next.map { Paths.meetups + "?" + query + "after=\(Checked.rounded($0.startsAt.timeIntervalSince1970.rounded(.down), in: Int.min...Int.max) ?? 0)-\($0.id)" },
             q: form["q"] ?? "", from: form["from"] ?? "", to: form["to"] ?? "", minKm: form["min_km"] ?? "",
             maxKm: form["max_km"] ?? "", age: form["age"] ?? "", open: filter.openOnly, eligible: mine != nil, workplace: filter.workplaceOnly,
-            slots: choices(Meetup.TimeSlot.allCases.map(\.rawValue), labels: "meetups.slot", selected: filter.timeSlot?.rawValue, language),
-            paces: choices(Meetup.Pace.allCases.map(\.rawValue), labels: "meetups.pace", selected: filter.pace?.rawValue, language),
-            genders: choices(Meetup.GenderRule.allCases.map(\.rawValue), labels: "meetups.gender", selected: filter.genderRule?.rawValue, language),
-            regions: choices(Choices.regions, labels: "choices.region", selected: filter.region, language),
-            jobs: choices(Choices.jobs, labels: "choices.job", selected: form["job"], language),
+            slots: choices(Meetup.TimeSlot.allCases.map(\.rawValue), labels: TextKey.meetups.slot.named, selected: filter.timeSlot?.rawValue, language),
+            paces: choices(Meetup.Pace.allCases.map(\.rawValue), labels: TextKey.meetups.pace.named, selected: filter.pace?.rawValue, language),
+            genders: choices(Meetup.GenderRule.allCases.map(\.rawValue), labels: TextKey.meetups.gender.named, selected: filter.genderRule?.rawValue, language),
+            regions: choices(Choices.regions, labels: TextKey.choices.region.named, selected: filter.region, language),
+            jobs: choices(Choices.jobs, labels: TextKey.choices.job.named, selected: form["job"], language),
             calendarURL: try context.user.map { user in
                 "/calendar/" + (try database.calendarToken(userID: user.storedID) { Crypto.randomToken(24) }) + ".ics"
             },
@@ -105,7 +105,7 @@ extension App {
             listURL: showsMap ? Paths.meetups + "?" + kept.joined(separator: "&") : nil,
             mapURL: configuration.tiles != nil && !showsMap ? Paths.meetups + "?" + query + "view=map" : nil
         )
-        return page(view, context, title: localizer.text("meetups.title", language), section: .meetups)
+        return page(view, context, title: localizer.text(.meetups.title, language), section: .meetups)
     }
 
     /// `after=<unix seconds>-<id>`; garbage is a 400.

@@ -33,7 +33,7 @@ extension App {
             placeNote: meetup.placeNote.nilIfEmpty,
             mapURL: meetup.latitude.flatMap { lat in meetup.longitude.map { "geo:\(lat),\($0)" } },
             afterParty: meetup.afterParty,
-            mode: localizer.text("meetups.mode.\(meetup.signupMode.rawValue)", language),
+            mode: localizer.text(meetup.signupMode.textKey, language),
             waitlist: waitlist > 0 ? waitlist : nil,
             icsURL: Paths.meetup(meetupID) + ".ics")
         detail.map = meetupMap(meetup, view: context.form["map"], language)
@@ -52,7 +52,7 @@ extension App {
         } else if meetup.isClosed(at: now) {
             action.closed = true
         } else if let viewer, case let reasons = meetup.ineligibility(of: viewer, at: now), !reasons.isEmpty {
-            action.ineligible = reasons.map { localizer.text("meetups.why.\($0.rawValue)", language) }
+            action.ineligible = reasons.map { localizer.text($0.textKey, language) }
             action.needsProfile = reasons.contains(where: \.needsProfile)
         } else {
             action.apply = true
@@ -64,8 +64,8 @@ extension App {
             PaceGroupView(
                 id: group.id ?? 0, label: group.label,
                 leader: try group.leaderID.flatMap { try database.user(id: $0) }.map(UserView.init),
-                left: group.acceptedCount >= group.capacity ? localizer.text("meetups.groups.full", language)
-                    : localizer.count("meetups.groups.left", group.capacity - group.acceptedCount, language),
+                left: group.acceptedCount >= group.capacity ? localizer.text(.meetups.groups.full, language)
+                    : localizer.count(.meetups.groups.left, group.capacity - group.acceptedCount, language),
                 going: participants.filter { $0.groupID == group.id && $0.status == .accepted }.map { UserView($0.user) })
         }
         // Check-in: the host shows the code and its QR code; people going type it.

@@ -6,7 +6,7 @@ import Storage
 extension App {
     /// A meetup as list cards show it.
     func meetupCard(_ meetup: Meetup, _ language: Language) -> MeetupCardView {
-        let text = { (key: String) in self.localizer.text(key, language) }
+        let text = { (key: TextKey) in self.localizer.text(key, language) }
         return MeetupCardView(
             id: meetup.id ?? 0,
             url: Paths.meetup(meetup.id ?? 0),
@@ -14,12 +14,12 @@ extension App {
             when: localizer.meetupStart(meetup.startsAt, language),
             isoDate: InternetDate.format(meetup.startsAt),
             place: meetup.placeName,
-            region: meetup.region.map { text("choices.region.\($0)") },
-            slot: text("meetups.slot.\(meetup.timeSlot.rawValue)"),
-            pace: text("meetups.pace.\(meetup.pace.rawValue)"),
-            style: text("meetups.style.\(meetup.style.rawValue)"),
-            distance: meetup.distanceKm.map { localizer.text("meetups.km", language, ["km": Self.decimal($0)]) },
-            going: localizer.text("meetups.going_count", language, ["count": String(meetup.acceptedCount), "capacity": String(meetup.capacity)]),
+            region: meetup.region.map { localizer.text(TextKey.choices.region.named($0), language, otherwise: $0) },
+            slot: text(meetup.timeSlot.textKey),
+            pace: text(meetup.pace.textKey),
+            style: text(meetup.style.textKey),
+            distance: meetup.distanceKm.map { localizer.text(.meetups.km, language, ["km": Self.decimal($0)]) },
+            going: localizer.text(.meetups.going_count, language, ["count": String(meetup.acceptedCount), "capacity": String(meetup.capacity)]),
             closed: meetup.isClosed(at: Date()),
             full: meetup.acceptedCount >= meetup.capacity,
             rules: meetupRules(meetup, language),
@@ -30,17 +30,17 @@ extension App {
     /// The eligibility rules in words; empty when anyone may join.
     func meetupRules(_ meetup: Meetup, _ language: Language) -> [String] {
         var rules: [String] = []
-        if meetup.genderRule != .any { rules.append(localizer.text("meetups.rule.\(meetup.genderRule.rawValue)", language)) }
+        if let rule = meetup.genderRule.ruleKey { rules.append(localizer.text(rule, language)) }
         switch (meetup.minAge, meetup.maxAge) {
-        case let (min?, max?): rules.append(localizer.text("meetups.rule.ages", language, ["min": String(min), "max": String(max)]))
-        case let (min?, nil): rules.append(localizer.text("meetups.rule.min_age", language, ["min": String(min)]))
-        case let (nil, max?): rules.append(localizer.text("meetups.rule.max_age", language, ["max": String(max)]))
+        case let (min?, max?): rules.append(localizer.text(.meetups.rule.ages, language, ["min": String(min), "max": String(max)]))
+        case let (min?, nil): rules.append(localizer.text(.meetups.rule.min_age, language, ["min": String(min)]))
+        case let (nil, max?): rules.append(localizer.text(.meetups.rule.max_age, language, ["max": String(max)]))
         default: break
         }
         if !meetup.jobList.isEmpty {
-            rules.append(meetup.jobList.map { localizer.text("choices.job.\($0)", language) }.joined(separator: ", "))
+            rules.append(meetup.jobList.map { localizer.text(TextKey.choices.job.named($0), language, otherwise: $0) }.joined(separator: ", "))
         }
-        if meetup.workplaceOnly { rules.append(localizer.text("meetups.rule.workplace", language)) }
+        if meetup.workplaceOnly { rules.append(localizer.text(.meetups.rule.workplace, language)) }
         return rules
     }
 

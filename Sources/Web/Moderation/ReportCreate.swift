@@ -11,18 +11,18 @@ extension App {
         guard let target = context.form["target_type"].flatMap(ModerationTarget.init(rawValue:)),
               let targetID = context.form["target_id"].flatMap(Checked.id),
               let reason = context.form["reason"].flatMap(ReportReason.init(rawValue:))
-        else { throw HTTPError(.unprocessableContent, message: localizer.text("moderation.report_invalid", language)) }
+        else { throw HTTPError(.unprocessableContent, message: localizer.text(.moderation.report_invalid, language)) }
         let note = (context.form["note"] ?? "").trimmed.clipped(500)
-        if reason == .other, note.isEmpty { throw HTTPError(.unprocessableContent, message: localizer.text("moderation.report_note_needed", language)) }
+        if reason == .other, note.isEmpty { throw HTTPError(.unprocessableContent, message: localizer.text(.moderation.report_note_needed, language)) }
         do {
             try database.report(reporterID: user.storedID, target: target, targetID: targetID, reason: reason, note: note,
                                 autoHideThreshold: configuration.autoHideThreshold)
         } catch StorageError.duplicate {
-            throw HTTPError(.conflict, message: localizer.text("moderation.already_reported", language))
+            throw HTTPError(.conflict, message: localizer.text(.moderation.already_reported, language))
         } catch StorageError.notFound {
             throw HTTPError(.notFound)
         }
-        return redirect(to: Paths.local(context.form["return_to"]), flash: "report_sent")
+        return redirect(to: Paths.local(context.form["return_to"]), flash: \.report_sent)
     }
 
     /// `GET /reports/new?target_type=…&target_id=…`: the report form on a page of its own, linked
@@ -36,7 +36,7 @@ extension App {
         else { throw HTTPError(.notFound) }
         var report = reportForm(target, id, context)
         report.returnTo = Paths.local(context.form["return_to"])
-        return page(ReportPageView(label: label, report: report), context, title: localizer.text("moderation.report", context.language))
+        return page(ReportPageView(label: label, report: report), context, title: localizer.text(.moderation.report, context.language))
     }
 }
 

@@ -68,7 +68,7 @@ extension App {
             let viewerPaid = context.user?.id.map(paidBy.contains) ?? false
             return DuesPeriodView(
                 name: period.name, amount: money(period.amount, crew.feeCurrency, language), due: period.dueOn,
-                paidCount: localizer.text("payments.dues.paid_count", language, ["paid": localizer.number(paidBy.count, language), "members": localizer.number(members.count, language)]),
+                paidCount: localizer.text(.payments.dues.paid_count, language, ["paid": localizer.number(paidBy.count, language), "members": localizer.number(members.count, language)]),
                 paidNames: paidBy.compactMap { names[$0] }.sorted().joined(separator: ", "), viewerPaid: viewerPaid,
                 payURL: !providers.isEmpty && !viewerPaid && period.closedAt == nil ? Paths.crewPay(crew.slug) + "?for=dues&period=\(period.id ?? 0)" : nil,
                 closeURL: isStaff && period.closedAt == nil ? Paths.crew(crew.slug) + "/dues/\(period.id ?? 0)/close" : nil,
@@ -87,7 +87,7 @@ extension App {
                 LedgerPaymentView(
                     publicID: payment.publicID, url: Paths.payment(payment.publicID), who: payment.userID.flatMap { names[$0] } ?? "—",
                     what: payment.orderName, amount: money(payment.amount, payment.currency, language),
-                    state: localizer.text("payments.states.\(payment.state.rawValue)", language),
+                    state: localizer.text(payment.state.textKey, language),
                     provider: paymentProviders.provider(payment.provider)?.name ?? payment.provider,
                     refunded: payment.refundedAmount > 0 ? money(payment.refundedAmount, payment.currency, language) : nil,
                     refundURL: payment.state == .paid && payment.refundable > 0 ? Paths.crew(crew.slug) + "/payments/\(payment.publicID)/refund" : nil,
@@ -115,7 +115,7 @@ extension App {
                 theirs = nil
             }
             return LedgerCheckRow(publicID: payment.publicID, ours: money(ours, payment.currency, language),
-                                  theirs: theirs.map { money($0, payment.currency, language) } ?? localizer.text("payments.check.unreachable", language),
+                                  theirs: theirs.map { money($0, payment.currency, language) } ?? localizer.text(.payments.check.unreachable, language),
                                   matches: theirs == ours)
         }
     }
@@ -137,7 +137,7 @@ extension App {
         let amountText = (context.form["amount"] ?? "").trimmed
         let amount = amountText.isEmpty ? payment.refundable : Checked.integer(amountText, in: 1...100_000_000)
         guard payment.state == .paid, let amount, amount <= payment.refundable, reason.fits(1, 200) else {
-            throw HTTPError(.unprocessableContent, message: localizer.text("payments.errors.refund", language,
+            throw HTTPError(.unprocessableContent, message: localizer.text(.payments.errors.refund, language,
                                                                           ["amount": money(payment.refundable, payment.currency, language)]))
         }
         do {
@@ -145,11 +145,11 @@ extension App {
         } catch let error as PaymentAPIError {
             log("payment \(payment.publicID): refund by staff failed: \(error)")
             if case .unavailable = error {
-                throw HTTPError(.serviceUnavailable, message: localizer.text("payments.errors.unavailable", language), headers: ["Retry-After": "60"])
+                throw HTTPError(.serviceUnavailable, message: localizer.text(.payments.errors.unavailable, language), headers: ["Retry-After": "60"])
             }
-            throw HTTPError(.conflict, message: localizer.text("payments.errors.refund_refused", language))
+            throw HTTPError(.conflict, message: localizer.text(.payments.errors.refund_refused, language))
         }
-        return redirect(to: Paths.crewLedger(crew.slug), flash: "payment_refunded")
+        return redirect(to: Paths.crewLedger(crew.slug), flash: \.payment_refunded)
     }
 
     /// `POST /crews/:slug/dues`: staff open a period of dues.
@@ -160,12 +160,12 @@ extension App {
         let amount = Checked.integer((form["amount"] ?? "").trimmed, in: 1...100_000_000)
         let due = (form["due"] ?? "").trimmed
         guard name.fits(1, 60), let amount, Self.isDate(due) else {
-            throw HTTPError(.unprocessableContent, message: localizer.text("payments.errors.period", context.language))
+            throw HTTPError(.unprocessableContent, message: localizer.text(.payments.errors.period, context.language))
         }
         _ = try storageAction(context, Self.crewRefusals) {
             try database.openDuesPeriod(DuesPeriod(crewID: try crew.storedID, name: name, amount: amount, dueOn: due, createdBy: try user.storedID, createdAt: Date()))
         }
-        return redirect(to: Paths.crewLedger(crew.slug), flash: "dues_opened")
+        return redirect(to: Paths.crewLedger(crew.slug), flash: \.dues_opened)
     }
 
     /// `POST /crews/:slug/dues/:id/close`.
@@ -173,7 +173,7 @@ extension App {
         let (crew, user) = try staffCrew(context)
         guard let id = Checked.integer(context.request.parameters["id"] ?? "", in: 1...Int.max) else { throw HTTPError(.notFound) }
         try storageAction(context, Self.crewRefusals) { try database.closeDuesPeriod(id: Int64(id), crewID: try crew.storedID, by: try user.storedID) }
-        return redirect(to: Paths.crewLedger(crew.slug), flash: "dues_closed")
+        return redirect(to: Paths.crewLedger(crew.slug), flash: \.dues_closed)
     }
 
     /// `GET /crews/:slug/ledger.csv`: the books for the treasurer's spreadsheet.

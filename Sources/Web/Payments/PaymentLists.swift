@@ -36,7 +36,7 @@ extension App {
     func settingsPayments(_ context: RequestContext) throws -> HTTPResponse {
         let user = try context.requireUser()
         let rows = try database.payments(userID: user.storedID).map { row(payment: $0.payment, crewName: $0.crewName, crewSlug: $0.crewSlug, who: nil, context.language) }
-        let view = PaymentListView(title: localizer.text("payments.mine", context.language), isAdmin: false, rows: rows, states: [],
+        let view = PaymentListView(title: localizer.text(.payments.mine, context.language), isAdmin: false, rows: rows, states: [],
                                    olderURL: nil, testMode: paymentProviders.isTestMode)
         return page(view, context, title: view.title)
     }
@@ -50,8 +50,8 @@ extension App {
         let rows = found.map { row(payment: $0.payment, crewName: $0.crewName, crewSlug: $0.crewSlug, who: $0.username.map { "@" + $0 }, language) }
         let older = found.count == 50 ? found.last?.payment.id.map { "/admin/payments?before=\($0)" + (state.map { "&state=" + $0.rawValue } ?? "") } : nil
         let view = PaymentListView(
-            title: localizer.text("payments.admin_title", language), isAdmin: true, rows: rows,
-            states: choices(Payment.State.allCases.map(\.rawValue), labels: "payments.states", selected: state?.rawValue, language),
+            title: localizer.text(.payments.admin_title, language), isAdmin: true, rows: rows,
+            states: choices(Payment.State.allCases.map(\.rawValue), labels: TextKey.payments.states.named, selected: state?.rawValue, language),
             olderURL: older, testMode: paymentProviders.isTestMode)
         return page(view, context, title: view.title)
     }
@@ -60,7 +60,7 @@ extension App {
         PaymentRowView(
             url: Paths.payment(payment.publicID), date: localizer.dateTime(payment.createdAt, language), crewName: crewName, crewURL: Paths.crew(crewSlug),
             what: payment.orderName, who: who, amount: money(payment.amount, payment.currency, language),
-            state: localizer.text("payments.states.\(payment.state.rawValue)", language), isProblem: [.failed, .voided].contains(payment.state),
+            state: localizer.text(payment.state.textKey, language), isProblem: [.failed, .voided].contains(payment.state),
             provider: paymentProviders.provider(payment.provider)?.name ?? payment.provider,
             reference: payment.providerReference ?? payment.publicID,
             refunded: payment.refundedAmount > 0 ? money(payment.refundedAmount, payment.currency, language) : nil,

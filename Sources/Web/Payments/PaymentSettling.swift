@@ -26,7 +26,7 @@ extension App {
         }
         switch outcome {
         case .refundDue:
-            let reason = localizer.text("payments.refund_reasons.voided", .en)
+            let reason = localizer.text(.payments.refund_reasons.voided, .en)
             do {
                 return (try giveBack(settled, amount: nil, reason: reason, by: nil, now: now), outcome)
             } catch {
@@ -97,11 +97,11 @@ extension App {
             let crew = try database.crew(id: payment.crewID)
             let arguments = ["amount": money(refund ?? payment.amount, payment.currency, language), "crew": crew?.name ?? "",
                              "what": payment.orderName, "reason": payment.refundReason]
-            let sentence = localizer.text(refund == nil ? "payments.mail.paid" : "payments.mail.refunded", language, arguments)
-            let subject = localizer.text(refund == nil ? "payments.mail.paid_subject" : "payments.mail.refunded_subject", language, arguments)
+            let sentence = localizer.text(refund == nil ? .payments.mail.paid : .payments.mail.refunded, language, arguments)
+            let subject = localizer.text(refund == nil ? .payments.mail.paid_subject : .payments.mail.refunded_subject, language, arguments)
             let view = NoticeMail(frame: frame(user, subject: subject, language: language), greeting: greeting(user, language), sentence: sentence,
                                   meetupTitle: refund != nil && !payment.refundReason.isEmpty ? payment.refundReason : payment.orderName,
-                                  link: siteOrigin + Paths.payment(payment.publicID), action: localizer.text("payments.mail.action", language))
+                                  link: siteOrigin + Paths.payment(payment.publicID), action: localizer.text(.payments.mail.action, language))
             try enqueueMail(view, subject: subject, to: user, kind: .notice, language: language, lifetime: 7 * 86_400)
         } catch {
             log("payment \(payment.publicID): no receipt queued: \(error)")
@@ -131,7 +131,7 @@ extension App {
             }
             for payment in try database.refundsOwed() where Date() < deadline {
                 do {
-                    try giveBack(payment, amount: nil, reason: localizer.text("payments.refund_reasons.voided", .en), by: nil, now: now)
+                    try giveBack(payment, amount: nil, reason: localizer.text(.payments.refund_reasons.voided, .en), by: nil, now: now)
                 } catch {
                     log("payment \(payment.publicID): giving back failed again: \(error)")
                 }

@@ -54,15 +54,15 @@ extension App {
             return redirect(to: Paths.payment(payment.publicID))
         }
         let language = context.language
-        let methods = [ProviderChoice(id: "CARD", label: localizer.text("payments.methods.CARD", language))]
-            + settings.easyPay.map { ProviderChoice(id: $0, label: localizer.text("payments.methods.\($0)", language)) }
+        let methods = [ProviderChoice(id: "CARD", label: localizer.text(.payments.methods.CARD, language))]
+            + settings.easyPay.map { ProviderChoice(id: $0, label: localizer.text(TextKey.payments.methods.named($0), language, otherwise: $0)) }
         let view = PaymentWindowView(
             crewName: crew.name, crewURL: Paths.crew(crew.slug), what: payment.orderName, amount: money(payment.amount, payment.currency, language),
             sdkURL: settings.sdkURL, storeID: settings.client.storeID, channelKey: settings.channelKey, paymentID: payment.publicID,
             amountValue: Money.minor(payment.amount, payment.currency) ?? 0, currency: payment.currency,
             returnURL: publicURL(context).origin + Paths.paymentReturn(payment.publicID), customerName: user.displayName,
             customerEmail: user.email, methods: methods, testMode: settings.testMode)
-        var response = page(view, context, title: localizer.text("payments.title", language), section: .crews)
+        var response = page(view, context, title: localizer.text(.payments.title, language), section: .crews)
         // PortOne's SDK, and the windows it frames, on this page alone.
         let sdkOrigin = HTTPEndpoint.split(settings.sdkURL).map { ($0.endpoint.isSecure ? "https://" : "http://") + $0.endpoint.hostHeader } ?? ""
         response.headers.set("Content-Security-Policy", Self.pageSecurityPolicy(script: [sdkOrigin], frame: ["https:", sdkOrigin], connect: ["https:", sdkOrigin]))
@@ -74,17 +74,17 @@ extension App {
     /// says is never believed: the provider is asked.
     func paymentReturn(_ context: RequestContext) throws -> HTTPResponse {
         guard let publicID = context.request.parameters["id"], let payment = try database.payment(publicID: publicID) else {
-            throw HTTPError(.notFound, message: localizer.text("payments.errors.unknown", context.language))
+            throw HTTPError(.notFound, message: localizer.text(.payments.errors.unknown, context.language))
         }
         let query = context.request.query
         // An address naming another payment or session than this one was not made by its provider for it.
         if let claimed = query["paymentId"], claimed != payment.publicID {
             log("payment \(payment.publicID): a return naming payment \(claimed.prefix(80).debugDescription) refused")
-            throw HTTPError(.badRequest, message: localizer.text("payments.errors.foreign", context.language))
+            throw HTTPError(.badRequest, message: localizer.text(.payments.errors.foreign, context.language))
         }
         if let claimed = query["session_id"], claimed != payment.providerReference {
             log("payment \(payment.publicID): a return naming session \(claimed.prefix(80).debugDescription) refused")
-            throw HTTPError(.badRequest, message: localizer.text("payments.errors.foreign", context.language))
+            throw HTTPError(.badRequest, message: localizer.text(.payments.errors.foreign, context.language))
         }
         do {
             var (settled, _) = try settle(payment)
@@ -111,11 +111,14 @@ extension App {
         let state = payment.state == .paid && payment.refundedAmount > 0 ? "partly_refunded" : payment.state.rawValue
         let arguments = ["crew": crew.name, "amount": money(payment.amount, payment.currency, language)]
         let policy = payment.purpose == .dues ? "dues" : crew.joinPolicy.rawValue
-        let detailKey = payment.state == .paid ? "payments.result.paid_\(policy)" : "payments.result.\(state)_detail"
+        // Stored states and the crew's policy pick the sentences; each is in the catalogs.
+        let result = TextKey.payments.result
+        let detailKey = result.named(payment.state == .paid ? "paid_\(policy)" : "\(state)_detail")
         let view = PaymentResultView(
             crewName: crew.name, crewURL: Paths.crew(crew.slug), what: payment.orderName, amount: money(payment.amount, payment.currency, language),
-            state: localizer.text("payments.states.\(state)", language), headline: localizer.text("payments.result.\(state)", language, arguments),
-            detail: payment.state == .failed || payment.state == .voided ? payment.failure : localizer.text(detailKey, language, arguments),
+            state: localizer.text(TextKey.payments.states.named(state), language, otherwise: state),
+            headline: result.named(state).map { localizer.text($0, language, arguments) } ?? state,
+            detail: payment.state == .failed || payment.state == .voided ? payment.failure : detailKey.map { localizer.text($0, language, arguments) } ?? "",
             isPaid: payment.state == .paid, isPending: payment.state == .pending, isProblem: [.failed, .voided].contains(payment.state),
             provider: paymentProviders.provider(payment.provider)?.name ?? payment.provider, publicID: payment.publicID,
             reference: payment.providerReference,
@@ -124,7 +127,7 @@ extension App {
             retryURL: [.failed, .cancelled, .expired].contains(payment.state) && payment.userID == user.id
                 ? Paths.crewPay(crew.slug) + (payment.purpose == .dues ? "?for=dues&period=\(payment.duesPeriodID ?? 0)" : "") : nil,
             testMode: paymentProviders.provider(payment.provider)?.isTestMode ?? false)
-        return page(view, context, title: localizer.text("payments.title", language), section: .crews)
+        return page(view, context, title: localizer.text(.payments.title, language), section: .crews)
     }
 
     /// The payment named by `:id`, which the signed-in member pays.

@@ -35,15 +35,18 @@ extension App {
         let ask = try paymentAsk(crew, user, context)
         let language = context.language
         let providers = paymentProviders.providers(for: crew.feeCurrency)
-        guard !providers.isEmpty else { throw HTTPError(.notFound, message: localizer.text("payments.errors.not_configured", language)) }
-        let nextKey = ask.purpose == .dues ? "payments.next.dues" : "payments.next.\(crew.joinPolicy.rawValue)"
+        guard !providers.isEmpty else { throw HTTPError(.notFound, message: localizer.text(.payments.errors.not_configured, language)) }
+        let nextKey = ask.purpose == .dues ? .payments.next.dues : crew.joinPolicy.paymentNextKey
         let view = PaymentPageView(
             crewName: crew.name, crewURL: Paths.crew(crew.slug), what: ask.orderName, amount: money(ask.amount, crew.feeCurrency, language),
             next: localizer.text(nextKey, language, ["crew": crew.name]), action: Paths.crewPay(crew.slug), purpose: ask.purpose.rawValue,
             periodID: ask.period?.id, amountValue: ask.amount,
-            providers: providers.map { ProviderChoice(id: $0.id, label: localizer.text("payments.pay_with.\($0.id)", language, ["amount": money(ask.amount, crew.feeCurrency, language)])) },
+            providers: providers.map { provider in
+                let label = TextKey.payments.pay_with.named(provider.id).map { localizer.text($0, language, ["amount": money(ask.amount, crew.feeCurrency, language)]) }
+                return ProviderChoice(id: provider.id, label: label ?? provider.name)
+            },
             needsCode: ask.purpose == .join && crew.joinPolicy == .invite, testMode: providers.contains { $0.isTestMode })
-        var response = page(view, context, title: localizer.text("payments.title", language), section: .crews)
+        var response = page(view, context, title: localizer.text(.payments.title, language), section: .crews)
         let origins = providers.compactMap(\.checkoutOrigin)
         if !origins.isEmpty {
             // Stripe's page is where the form's answer leads: the form may go there.
@@ -59,11 +62,11 @@ extension App {
         let ask = try paymentAsk(crew, user, context)
         let language = context.language
         guard let provider = context.form["provider"].flatMap(paymentProviders.provider), provider.accepts(currency: crew.feeCurrency) else {
-            throw HTTPError(.unprocessableContent, message: localizer.text("payments.errors.provider", language))
+            throw HTTPError(.unprocessableContent, message: localizer.text(.payments.errors.provider, language))
         }
         // What the page showed: a fee that changed since is refused, never charged.
         guard let shown = Checked.integer((context.form["amount"] ?? "").trimmed, in: 1...100_000_000) else {
-            throw HTTPError(.unprocessableContent, message: localizer.text("payments.errors.provider", language))
+            throw HTTPError(.unprocessableContent, message: localizer.text(.payments.errors.provider, language))
         }
         guard shown == ask.amount else { throw refusal(.priceChanged, language) }
         let request = PaymentRequest(
@@ -90,7 +93,7 @@ extension App {
             // Nobody can pay an attempt the provider never heard of: close it, and say when to try again.
             log("payment \(payment.publicID): \(provider.id) could not be readied: \(error)")
             _ = try? database.settlePayment(id: payment.storedID, verdict: .cancelled, received: 0, today: today())
-            throw HTTPError(.serviceUnavailable, message: localizer.text("payments.errors.unavailable", language), headers: ["Retry-After": "60"])
+            throw HTTPError(.serviceUnavailable, message: localizer.text(.payments.errors.unavailable, language), headers: ["Retry-After": "60"])
         }
     }
 
@@ -107,7 +110,7 @@ extension App {
         guard crew.feeAmount > 0 else { throw HTTPError(.notFound) }
         guard role == nil else { throw refusal(.duplicate, language, Self.crewRefusals) }
         guard !crew.isFull else { throw refusal(.full, language, Self.crewRefusals) }
-        return (.join, crew.feeAmount, localizer.text("payments.join_fee", language, ["crew": crew.name]), nil)
+        return (.join, crew.feeAmount, localizer.text(.payments.join_fee, language, ["crew": crew.name]), nil)
     }
 
     /// A new attempt's id, which the provider knows it by and addresses show: `moim_` and 22

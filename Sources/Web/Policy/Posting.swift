@@ -15,13 +15,13 @@ extension App {
     func requireCanPost(_ user: User, _ kind: AppDatabase.Creation?, _ context: RequestContext) throws {
         let language = context.language
         if user.isSilenced() {
-            throw HTTPError(.forbidden, message: localizer.text("moderation.silenced", language, ["reason": user.sanctionReason]))
+            throw HTTPError(.forbidden, message: localizer.text(.moderation.silenced, language, ["reason": user.sanctionReason]))
         }
         let limits = configuration.newAccountLimits
         guard let kind, isNewAccount(user), let cap = limits.perDay[kind] else { return }
         let since = Date().addingTimeInterval(-86_400)
         if try database.createdCount(kind, userID: user.storedID, since: since) >= cap {
-            throw HTTPError(.tooManyRequests, message: localizer.text("moderation.new_account_cap", language, ["days": String(limits.days)]),
+            throw HTTPError(.tooManyRequests, message: localizer.text(.moderation.new_account_cap, language, ["days": String(limits.days)]),
                             headers: ["Retry-After": "3600"])
         }
     }
@@ -29,7 +29,7 @@ extension App {
     /// "Your account is suspended until … because …", or "for good".
     func suspensionMessage(_ user: User, _ language: Language) -> String {
         let until = user.suspendedUntil.map { $0 > Date().addingTimeInterval(50 * 365 * 86_400) ? nil : localizer.dateTime($0, language) } ?? nil
-        return localizer.text(until == nil ? "moderation.suspended_forever" : "moderation.suspended_until", language,
+        return localizer.text(until == nil ? .moderation.suspended_forever : .moderation.suspended_until, language,
                               ["until": until ?? "", "reason": user.sanctionReason])
     }
 }

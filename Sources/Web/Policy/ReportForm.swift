@@ -8,7 +8,7 @@ extension App {
     func reportForm(_ target: ModerationTarget, _ id: Int64, _ context: RequestContext) -> ReportFormView {
         ReportFormView(
             type: target.rawValue, id: id, returnTo: context.request.target,
-            reasons: choices(ReportReason.allCases.map(\.rawValue), labels: "moderation.reason", selected: nil, context.language))
+            reasons: choices(ReportReason.allCases.map(\.rawValue), labels: TextKey.moderation.reason.named, selected: nil, context.language))
     }
 }
 

@@ -9,7 +9,7 @@ extension App {
         try requireCanPost(user, .posts, context)
         let form = PostForm(context)
         var (images, errors, badFile) = try form.validate(images: media.images)
-        if isNewAccount(user), form.linkCount > configuration.newAccountLimits.links { errors.add("body", "errors.too_many_links") }
+        if isNewAccount(user), form.linkCount > configuration.newAccountLimits.links { errors.add("body", .errors.too_many_links) }
         guard errors.isEmpty else {
             return renderPostForm(body: form.body, errors: errors, badFile: badFile, editing: nil, context)
         }
@@ -31,7 +31,7 @@ extension App {
             let post = try storageAction(context) {
                 try database.createPost(authorID: user.storedID, content: content, photos: photos, crewID: crew?.storedID)
             }
-            return redirect(to: Paths.post(try post.storedID), flash: "post_published")
+            return redirect(to: Paths.post(try post.storedID), flash: \.post_published)
         } catch {
             media.delete(saved)
             throw error

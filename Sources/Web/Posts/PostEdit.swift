@@ -24,7 +24,7 @@ extension App {
             return renderPostForm(body: form.body, errors: errors, badFile: nil, editing: postID, context)
         }
         _ = try database.updatePost(id: postID, authorID: user.storedID, content: postContent(form.body))
-        return redirect(to: Paths.post(postID), flash: "post_saved")
+        return redirect(to: Paths.post(postID), flash: \.post_saved)
     }
 
     /// `POST /posts/:id/delete`: removes the post, its comments and its photo files. Its
@@ -43,6 +43,6 @@ extension App {
             }
         }
         media.delete(files)
-        return redirect(to: Paths.profile(user.username), flash: "post_deleted")
+        return redirect(to: Paths.profile(user.username), flash: \.post_deleted)
     }
 }

@@ -26,13 +26,13 @@ struct PostForm {
     func validate(requirePhotosOrText: Bool = true, images processor: ImageProcessor) throws -> (images: [ProcessedImage], errors: FieldErrors, badFile: String?) {
         var errors = FieldErrors()
         var badFile: String? = nil
-        if !body.fits(0, Self.maximumLength) { errors.add("body", "errors.post_length") }
-        if requirePhotosOrText, body.isEmpty, photos.isEmpty { errors.add("body", "errors.post_empty") }
-        if photos.count > Self.maximumPhotos { errors.add("photos", "errors.photo_count") }
+        if !body.fits(0, Self.maximumLength) { errors.add("body", .errors.post_length) }
+        if requirePhotosOrText, body.isEmpty, photos.isEmpty { errors.add("body", .errors.post_empty) }
+        if photos.count > Self.maximumPhotos { errors.add("photos", .errors.photo_count) }
         var images: [ProcessedImage] = []
         for photo in photos.prefix(Self.maximumPhotos) {
             guard photo.data.count <= Self.maximumPhotoBytes else {
-                errors.add("photos", "errors.photo_too_large")
+                errors.add("photos", .errors.photo_too_large)
                 badFile = photo.filename
                 break
             }
@@ -41,7 +41,7 @@ struct PostForm {
             } catch .busy {
                 throw App.imagesBusy
             } catch {
-                errors.add("photos", error == .tooManyPixels ? "errors.photo_pixels" : "errors.photo_not_image")
+                errors.add("photos", error == .tooManyPixels ? .errors.photo_pixels : .errors.photo_not_image)
                 badFile = photo.filename
                 break
             }

@@ -28,7 +28,7 @@ extension App {
         let view = PostFormView(
             body: body, action: editing.map { Paths.post($0) + "/edit" } ?? "/posts", editing: editing != nil,
             errors: messages, crew: editing == nil ? context.form["crew"] : nil)
-        return page(view, context, title: localizer.text(editing == nil ? "posts.new_title" : "posts.edit_title", language),
+        return page(view, context, title: localizer.text(editing == nil ? .posts.new_title : .posts.edit_title, language),
                     section: .feed, status: errors.isEmpty ? .ok : .unprocessableContent)
     }
 }

@@ -20,7 +20,7 @@ extension App {
         let language = context.language
         let thread = try database.thread(postID: item.post.storedID, viewerID: context.user?.id)
         let title = item.post.body.isEmpty
-            ? localizer.text("posts.title_by", language, ["name": item.author.displayName])
+            ? localizer.text(.posts.title_by, language, ["name": item.author.displayName])
             : String(item.post.body.prefix(60))
         let replyingTo = context.form["reply"].flatMap(Checked.id)
         var canModerate = false

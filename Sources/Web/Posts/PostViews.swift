@@ -118,7 +118,7 @@ extension App {
                 bodyHTML: item.post.bodyHTML,
                 photos: item.photos.enumerated().map { index, photo in
                     PhotoView(url: Paths.media(photo.fileName), width: photo.width, height: photo.height,
-                              alt: localizer.text("posts.photo_alt", language, ["number": String(index + 1), "name": item.author.displayName]),
+                              alt: localizer.text(.posts.photo_alt, language, ["number": String(index + 1), "name": item.author.displayName]),
                               sources: ImageSources(fileName: photo.fileName, width: photo.width, jpegWidths: photo.jpegWidths), toneClass: ImageSources.toneClass(photo.tone),
                               sizes: PhotoView.sizes(photoCount: item.photos.count, index: index), loading: eager ? "eager" : "lazy")
                 }),

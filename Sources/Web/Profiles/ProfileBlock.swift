@@ -8,7 +8,7 @@ extension App {
             let me = try context.requireUser()
             let user = try profileUser(context)
             try storageAction(context) { try database.setBlock(blockerID: me.storedID, blockedID: user.storedID, on: on) }
-            return redirect(to: Paths.profile(user.username), flash: on ? "blocked" : "unblocked")
+            return redirect(to: Paths.profile(user.username), flash: on ? \.blocked : \.unblocked)
         }
     }
 }

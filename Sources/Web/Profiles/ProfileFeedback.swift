@@ -13,9 +13,9 @@ extension App {
             items: archive.items.map { item in
                 ReceivedFeedbackView(
                     keyword: item.feedback.keyword, description: item.feedback.description, crew: item.crew, retro: item.retro.name,
-                    kind: localizer.text("retros.kind.\(item.feedback.kind.rawValue)", language), isContinue: item.feedback.kind == .continue,
+                    kind: localizer.text(item.feedback.kind.textKey, language), isContinue: item.feedback.kind == .continue,
                     date: localizer.date(item.retro.startsAt, language))
             })
-        return page(view, context, title: localizer.text("retros.archive", language))
+        return page(view, context, title: localizer.text(.retros.archive, language))
     }
 }

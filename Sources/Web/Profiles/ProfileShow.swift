@@ -118,17 +118,17 @@ extension App {
             username: user.username,
             displayName: user.displayName,
             url: Paths.profile(user.username),
-            role: user.role == .member ? nil : localizer.text("roles.\(user.role.rawValue)", language),
-            region: user.region.map { localizer.text("choices.region.\($0)", language) },
-            joined: localizer.text("profile.joined", language, ["date": localizer.monthYear(user.createdAt, language)]),
-            workplace: user.verifiedWorkplace().map { localizer.text("workplace.profile", language, ["domain": $0]) },
+            role: user.role == .member ? nil : localizer.text(user.role.textKey, language),
+            region: user.region.map { localizer.text(TextKey.choices.region.named($0), language, otherwise: $0) },
+            joined: localizer.text(.profile.joined, language, ["date": localizer.monthYear(user.createdAt, language)]),
+            workplace: user.verifiedWorkplace().map { localizer.text(.workplace.profile, language, ["domain": $0]) },
             bio: user.bio.nilIfEmpty,
             crews: try database.crews(ofUser: userID).map { entry in
                 ProfileCrewView(url: Paths.crew(entry.crew.slug), name: entry.crew.name,
-                                role: localizer.text("crews.role.\(entry.role.rawValue)", language))
+                                role: localizer.text(entry.role.textKey, language))
             },
             attendance: member.attendanceRecorded > 0
-                ? localizer.text("profile.attendance", language, ["attended": String(member.attended), "recorded": String(member.attendanceRecorded)])
+                ? localizer.text(.profile.attendance, language, ["attended": String(member.attended), "recorded": String(member.attendanceRecorded)])
                 : nil,
             postCount: localizer.number(counts.posts, language),
             followerCount: localizer.number(counts.followers, language),

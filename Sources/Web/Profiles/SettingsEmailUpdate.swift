@@ -10,17 +10,17 @@ extension App {
         let email = (context.form["email"] ?? "").trimmed.lowercased()
         var errors = FieldErrors()
         if !SignupForm.isValidEmail(email) {
-            errors.add("email", "errors.email_format")
+            errors.add("email", .errors.email_format)
         } else if email == user.email.lowercased() {
-            errors.add("email", "errors.email_same")
+            errors.add("email", .errors.email_same)
         }
         if !(try passwords.verify(context.form["email_password"] ?? "", against: user.passwordHash)) {
-            errors.add("email_password", "errors.current_password")
+            errors.add("email_password", .errors.current_password)
         }
         guard errors.isEmpty else { return try renderSettings(ProfileFields(user), user: user, errors: errors, newEmail: email, context) }
         // Each change mails two addresses: the same hourly limit as asking for the link again.
         if mailEnabled, try database.emailTokenCount(userID: user.storedID, purpose: .verify, since: Date().addingTimeInterval(-3_600)) >= 3 {
-            throw HTTPError(.tooManyRequests, message: localizer.text("errors.verify_limit", context.language))
+            throw HTTPError(.tooManyRequests, message: localizer.text(.errors.verify_limit, context.language))
         }
         var changed = user
         changed.email = email
@@ -30,10 +30,10 @@ extension App {
         do {
             try database.changeEmail(userID: user.storedID, to: email, proof: mailEnabled ? (tokenHash, MailLinks.verifyLifetime) : nil, mails: mails)
         } catch StorageError.emailTaken {
-            errors.add("email", "errors.email_taken")
+            errors.add("email", .errors.email_taken)
             return try renderSettings(ProfileFields(user), user: user, errors: errors, newEmail: email, context)
         }
         mailSender?.wake()
-        return redirect(to: Paths.settings, flash: "email_changed")
+        return redirect(to: Paths.settings, flash: \.email_changed)
     }
 }

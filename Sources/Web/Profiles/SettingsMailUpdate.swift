@@ -7,9 +7,9 @@ extension App {
     func settingsMailUpdate(_ context: RequestContext) throws -> HTTPResponse {
         let user = try context.requireUser()
         guard let digest = MailSettings.Digest(rawValue: context.form["digest"] ?? "") else {
-            throw HTTPError(.unprocessableContent, message: localizer.text("errors.choice", context.language))
+            throw HTTPError(.unprocessableContent, message: localizer.text(.errors.choice, context.language))
         }
         try database.updateMailSettings(userID: user.storedID, digest: digest, meetupNotices: context.form["meetup_notices"] == "on")
-        return redirect(to: Paths.settings, flash: "mail_saved")
+        return redirect(to: Paths.settings, flash: \.mail_saved)
     }
 }

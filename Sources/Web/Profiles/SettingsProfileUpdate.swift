@@ -9,6 +9,6 @@ extension App {
         fields.validate(into: &errors)
         guard errors.isEmpty else { return try renderSettings(fields, user: user, errors: errors, context) }
         _ = try database.updateProfile(userID: user.storedID, fields.changes)
-        return redirect(to: Paths.settings, flash: "profile_saved")
+        return redirect(to: Paths.settings, flash: \.profile_saved)
     }
 }

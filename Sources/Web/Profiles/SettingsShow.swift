@@ -43,12 +43,12 @@ extension App {
             errors: errors.localized(localizer, language), unitsKm: user.units != "mi", onLeaderboard: user.onLeaderboard,
             mailEnabled: mailEnabled, verified: mail.isVerified(user.email), newEmail: newEmail,
             digestOptions: MailSettings.Digest.allCases.map {
-                Choice(value: $0.rawValue, label: localizer.text("settings.digest_\($0.rawValue)", language), selected: $0 == mail.digest)
+                Choice(value: $0.rawValue, label: localizer.text($0.textKey, language), selected: $0 == mail.digest)
             },
             meetupNotices: mail.meetupNotices,
             providers: try providerLinks(user),
             hasPassword: !user.passwordHash.isEmpty,
             workplace: try workplaceSettings(user, address: workEmail, next: context.request.query["for"] ?? context.form["next"], language))
-        return page(view, context, title: localizer.text("settings.title", language), status: errors.isEmpty ? .ok : .unprocessableContent)
+        return page(view, context, title: localizer.text(.settings.title, language), status: errors.isEmpty ? .ok : .unprocessableContent)
     }
 }

@@ -30,16 +30,16 @@ extension App {
         var errors = FieldErrors()
         let domain = WorkAddress.domain(of: address)
         if domain == nil {
-            errors.add("work_email", "errors.email_format")
+            errors.add("work_email", .errors.email_format)
         } else if let domain, WorkAddress.isFreeMail(domain) {
-            errors.add("work_email", "errors.work_email_free")
+            errors.add("work_email", .errors.work_email_free)
         }
         guard errors.isEmpty, let domain else {
             return try renderSettings(ProfileFields(user), user: user, errors: errors, workEmail: address, context)
         }
         let key = String(try user.storedID)
         if let wait = workplaceCodeLimit.retryAfter(key) {
-            throw HTTPError(.tooManyRequests, message: localizer.text("errors.workplace_limit", context.language),
+            throw HTTPError(.tooManyRequests, message: localizer.text(.errors.workplace_limit, context.language),
                             headers: ["Retry-After": String(wait)])
         }
         workplaceCodeLimit.record(key)
@@ -49,7 +49,7 @@ extension App {
             userID: user.storedID, domain: domain, addressHash: Crypto.sha256(Array(address.utf8)),
             codeHash: WorkAddress.codeHash(code, userID: user.storedID), expiresAt: now.addingTimeInterval(Self.workplaceCodeLifetime), now: now)
         try sendWorkplaceCode(code, to: address, user: user)
-        return redirect(to: Self.workplaceSettingsPath(next: context.form["next"]), flash: "workplace_code_sent")
+        return redirect(to: Self.workplaceSettingsPath(next: context.form["next"]), flash: \.workplace_code_sent)
     }
 
     /// `POST /settings/workplace/confirm`: the code typed back.
@@ -59,7 +59,7 @@ extension App {
         var errors = FieldErrors()
         guard typed.utf8.count == 6, typed.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
             // Not a try: a typo in the form does not cost one of the five.
-            errors.add("work_code", "errors.work_code_format")
+            errors.add("work_code", .errors.work_code_format)
             return try renderSettings(ProfileFields(user), user: user, errors: errors, context)
         }
         let hash = WorkAddress.codeHash(typed, userID: try user.storedID)
@@ -67,13 +67,13 @@ extension App {
         switch result {
         case .verified:
             let next = context.form["next"].flatMap(Self.meetupAddress)
-            return redirect(to: next ?? Paths.settings + "#workplace", flash: "workplace_verified")
+            return redirect(to: next ?? Paths.settings + "#workplace", flash: \.workplace_verified)
         case .wrongCode(let left):
-            errors.add("work_code", left > 0 ? "errors.work_code_wrong" : "errors.work_code_used_up", ["left": String(left)])
+            errors.add("work_code", left > 0 ? .errors.work_code_wrong : .errors.work_code_used_up, ["left": String(left)])
         case .noCode:
-            errors.add("work_code", "errors.work_code_expired")
+            errors.add("work_code", .errors.work_code_expired)
         case .addressTaken:
-            errors.add("work_email", "errors.work_email_taken")
+            errors.add("work_email", .errors.work_email_taken)
         }
         return try renderSettings(ProfileFields(user), user: user, errors: errors, context)
     }
@@ -82,7 +82,7 @@ extension App {
     func workplaceRemove(_ context: RequestContext) throws -> HTTPResponse {
         let user = try context.requireUser()
         try database.removeWorkplace(userID: user.storedID)
-        return redirect(to: Paths.settings + "#workplace", flash: "workplace_removed")
+        return redirect(to: Paths.settings + "#workplace", flash: \.workplace_removed)
     }
 
     /// Settings at the workplace part, keeping the meetup to return to.
@@ -101,10 +101,10 @@ extension App {
         var status: String?
         if let domain = user.workplaceDomain, let expiry = user.workplaceExpiry {
             let arguments = ["domain": domain, "date": localizer.date(expiry, language)]
-            status = localizer.text(expiry > now ? "workplace.verified_until" : "workplace.lapsed", language, arguments)
+            status = localizer.text(expiry > now ? .workplace.verified_until : .workplace.lapsed, language, arguments)
         }
         let pending = try database.workplaceCheck(userID: user.storedID, now: now).map { check in
-            localizer.text("workplace.pending", language, ["domain": check.domain, "time": localizer.dateTime(check.expiresAt, language)])
+            localizer.text(.workplace.pending, language, ["domain": check.domain, "time": localizer.dateTime(check.expiresAt, language)])
         }
         return WorkplaceSettingsView(
             status: status, lapsed: user.workplaceDomain != nil && user.verifiedWorkplace(at: now) == nil, pending: pending,
@@ -114,11 +114,11 @@ extension App {
     /// The code, in a mail to the work address (not the account's).
     private func sendWorkplaceCode(_ code: String, to address: String, user: User) throws {
         let language = mailLanguage(user)
-        let subject = localizer.text("mail.workplace.subject", language, ["site": siteName, "code": code])
+        let subject = localizer.text(.mail.workplace.subject, language, ["site": siteName, "code": code])
         let view = CodeMail(
             frame: frame(user, subject: subject, language: language), greeting: greeting(user, language),
-            body: localizer.text("mail.workplace.body", language, ["username": user.username, "site": siteName]),
-            code: code, ignore: localizer.text("mail.workplace.ignore", language))
+            body: localizer.text(.mail.workplace.body, language, ["username": user.username, "site": siteName]),
+            code: code, ignore: localizer.text(.mail.workplace.ignore, language))
         try enqueueMail(view, subject: subject, to: user, address: address, kind: .verify, language: language, lifetime: Self.workplaceCodeLifetime)
     }
 }

@@ -40,8 +40,8 @@ extension App {
         let icons = [("/icons/icon-192.png", "192x192", "any"), ("/icons/icon-512.png", "512x512", "any"), ("/icons/icon-maskable-512.png", "512x512", "maskable")]
             .map { "{\"src\":\"\($0.0)\",\"sizes\":\"\($0.1)\",\"type\":\"image/png\",\"purpose\":\"\($0.2)\"}" }.joined(separator: ",")
         let json = """
-            {"name":\(Self.jsonString(localizer.text("home_screen.name", language))),"short_name":"Moim",\
-            "description":\(Self.jsonString(localizer.text("home_screen.description", language))),"lang":"\(language.rawValue)",\
+            {"name":\(Self.jsonString(localizer.text(.home_screen.name, language))),"short_name":"Moim",\
+            "description":\(Self.jsonString(localizer.text(.home_screen.description, language))),"lang":"\(language.rawValue)",\
             "id":"/","start_url":"/","scope":"/","display":"standalone","theme_color":"#1f3d7a","background_color":"#f5f7fb",\
             "icons":[\(icons)]}
             """

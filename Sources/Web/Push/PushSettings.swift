@@ -38,9 +38,9 @@ extension App {
                                lastUsed: device.lastUsedAt.map { localizer.dateTime($0, language) }, isCurrent: device.isCurrent,
                                removeURL: Paths.pushSettings + "/devices/\(device.id)/remove")
             },
-            kinds: PushKind.allCases.map { Choice(value: $0.rawValue, label: localizer.text("push.kinds.\($0.rawValue)", language), selected: kinds.contains($0)) },
+            kinds: PushKind.allCases.map { Choice(value: $0.rawValue, label: localizer.text($0.textKey, language), selected: kinds.contains($0)) },
             thisDeviceOn: devices.contains(where: \.isCurrent))
-        return page(view, context, title: localizer.text("push.title", language))
+        return page(view, context, title: localizer.text(.push.title, language))
     }
 
     /// `POST /settings/notifications`: what to push (the checkboxes work without a script).
@@ -48,7 +48,7 @@ extension App {
         let user = try context.requireUser()
         let chosen = Set(context.form.values("kind").compactMap(PushKind.init(rawValue:)))
         try database.setPushKinds(userID: user.storedID, chosen)
-        return redirect(to: Paths.pushSettings, flash: "push_saved")
+        return redirect(to: Paths.pushSettings, flash: \.push_saved)
     }
 
     /// `POST /settings/notifications/devices`: the browser's subscription (`PushSubscription.toJSON()`),
@@ -63,7 +63,7 @@ extension App {
             subscription = try PushSubscription(endpoint: form["endpoint"] ?? "", p256dh: form["p256dh"] ?? "", auth: form["auth"] ?? "",
                                                 allowedHosts: configuration.push?.allowedHosts ?? [])
         } catch {
-            throw HTTPError(.unprocessableContent, message: localizer.text("push.errors.\(Self.refusalKey(error))", language))
+            throw HTTPError(.unprocessableContent, message: localizer.text(Self.refusalKey(error), language))
         }
         let typed = (form["name"] ?? "").trimmed
         let name = typed.isEmpty ? Self.deviceName(context.request.headers["user-agent"]) : typed.clipped(60)
@@ -71,9 +71,9 @@ extension App {
             try database.subscribePush(userID: user.storedID, sessionID: session, endpoint: subscription.endpoint,
                                        p256dh: subscription.p256dh, auth: subscription.auth, name: name)
         } catch StorageError.full {
-            throw HTTPError(.unprocessableContent, message: localizer.text("push.errors.too_many", language))
+            throw HTTPError(.unprocessableContent, message: localizer.text(.push.errors.too_many, language))
         }
-        return redirect(to: Paths.pushSettings, flash: "push_on")
+        return redirect(to: Paths.pushSettings, flash: \.push_on)
     }
 
     /// `POST /settings/notifications/devices/:id/remove`
@@ -81,14 +81,14 @@ extension App {
         let user = try context.requireUser()
         guard let id = context.request.parameters["id"].flatMap({ Int64($0) }) else { throw HTTPError(.notFound) }
         try storageAction(context) { try database.unsubscribePush(id: id, userID: user.storedID) }
-        return redirect(to: Paths.pushSettings, flash: "push_removed")
+        return redirect(to: Paths.pushSettings, flash: \.push_removed)
     }
 
-    private static func refusalKey(_ refusal: PushSubscription.Refusal) -> String {
+    private static func refusalKey(_ refusal: PushSubscription.Refusal) -> TextKey {
         switch refusal {
-        case .endpoint: "endpoint"
-        case .privateHost: "private_host"
-        case .keys: "keys"
+        case .endpoint: .push.errors.endpoint
+        case .privateHost: .push.errors.private_host
+        case .keys: .push.errors.keys
         }
     }
 

@@ -23,30 +23,30 @@ extension App {
             do {
                 track = try GPXTrack(Data(file.data)).checked()
             } catch {
-                errors.add("gpx", "records.errors.gpx_\(error)")
+                errors.add("gpx", error.textKey)
             }
         }
         let metersPerUnit = user.units == "mi" ? 1609.344 : 1000
         let meters = track.map { Checked.rounded($0.distance, in: Self.distances) }
             ?? Checked.decimal((form["distance"] ?? "").trimmed, in: 0...1e7).flatMap { Checked.rounded($0 * metersPerUnit, in: Self.distances) }
-        if meters == nil { errors.add("distance", "records.errors.distance") }
+        if meters == nil { errors.add("distance", .records.errors.distance) }
         let seconds = track?.duration.flatMap { Checked.rounded($0, in: Self.durations) }
             ?? Checked.duration((form["duration"] ?? "").trimmed, maximum: Self.durations.upperBound).flatMap { Self.durations.contains($0) ? $0 : nil }
-        if seconds == nil { errors.add("duration", "records.errors.duration") }
+        if seconds == nil { errors.add("duration", .records.errors.duration) }
         let started = track?.startTime ?? Checked.localDateTime((form["started_at"] ?? "").trimmed, in: timeZone)
         if let started, !Self.isPlausibleStart(started) {
-            errors.add("started_at", started > Date() ? "records.errors.future" : "records.errors.started_at")
+            errors.add("started_at", started > Date() ? .records.errors.future : .records.errors.started_at)
         } else if started == nil {
-            errors.add("started_at", "records.errors.started_at")
+            errors.add("started_at", .records.errors.started_at)
         }
         let typedGain = (form["elevation"] ?? "").trimmed
         let gain = track.map { Checked.rounded($0.elevationGain, in: Self.climbs) }
             ?? (typedGain.isEmpty ? 0 : Checked.decimal(typedGain, in: 0...Double(Self.climbs.upperBound)).flatMap { Checked.rounded($0, in: Self.climbs) })
-        if gain == nil { errors.add("elevation", "records.errors.elevation") }
+        if gain == nil { errors.add("elevation", .records.errors.elevation) }
         let note = (form["note"] ?? "").trimmed
-        if !note.fits(0, 2000) { errors.add("note", "records.errors.note") }
+        if !note.fits(0, 2000) { errors.add("note", .records.errors.note) }
         let visibility = form["visibility"].flatMap(RunRecord.Visibility.init(rawValue:))
-        if visibility == nil { errors.add("visibility", "errors.choice") }
+        if visibility == nil { errors.add("visibility", .errors.choice) }
         let meetupID = form["meetup"].flatMap(Checked.id)
         // A run recorded in the browser carries its own key, so that a resend is the same record.
         let clientKey = form["run"].flatMap { $0.isEmpty ? nil : $0 }
@@ -60,7 +60,7 @@ extension App {
                                splits: track.map { $0.splits().map(String.init).joined(separator: ",") }.flatMap { $0.isEmpty ? nil : $0 },
                                clientKey: clientKey)
         let saved = try storageAction(context) { try database.createRecord(record) }
-        return redirect(to: Paths.record(saved.id ?? 0), flash: "record_saved")
+        return redirect(to: Paths.record(saved.id ?? 0), flash: \.record_saved)
     }
 
     // The ranges the schema's CHECKs allow: metres, seconds and metres of climb.
@@ -84,14 +84,14 @@ extension App {
             unitLabel: user.units == "mi" ? "mi" : "km",
             unitMeters: user.units == "mi" ? "1609.344" : "1000",
             tiles: tiles != nil,
-            visibilities: choices(RunRecord.Visibility.allCases.map(\.rawValue), labels: "records.visibility",
+            visibilities: choices(RunRecord.Visibility.allCases.map(\.rawValue), labels: TextKey.records.visibility.named,
                                   selected: values["visibility"] ?? "crew", language),
             meetups: meetups.map { meetup in
                 let id = String(meetup.id ?? 0)
                 return Choice(value: id, label: meetup.title + " · " + localizer.date(meetup.startsAt, language), selected: id == values["meetup"])
             },
             errors: errors.localized(localizer, language))
-        return page(view, context, title: localizer.text("records.new_title", language), section: .records,
+        return page(view, context, title: localizer.text(.records.new_title, language), section: .records,
                     status: errors.isEmpty ? .ok : .unprocessableContent)
     }
 }

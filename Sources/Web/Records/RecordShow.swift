@@ -48,7 +48,7 @@ extension App {
             }
             if let wide = drawings.last?.1 {
                 let path = Paths.record(id)
-                run.map = MapPicture(drawings.map { ($0.0, $0.1.frame) }, label: localizer.text("records.route", language), tiles: configuration.tiles,
+                run.map = MapPicture(drawings.map { ($0.0, $0.1.frame) }, label: localizer.text(.records.route, language), tiles: configuration.tiles,
                                      unit: unit, controls: MapControls(wide.frame) { "\(path)?map=\($0.query)#map" }) { frame in
                     (drawings.first { $0.1.frame == frame }?.1.route, [])
                 }
@@ -59,7 +59,7 @@ extension App {
         if let meetupID = record.meetupID, let meetup = try database.meetup(id: meetupID) {
             run.meetup = MeetupLinkView(title: meetup.title, url: Paths.meetup(meetupID))
         }
-        let title = localizer.text("records.run_title", language, ["date": localizer.date(record.startedAt, language)])
+        let title = localizer.text(.records.run_title, language, ["date": localizer.date(record.startedAt, language)])
         return page(RecordPageView(record: run, isOwner: isOwner), context, title: title, section: .records)
     }
 
@@ -75,7 +75,7 @@ extension App {
         let note = (context.form["note"] ?? "").trimmed
         let visibility = context.form["visibility"].flatMap(RunRecord.Visibility.init(rawValue:))
         var errors = FieldErrors()
-        if !note.fits(0, 2000) { errors.add("note", "records.errors.note") }
+        if !note.fits(0, 2000) { errors.add("note", .records.errors.note) }
         guard errors.isEmpty, let visibility, let id = record.id else {
             if visibility == nil { throw HTTPError(.badRequest) }
             return renderRecordEdit(record, note: note, visibility: visibility?.rawValue ?? "", errors: errors, user: user, context)
@@ -83,7 +83,7 @@ extension App {
         try storageAction(context) {
             try database.updateRecord(id: id, userID: user.storedID, note: note, noteHTML: MarkdownRenderer.html(note), visibility: visibility)
         }
-        return redirect(to: Paths.record(id), flash: "record_updated")
+        return redirect(to: Paths.record(id), flash: \.record_updated)
     }
 
     /// The signed-in member's run named by `:id`; another's is not found.
@@ -100,9 +100,9 @@ extension App {
         let language = context.language
         let view = RecordEditView(
             url: Paths.record(record.id ?? 0), note: note,
-            visibilities: choices(RunRecord.Visibility.allCases.map(\.rawValue), labels: "records.visibility", selected: visibility, language),
+            visibilities: choices(RunRecord.Visibility.allCases.map(\.rawValue), labels: TextKey.records.visibility.named, selected: visibility, language),
             errors: errors.localized(localizer, language))
-        return page(view, context, title: localizer.text("records.edit_title", language), section: .records,
+        return page(view, context, title: localizer.text(.records.edit_title, language), section: .records,
                     status: errors.isEmpty ? .ok : .unprocessableContent)
     }
 
@@ -111,6 +111,6 @@ extension App {
         let user = try context.requireUser()
         guard let id = context.request.parameters["id"].flatMap(Checked.id) else { throw HTTPError(.notFound) }
         do { try database.deleteRecord(id: id, userID: user.storedID) } catch StorageError.notFound { throw HTTPError(.notFound) }
-        return redirect(to: "/records", flash: "record_deleted")
+        return redirect(to: "/records", flash: \.record_deleted)
     }
 }

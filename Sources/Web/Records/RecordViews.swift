@@ -31,7 +31,7 @@ extension App {
             duration: durationText(record.durationSeconds),
             pace: paceText(meters: record.distanceMeters, seconds: record.durationSeconds, units: units),
             elevation: record.elevationGain > 0 ? "\(record.elevationGain) m" : nil,
-            visibility: localizer.text("records.visibility.\(record.visibility.rawValue)", language),
+            visibility: localizer.text(record.visibility.textKey, language),
             hasTrack: record.track != nil)
     }
 
@@ -40,14 +40,14 @@ extension App {
     func runName(_ started: Date, _ language: Language) -> String {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = localizer.timeZone
-        let part = switch calendar.component(.hour, from: started) {
-        case 5..<11: "morning"
-        case 11..<14: "lunch"
-        case 14..<18: "afternoon"
-        case 18..<22: "evening"
-        default: "night"
+        let name: TextKey = switch calendar.component(.hour, from: started) {
+        case 5..<11: .records.run_name.morning
+        case 11..<14: .records.run_name.lunch
+        case 14..<18: .records.run_name.afternoon
+        case 18..<22: .records.run_name.evening
+        default: .records.run_name.night
         }
-        return localizer.text("records.run_name.\(part)", language)
+        return localizer.text(name, language)
     }
 }
 

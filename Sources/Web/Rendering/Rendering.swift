@@ -108,12 +108,12 @@ extension App {
         let notices = context.notices
         if notices.unreadNotifications > 0 { unreadCount = notices.unreadNotifications > 99 ? "99+" : String(notices.unreadNotifications) }
         if let user = context.user, user.isSilenced() {
-            silenced = localizer.text("moderation.silenced", language, ["reason": user.sanctionReason])
+            silenced = localizer.text(.moderation.silenced, language, ["reason": user.sanctionReason])
         }
         var flash: String?
-        if let key = context.flash, key.allSatisfy({ $0.isLetter || $0 == "_" }),
-           case let text = localizer.text("flash.\(key)", language), text != "flash.\(key)" {
-            flash = text
+        // The cookie is outside data: only a name of the catalogs' flash texts shows.
+        if let name = context.flash, name.allSatisfy({ $0.isLetter || $0 == "_" }), let key = TextKey.named("flash." + name) {
+            flash = localizer.text(key, language)
         }
         return LayoutView(
             lang: language.rawValue,
@@ -123,7 +123,7 @@ extension App {
             path: context.request.target,
             searchQuery: context.request.path == Paths.search ? (context.form["q"] ?? "") : "",
             languages: Language.allCases.map { option in
-                LanguageChoice(code: option.rawValue, name: localizer.text("language.\(option.rawValue)", option), current: option == language)
+                LanguageChoice(code: option.rawValue, name: localizer.text(option.textKey, option), current: option == language)
             },
             section: SectionMarks(current: section),
             currentUser: context.user.map(UserView.init),

@@ -31,7 +31,7 @@ extension App {
             newStart: MeetupForm.local(Date().addingTimeInterval(2 * 86_400), localizer.timeZone),
             timeZone: Formatters.offsetName(localizer.timeZone, at: Date()),
             tab: try retro.map { try retroTab($0, base: base, manages: isHost, user: user, context) })
-        return page(view, context, title: localizer.text("retros.meetup_title", context.language), section: .meetups)
+        return page(view, context, title: localizer.text(.retros.meetup_title, context.language), section: .meetups)
     }
 
     /// `POST /meetups/:id/retro`: the host opens it, once the meetup has ended.
@@ -40,9 +40,9 @@ extension App {
         let name = (context.form["name"] ?? "").trimmed
         guard name.isName(1, 60),
               let start = Checked.localDateTime((context.form["starts_at"] ?? "").trimmed, in: localizer.timeZone)
-        else { throw HTTPError(.unprocessableContent, message: localizer.text("retros.errors.form", context.language)) }
+        else { throw HTTPError(.unprocessableContent, message: localizer.text(.retros.errors.form, context.language)) }
         _ = try storageAction(context) { try database.createRetro(meetupID: meetup.storedID, by: user.storedID, name: name, startsAt: start) }
-        return redirect(to: Paths.meetupRetro(try meetup.storedID), flash: "retro_created")
+        return redirect(to: Paths.meetupRetro(try meetup.storedID), flash: \.retro_created)
     }
 
     /// `POST /meetups/:id/retro/feedback`
@@ -63,7 +63,7 @@ extension App {
         let (meetup, user) = try retroMeetup(context)
         guard let retro = try database.retro(meetupID: meetup.storedID) else { throw HTTPError(.notFound) }
         try storageAction(context) { try database.closeRetro(id: retro.storedID, by: user.storedID) }
-        return redirect(to: Paths.meetupRetro(try meetup.storedID), flash: "retro_closed")
+        return redirect(to: Paths.meetupRetro(try meetup.storedID), flash: \.retro_closed)
     }
 
     /// The meetup, for its host or someone who attended; others get 403.
@@ -71,7 +71,7 @@ extension App {
         let user = try context.requireUser()
         let meetup = try meetup(context)
         guard try database.takesPart(inRetroOfMeetup: meetup.storedID, userID: user.storedID) else {
-            throw HTTPError(.forbidden, message: localizer.text("retros.errors.attendees_only", context.language))
+            throw HTTPError(.forbidden, message: localizer.text(.retros.errors.attendees_only, context.language))
         }
         return (meetup, user)
     }

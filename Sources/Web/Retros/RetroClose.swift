@@ -8,6 +8,6 @@ extension App {
         let (crew, user) = try staffCrew(context)
         guard let retro = try retro(context, crew) else { throw HTTPError(.notFound) }
         try storageAction(context, Self.crewRefusals) { try database.closeRetro(id: retro.storedID, by: user.storedID) }
-        return redirect(to: Paths.crew(crew.slug) + "/retros", flash: "retro_closed")
+        return redirect(to: Paths.crew(crew.slug) + "/retros", flash: \.retro_closed)
     }
 }

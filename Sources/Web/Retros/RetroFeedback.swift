@@ -17,16 +17,16 @@ extension App {
         guard let recipient = try context.form["recipient"].flatMap({ try database.user(username: $0) }),
               try database.retroMembers(retro).contains(where: { $0.id == recipient.id && $0.id != user.id })
         else {
-            throw HTTPError(.unprocessableContent, message: localizer.text("retros.errors.recipient", context.language))
+            throw HTTPError(.unprocessableContent, message: localizer.text(.retros.errors.recipient, context.language))
         }
         let feedback = Feedback(retroID: try retro.storedID, authorID: try user.storedID, recipientID: try recipient.storedID, kind: fields.kind,
                                 keyword: fields.keyword, description: fields.description, toStart: fields.toStart)
         do {
             _ = try database.addFeedback(feedback)
         } catch StorageError.forbidden {
-            throw HTTPError(.conflict, message: localizer.text("retros.errors.started", context.language))
+            throw HTTPError(.conflict, message: localizer.text(.retros.errors.started, context.language))
         }
-        return redirect(to: base, flash: "feedback_saved")
+        return redirect(to: base, flash: \.feedback_saved)
     }
 
     /// `POST /crews/:slug/retros/:id/feedback/:fid`: change or (with `delete`) remove one's own.
@@ -45,11 +45,11 @@ extension App {
             try database.changeFeedback(id: id, authorID: user.storedID, keyword: fields.keyword, description: fields.description,
                                         toStart: fields.toStart, kind: fields.kind, delete: delete)
         } catch StorageError.forbidden {
-            throw HTTPError(.conflict, message: localizer.text("retros.errors.started", context.language))
+            throw HTTPError(.conflict, message: localizer.text(.retros.errors.started, context.language))
         } catch StorageError.notFound {
             throw HTTPError(.notFound)
         }
-        return redirect(to: base, flash: delete ? "feedback_deleted" : "feedback_saved")
+        return redirect(to: base, flash: delete ? \.feedback_deleted : \.feedback_saved)
     }
 
     func feedbackFields(_ context: RequestContext) throws -> (kind: Feedback.Kind, keyword: String, description: String, toStart: String) {
@@ -58,7 +58,7 @@ extension App {
         let toStart = (context.form["to_start"] ?? "").trimmed
         guard let kind = context.form["kind"].flatMap(Feedback.Kind.init(rawValue:)), keyword.isName(1, 10), description.fits(1, 400),
               toStart.fits(0, 200)
-        else { throw HTTPError(.unprocessableContent, message: localizer.text("retros.errors.feedback", context.language)) }
+        else { throw HTTPError(.unprocessableContent, message: localizer.text(.retros.errors.feedback, context.language)) }
         return (kind, keyword, description, toStart)
     }
 }

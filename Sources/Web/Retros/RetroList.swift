@@ -14,7 +14,7 @@ extension App {
             retros: try database.retros(crewID: crew.storedID).map { retro in
                 RetroRowView(
                     name: retro.name, url: Paths.retro(retro, crew: crew.slug), when: localizer.dateTime(retro.startsAt, language),
-                    state: localizer.text(retro.closedAt != nil ? "retros.closed" : retro.hasStarted(at: now) ? "retros.open" : "retros.upcoming", language))
+                    state: localizer.text(retro.closedAt != nil ? .retros.closed : retro.hasStarted(at: now) ? .retros.open : .retros.upcoming, language))
             },
             newStart: MeetupForm.local(now.addingTimeInterval(7 * 86_400), localizer.timeZone),
             timeZone: Formatters.offsetName(localizer.timeZone, at: Date()))
@@ -27,8 +27,8 @@ extension App {
         let name = (context.form["name"] ?? "").trimmed
         guard name.isName(1, 60),
               let start = Checked.localDateTime((context.form["starts_at"] ?? "").trimmed, in: localizer.timeZone)
-        else { throw HTTPError(.unprocessableContent, message: localizer.text("retros.errors.form", context.language)) }
+        else { throw HTTPError(.unprocessableContent, message: localizer.text(.retros.errors.form, context.language)) }
         let retro = try storageAction(context, Self.crewRefusals) { try database.createRetro(crewID: crew.storedID, by: user.storedID, name: name, startsAt: start) }
-        return redirect(to: Paths.retro(retro, crew: crew.slug), flash: "retro_created")
+        return redirect(to: Paths.retro(retro, crew: crew.slug), flash: \.retro_created)
     }
 }

@@ -34,7 +34,7 @@ extension App {
         tab.written = written.map { item in
             WrittenFeedbackView(
                 recipient: item.recipient.displayName, keyword: item.feedback.keyword,
-                kind: localizer.text("retros.kind.\(item.feedback.kind.rawValue)", language), description: item.feedback.description,
+                kind: localizer.text(item.feedback.kind.textKey, language), description: item.feedback.description,
                 isContinue: item.feedback.kind == .continue, editURL: base + "/feedback/\(item.feedback.id ?? 0)")
         }
         tab.keepGoing = received.filter { $0.feedback.kind == .continue }.map(chip)

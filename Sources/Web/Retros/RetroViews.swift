@@ -9,7 +9,7 @@ extension App {
         let user = try context.requireUser()
         let crew = try crew(context)
         let role = try database.crewRole(crewID: crew.storedID, userID: user.storedID)
-        guard role?.isMember == true else { throw HTTPError(.forbidden, message: localizer.text("retros.errors.members_only", context.language)) }
+        guard role?.isMember == true else { throw HTTPError(.forbidden, message: localizer.text(.retros.errors.members_only, context.language)) }
         return (crew, role)
     }
 

@@ -23,9 +23,9 @@ import Testing
     /// Placeholders are filled in one pass: a name that looks like a placeholder stays as typed.
     @Test func placeholdersAreFilledOnceAndNeverInsideWhatWasFilledIn() throws {
         let localizer = try Localizer(directory: TestSite.root + "/Templates/i18n")
-        #expect(localizer.text("notifications.crewRequest", .en, ["name": "{crew}", "crew": "Han River"]) == "{crew} asked to join Han River.")
-        #expect(localizer.text("notifications.crewRequest", .en, ["name": "Mina {", "crew": "}"]) == "Mina { asked to join }.")
-        #expect(localizer.text("notifications.crewRequest", .en) == "{name} asked to join {crew}.")
+        #expect(localizer.text(.notifications.crewRequest, .en, ["name": "{crew}", "crew": "Han River"]) == "{crew} asked to join Han River.")
+        #expect(localizer.text(.notifications.crewRequest, .en, ["name": "Mina {", "crew": "}"]) == "Mina { asked to join }.")
+        #expect(localizer.text(.notifications.crewRequest, .en) == "{name} asked to join {crew}.")
     }
 
     @Test func escapingCoversEveryHTMLSpecialCharacter() {
