@@ -64,7 +64,7 @@ private func setRole(_ role: User.Role, username: String, in options: DataOption
     let database = try options.open()
     defer { try? database.close() }
     do {
-        let user = try database.setRole(role, username: username)
+        let user = try database.accounts.setRole(role, username: username)
         print("@\(user.username) is now \(user.role.rawValue); their sessions were ended.")
     } catch StorageError.notFound {
         FileHandle.standardError.write(Data("No account is named \(username).\n".utf8))

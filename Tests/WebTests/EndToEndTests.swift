@@ -36,7 +36,7 @@ private func withLiveServer(_ site: TestSite, _ body: (HTTPServer) throws -> Voi
             #expect(created.hasPrefix("HTTP/1.1 303 See Other"))
             #expect(created.contains("Location: /\r\n"))
             #expect(created.contains("Set-Cookie: moim_session="))
-            #expect(try site.database.user(username: "e2e_runner") != nil)
+            #expect(try site.database.accounts.user(username: "e2e_runner") != nil)
         }
     }
 }

@@ -1,37 +1,31 @@
 import Foundation
 
 /// The links mailed to reset a password or prove an address, kept as hashes.
-extension AppDatabase {
+extension AccountStore {
     /// Stores a token's hash; `email` is the address it was sent to.
     public func createEmailToken(userID: Int64, purpose: EmailTokenPurpose, email: String, tokenHash: Data,
                                  validFor lifetime: TimeInterval, now: Date = Date()) throws {
-        try write { db in try insertEmailToken(db, userID: userID, purpose: purpose, email: email, tokenHash: tokenHash, validFor: lifetime, now: now) }
-    }
-
-    private func insertEmailToken(_ db: SQLConnection, userID: Int64, purpose: EmailTokenPurpose, email: String, tokenHash: Data,
-                                  validFor lifetime: TimeInterval, now: Date) throws {
-        try db.execute("INSERT INTO emailTokens (tokenHash, userID, purpose, email, createdAt, expiresAt) VALUES (?, ?, ?, ?, ?, ?)",
-                       [tokenHash, userID, purpose.rawValue, email, now, now.addingTimeInterval(lifetime)])
+        try database.write { db in try database.insertEmailToken(db, userID: userID, purpose: purpose, email: email, tokenHash: tokenHash, validFor: lifetime, now: now) }
     }
 
     /// Tokens of `purpose` made for the account since `since`: its rate limit, which a
     /// restart does not reset.
     public func emailTokenCount(userID: Int64, purpose: EmailTokenPurpose, since: Date) throws -> Int {
-        try read { db in
+        try database.read { db in
             try db.value("SELECT count(*) FROM emailTokens WHERE userID = ? AND purpose = ? AND createdAt > ?", [userID, purpose.rawValue, since], as: Int.self) ?? 0
         }
     }
 
     /// The account a reset link is for, if the link can still be used.
     public func resetTokenUser(tokenHash: Data, now: Date = Date()) throws -> Result<User, EmailTokenError> {
-        try read { db in try usableToken(db, tokenHash, purpose: .reset, now: now).map(\.user) }
+        try database.read { db in try database.usableToken(db, tokenHash, purpose: .reset, now: now).map(\.user) }
     }
 
     /// Sets the new password, uses the token up and ends every session of the account (and
     /// every other reset link), in one transaction.
     public func resetPassword(tokenHash: Data, passwordHash: String, now: Date = Date()) throws -> Result<User, EmailTokenError> {
-        try write { db in
-            let found = try usableToken(db, tokenHash, purpose: .reset, now: now)
+        try database.write { db in
+            let found = try database.usableToken(db, tokenHash, purpose: .reset, now: now)
             guard case .success(let (user, _)) = found, let userID = user.id else { return found.map(\.user) }
             try db.execute("UPDATE users SET passwordHash = ? WHERE id = ?", [passwordHash, userID])
             try db.execute("DELETE FROM sessions WHERE userID = ?", [userID])
@@ -44,8 +38,8 @@ extension AppDatabase {
 
     /// Marks the address the link was sent to as the member's, if it still is.
     public func verifyEmail(tokenHash: Data, now: Date = Date()) throws -> Result<User, EmailTokenError> {
-        try write { db in
-            let found = try usableToken(db, tokenHash, purpose: .verify, now: now)
+        try database.write { db in
+            let found = try database.usableToken(db, tokenHash, purpose: .verify, now: now)
             guard case .success(let (user, email)) = found, let userID = user.id else { return found.map(\.user) }
             guard email.lowercased() == user.email.lowercased() else { return .failure(.addressChanged) }
             try db.execute("UPDATE mailSettings SET verifiedEmail = ? WHERE userID = ?", [email, userID])
@@ -54,7 +48,35 @@ extension AppDatabase {
         }
     }
 
-    private func usableToken(_ db: SQLConnection, _ tokenHash: Data, purpose: EmailTokenPurpose, now: Date) throws -> Result<(user: User, email: String), EmailTokenError> {
+    /// Gives the member a new address (unverified until its link is followed) and, in the
+    /// same transaction, what must come with it: links sent to the old address stop working,
+    /// the new address's proof link (`proof`: its token's hash and how long it is valid) is
+    /// stored and `mails` are queued. A failure leaves all of it undone.
+    public func changeEmail(
+        userID: Int64, to email: String, proof: (tokenHash: Data, validFor: TimeInterval)? = nil, mails: [OutgoingMail] = [], now: Date = Date()
+    ) throws {
+        try database.write { db in
+            if try db.value("SELECT count(*) FROM users WHERE email = ? AND id != ?", [email, userID], as: Int.self) ?? 0 > 0 {
+                throw StorageError.emailTaken
+            }
+            try db.execute("UPDATE users SET email = ? WHERE id = ?", [email, userID])
+            try db.execute("DELETE FROM emailTokens WHERE userID = ? AND usedAt IS NULL", [userID])
+            if let proof {
+                try database.insertEmailToken(db, userID: userID, purpose: .verify, email: email, tokenHash: proof.tokenHash, validFor: proof.validFor, now: now)
+            }
+            for mail in mails { try database.insert(db, mail, now: now) }
+        }
+    }
+}
+
+extension AppDatabase {
+    fileprivate func insertEmailToken(_ db: SQLConnection, userID: Int64, purpose: EmailTokenPurpose, email: String, tokenHash: Data,
+                                      validFor lifetime: TimeInterval, now: Date) throws {
+        try db.execute("INSERT INTO emailTokens (tokenHash, userID, purpose, email, createdAt, expiresAt) VALUES (?, ?, ?, ?, ?, ?)",
+                       [tokenHash, userID, purpose.rawValue, email, now, now.addingTimeInterval(lifetime)])
+    }
+
+    fileprivate func usableToken(_ db: SQLConnection, _ tokenHash: Data, purpose: EmailTokenPurpose, now: Date) throws -> Result<(user: User, email: String), EmailTokenError> {
         let token = try db.fetchOne("""
             SELECT \(User.selection("users")), emailTokens.email, emailTokens.expiresAt, emailTokens.usedAt FROM emailTokens JOIN users ON users.id = emailTokens.userID
             WHERE tokenHash = ? AND purpose = ?
@@ -66,25 +88,5 @@ extension AppDatabase {
         guard let token, token.usedAt == nil else { return .failure(.invalid) }
         if token.expiresAt <= now { return .failure(.expired) }
         return .success((token.user, token.email))
-    }
-
-    /// Gives the member a new address (unverified until its link is followed) and, in the
-    /// same transaction, what must come with it: links sent to the old address stop working,
-    /// the new address's proof link (`proof`: its token's hash and how long it is valid) is
-    /// stored and `mails` are queued. A failure leaves all of it undone.
-    public func changeEmail(
-        userID: Int64, to email: String, proof: (tokenHash: Data, validFor: TimeInterval)? = nil, mails: [OutgoingMail] = [], now: Date = Date()
-    ) throws {
-        try write { db in
-            if try db.value("SELECT count(*) FROM users WHERE email = ? AND id != ?", [email, userID], as: Int.self) ?? 0 > 0 {
-                throw StorageError.emailTaken
-            }
-            try db.execute("UPDATE users SET email = ? WHERE id = ?", [email, userID])
-            try db.execute("DELETE FROM emailTokens WHERE userID = ? AND usedAt IS NULL", [userID])
-            if let proof {
-                try insertEmailToken(db, userID: userID, purpose: .verify, email: email, tokenHash: proof.tokenHash, validFor: proof.validFor, now: now)
-            }
-            for mail in mails { try insert(db, mail, now: now) }
-        }
     }
 }

@@ -41,13 +41,10 @@ public struct PendingIdentity: Sendable, Equatable {
     }
 }
 
-extension AppDatabase {
-    /// How long a sign-in may take at the provider, and a newcomer to pick a username.
-    public static let signInLifetime: TimeInterval = 600
-
+extension AccountStore {
     public func startSignIn(_ attempt: SignInAttempt, now: Date = Date()) throws {
-        try write { db in
-            try db.execute("DELETE FROM signInAttempts WHERE createdAt < ?", [now.addingTimeInterval(-Self.signInLifetime)])
+        try database.write { db in
+            try db.execute("DELETE FROM signInAttempts WHERE createdAt < ?", [now.addingTimeInterval(-AppDatabase.signInLifetime)])
             try db.execute("""
                 INSERT INTO signInAttempts (state, provider, nonce, verifier, next, linkUserID, createdAt) VALUES (?, ?, ?, ?, ?, ?, ?)
                 """, [attempt.state, attempt.provider, attempt.nonce, attempt.verifier, attempt.next, attempt.linkUserID, now])
@@ -57,11 +54,11 @@ extension AppDatabase {
     /// The attempt `state` names, taken out so it can be used once; nil when unknown, used,
     /// expired or for another provider.
     public func takeSignIn(state: String, provider: String, now: Date = Date()) throws -> SignInAttempt? {
-        try write { db in
+        try database.write { db in
             try db.fetchOne("""
                 DELETE FROM signInAttempts WHERE state = ? RETURNING provider, nonce, verifier, next, linkUserID, createdAt
                 """, [state]) { row -> SignInAttempt? in
-                guard try row.string(atIndex: 0) == provider, try row.date(atIndex: 5) > now.addingTimeInterval(-Self.signInLifetime) else { return nil }
+                guard try row.string(atIndex: 0) == provider, try row.date(atIndex: 5) > now.addingTimeInterval(-AppDatabase.signInLifetime) else { return nil }
                 return SignInAttempt(state: state, provider: provider, nonce: try row.string(atIndex: 1), verifier: try row.string(atIndex: 2),
                                      next: try row.string(atIndex: 3), linkUserID: try row.decode(Int64?.self, atIndex: 4))
             } ?? nil
@@ -70,7 +67,7 @@ extension AppDatabase {
 
     /// The member this provider account signs in as.
     public func user(provider: String, subject: String) throws -> User? {
-        try read { db in
+        try database.read { db in
             try db.record(User.self, "SELECT \(User.selection("users")) FROM identities JOIN users ON users.id = identities.userID WHERE provider = ? AND subject = ?",
                           [provider, subject])
         }
@@ -78,13 +75,13 @@ extension AppDatabase {
 
     /// The providers linked to `userID`.
     public func identities(userID: Int64) throws -> [String] {
-        try read { db in try db.values("SELECT provider FROM identities WHERE userID = ? ORDER BY provider", [userID], as: String.self) }
+        try database.read { db in try db.values("SELECT provider FROM identities WHERE userID = ? ORDER BY provider", [userID], as: String.self) }
     }
 
     /// Links a provider account to a member; `.duplicate` when it belongs to someone already,
     /// or the member has another account of that provider.
     public func link(provider: String, subject: String, userID: Int64, now: Date = Date()) throws {
-        try write { db in
+        try database.write { db in
             let taken = try db.value("""
                 SELECT EXISTS (SELECT 1 FROM identities WHERE (provider = ? AND subject = ?) OR (provider = ? AND userID = ?))
                 """, [provider, subject, provider, userID], as: Bool.self) ?? true
@@ -96,7 +93,7 @@ extension AppDatabase {
     /// Unlinks a provider while another way in remains (a password or another provider);
     /// `.locked` otherwise.
     public func unlink(provider: String, userID: Int64) throws {
-        try write { db in
+        try database.write { db in
             let hasPassword = try db.value("SELECT passwordHash != '' FROM users WHERE id = ?", [userID], as: Bool.self) ?? false
             let others = try db.value("SELECT count(*) FROM identities WHERE userID = ? AND provider != ?", [userID, provider], as: Int.self) ?? 0
             guard hasPassword || others > 0 else { throw StorageError.locked }
@@ -106,7 +103,7 @@ extension AppDatabase {
 
     /// A newcomer's member and their provider account, together.
     public func createUser(_ user: User, identity: PendingIdentity, now: Date = Date()) throws -> User {
-        try write { db in
+        try database.write { db in
             if try db.value("SELECT EXISTS (SELECT 1 FROM identities WHERE provider = ? AND subject = ?)", [identity.provider, identity.subject]) == true {
                 throw StorageError.duplicate
             }
@@ -121,17 +118,17 @@ extension AppDatabase {
     }
 
     public func keepPendingIdentity(_ identity: PendingIdentity, token: String, now: Date = Date()) throws {
-        try write { db in
-            try db.execute("DELETE FROM pendingIdentities WHERE createdAt < ?", [now.addingTimeInterval(-Self.signInLifetime)])
+        try database.write { db in
+            try db.execute("DELETE FROM pendingIdentities WHERE createdAt < ?", [now.addingTimeInterval(-AppDatabase.signInLifetime)])
             try db.execute("INSERT INTO pendingIdentities (token, provider, subject, email, name, next, createdAt) VALUES (?, ?, ?, ?, ?, ?, ?)",
                            [token, identity.provider, identity.subject, identity.email, identity.name, identity.next, now])
         }
     }
 
     public func pendingIdentity(token: String, now: Date = Date()) throws -> PendingIdentity? {
-        try read { db in
+        try database.read { db in
             try db.fetchOne("SELECT provider, subject, email, name, next FROM pendingIdentities WHERE token = ? AND createdAt > ?",
-                            [token, now.addingTimeInterval(-Self.signInLifetime)]) { row in
+                            [token, now.addingTimeInterval(-AppDatabase.signInLifetime)]) { row in
                 PendingIdentity(provider: try row.string(atIndex: 0), subject: try row.string(atIndex: 1),
                                 email: try row.decode(String?.self, atIndex: 2), name: try row.decode(String?.self, atIndex: 3),
                                 next: try row.string(atIndex: 4))
@@ -140,6 +137,11 @@ extension AppDatabase {
     }
 
     public func dropPendingIdentity(token: String) throws {
-        try write { db in try db.execute("DELETE FROM pendingIdentities WHERE token = ?", [token]) }
+        try database.write { db in try db.execute("DELETE FROM pendingIdentities WHERE token = ?", [token]) }
     }
+}
+
+extension AppDatabase {
+    /// How long a sign-in may take at the provider, and a newcomer to pick a username.
+    public static let signInLifetime: TimeInterval = 600
 }

@@ -1,32 +1,32 @@
 import Foundation
 
-extension AppDatabase {
+extension AccountStore {
     // MARK: - Reads
 
     public func user(id: Int64) throws -> User? {
-        try readRows { db in try db.record(User.self, id: id) }
+        try database.readRows { db in try db.record(User.self, id: id) }
     }
 
     /// The user with this username, ignoring case. Read on every profile page view, so its
     /// statement is prepared once and cached.
     public func user(username: String) throws -> User? {
-        try readRows { db in try db.record(User.self, "SELECT \(User.selection()) FROM users WHERE username = ?", [username]) }
+        try database.readRows { db in try db.record(User.self, "SELECT \(User.selection()) FROM users WHERE username = ?", [username]) }
     }
 
     /// The user who signs in as `login`: a username or an email address, ignoring case.
     public func user(login: String) throws -> User? {
-        try readRows { db in try db.record(User.self, "SELECT \(User.selection()) FROM users WHERE username = ?1 OR email = ?1", [login]) }
+        try database.readRows { db in try db.record(User.self, "SELECT \(User.selection()) FROM users WHERE username = ?1 OR email = ?1", [login]) }
     }
 
     public func userCount() throws -> Int {
-        try readRows { db in try db.value("SELECT count(*) FROM users") ?? 0 }
+        try database.readRows { db in try db.value("SELECT count(*) FROM users") ?? 0 }
     }
 
     // MARK: - Writes
 
     /// Inserts a new account; refuses a username or email already in use, ignoring case.
     public func createUser(_ user: User) throws -> User {
-        try write { db in
+        try database.write { db in
             var user = user
             if try db.value("SELECT EXISTS (SELECT 1 FROM users WHERE username = ?)", [user.username]) == true {
                 throw StorageError.usernameTaken
@@ -42,7 +42,7 @@ extension AppDatabase {
     /// Stores a new password hash and ends every session of the user except `keepingSession`,
     /// and every reset link sent before.
     public func changePassword(userID: Int64, passwordHash: String, keepingSession sessionID: Int64?) throws {
-        try write { db in
+        try database.write { db in
             guard try db.execute("UPDATE users SET passwordHash = ? WHERE id = ?", [passwordHash, userID]) == 1 else {
                 throw StorageError.notFound
             }
@@ -56,7 +56,7 @@ extension AppDatabase {
     /// Sets a user's role and ends their sessions, so that the new role starts with a new token.
     /// With `by`, the change is written to the moderation log.
     public func setRole(_ role: User.Role, username: String, by adminID: Int64? = nil, now: Date = Date()) throws -> User {
-        try write { db in
+        try database.write { db in
             guard var user = try db.record(User.self, "SELECT \(User.selection()) FROM users WHERE username = ?", [username]) else {
                 throw StorageError.notFound
             }

@@ -1,12 +1,12 @@
 import Foundation
 
-extension AppDatabase {
+extension CommentStore {
     /// Adds a comment (or a reply to `parentID`) and notifies the post's author, the author of
     /// the comment replied to, and mentioned users — each once.
     public func addComment(postID: Int64, authorID: Int64, parentID: Int64?, content: PostContent, now: Date = Date()) throws -> Comment {
-        try write { db in
+        try database.write { db in
             guard let post = try db.record(Post.self, id: postID), post.hiddenAt == nil || post.authorID == authorID else { throw StorageError.notFound }
-            if try post.commentsLocked || isBlocked(db, authorID, post.authorID) { throw StorageError.forbidden }
+            if try post.commentsLocked || database.isBlocked(db, authorID, post.authorID) { throw StorageError.forbidden }
             var depth = 0
             var parentAuthor: Int64? = nil
             if let parentID {
@@ -24,21 +24,21 @@ extension AppDatabase {
 
             var notified: Set<Int64> = [authorID]
             if let parentAuthor, !notified.contains(parentAuthor) {
-                try insertNotification(db, userID: parentAuthor, kind: .reply, actorID: authorID, postID: postID, commentID: commentID, now: now)
+                try database.insertNotification(db, userID: parentAuthor, kind: .reply, actorID: authorID, postID: postID, commentID: commentID, now: now)
                 notified.insert(parentAuthor)
             }
             if !notified.contains(post.authorID) {
-                try insertNotification(db, userID: post.authorID, kind: .comment, actorID: authorID, postID: postID, commentID: commentID, now: now)
+                try database.insertNotification(db, userID: post.authorID, kind: .comment, actorID: authorID, postID: postID, commentID: commentID, now: now)
                 notified.insert(post.authorID)
             }
-            try notifyMentions(db, actorID: authorID, userIDs: content.mentionedUserIDs.filter { !notified.contains($0) },
+            try database.notifyMentions(db, actorID: authorID, userIDs: content.mentionedUserIDs.filter { !notified.contains($0) },
                                postID: postID, commentID: commentID, now: now)
             return comment
         }
     }
 
     public func editComment(id: Int64, authorID: Int64, content: PostContent, now: Date = Date()) throws -> Comment {
-        try write { db in
+        try database.write { db in
             guard var comment = try db.record(Comment.self, id: id), comment.authorID == authorID, comment.deletedAt == nil else {
                 throw StorageError.notFound
             }
@@ -54,7 +54,7 @@ extension AppDatabase {
     /// "[deleted]" under its replies. Returns the post id.
     @discardableResult
     public func deleteComment(id: Int64, authorID: Int64, now: Date = Date()) throws -> Int64 {
-        try write { db in
+        try database.write { db in
             guard var comment = try db.record(Comment.self, id: id), comment.authorID == authorID, comment.deletedAt == nil else {
                 throw StorageError.notFound
             }
@@ -73,7 +73,7 @@ extension AppDatabase {
     }
 
     public func comment(id: Int64) throws -> Comment? {
-        try read { db in try db.record(Comment.self, id: id) }
+        try database.read { db in try db.record(Comment.self, id: id) }
     }
 
     /// A post's comments in thread order: each comment followed by its replies, oldest first.
@@ -83,12 +83,12 @@ extension AppDatabase {
     public func thread(postID: Int64, viewerID: Int64? = nil, limit: Int = 500) throws -> [ThreadComment] {
         // Who the viewer is, then the comments: one snapshot each, as a block or a role that
         // changes between the two would also have changed a moment later.
-        try readRows { connection in
+        try database.readRows { connection in
             let viewer = try Viewer.load(connection, id: viewerID)
             let stamps = try connection.fetchAll("SELECT id, revision FROM comments WHERE postID = ? ORDER BY id LIMIT ?", [postID, limit]) { row in
                 CommentStamp(id: try row.decode(atIndex: 0), revision: try row.decode(atIndex: 1))
             }
-            let shown = try kept.comments.values(stamps) { try keptComments(connection, ids: $0) }
+            let shown = try database.kept.comments.values(stamps) { try database.keptComments(connection, ids: $0) }
             let entries = shown.compactMap { kept -> ThreadComment? in
                 // A comment deleted since its stamp is left out.
                 guard var entry = kept?.value else { return nil }
@@ -102,9 +102,11 @@ extension AppDatabase {
             return threadOrder(entries.map { ($0.comment.id, $0.comment.parentID) }).map { entries[$0] }
         }
     }
+}
 
+extension AppDatabase {
     /// Comments with these ids as a thread shows them, read and kept at their current revisions.
-    private func keptComments(_ connection: SQLConnection, ids: [Int64]) throws -> [Int64: Revised<ThreadComment>] {
+    fileprivate func keptComments(_ connection: SQLConnection, ids: [Int64]) throws -> [Int64: Revised<ThreadComment>] {
         let revision = Comment.columns.count
         let rows = try connection.fetchAll("""
             SELECT \(Comment.threadColumns), comments.revision, \(Author.columns) FROM comments JOIN users ON users.id = comments.authorID

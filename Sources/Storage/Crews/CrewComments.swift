@@ -12,48 +12,6 @@ public struct CrewComment: Codable, Sendable, Equatable, StoredRecord {
     public static let databaseTableName = "crewComments"
 }
 
-extension AppDatabase {
-    public func addCrewComment(crewID: Int64, authorID: Int64, body: String, bodyHTML: String, now: Date = Date()) throws -> CrewComment {
-        try write { db in
-            guard try db.exists(Crew.self, id: crewID) else { throw StorageError.notFound }
-            var comment = CrewComment(id: nil, crewID: crewID, authorID: authorID, body: body, bodyHTML: bodyHTML, createdAt: now)
-            comment.id = try db.insert(comment)
-            try db.execute("UPDATE crews SET lastActivityAt = ? WHERE id = ?", [now, crewID])
-            db.changed(.guestbook(crewID: crewID))
-            return comment
-        }
-    }
-
-    /// Deletes a crew comment; its author or the crew's staff may.
-    public func deleteCrewComment(id: Int64, by userID: Int64) throws {
-        try write { db in
-            guard let comment = try db.record(CrewComment.self, id: id) else { throw StorageError.notFound }
-            if comment.authorID != userID { try requireStaff(db, crewID: comment.crewID, userID: userID) }
-            try db.delete(comment)
-        }
-    }
-
-    /// The newest comments first, with their authors.
-    public func crewComments(crewID: Int64, limit: Int = 100) throws -> [(comment: CrewComment, author: User)] {
-        try read { db in
-            let comments = try db.records(CrewComment.self, "SELECT \(CrewComment.selection()) FROM crewComments WHERE crewID = ? ORDER BY id DESC LIMIT ?", [crewID, limit])
-            let authors = try db.records(User.self, ids: Set(comments.map(\.authorID))).reduce(into: [Int64: User]()) { $0[$1.id ?? 0] = $1 }
-            return comments.compactMap { comment in authors[comment.authorID].map { (comment, $0) } }
-        }
-    }
-
-    /// Deletes a crew post as the crew's staff (moderation); returns its photo files.
-    public func deleteCrewPost(id: Int64, by userID: Int64) throws -> [String] {
-        try write { db in
-            guard let post = try db.record(Post.self, id: id), let crewID = post.crewID else { throw StorageError.notFound }
-            try requireStaff(db, crewID: crewID, userID: userID)
-            let files = try db.values("SELECT fileName FROM photos WHERE postID = ?", [id], as: String.self)
-            try db.delete(post)
-            return files
-        }
-    }
-}
-
 extension CrewComment: SQLRecord {
     /// The columns `init(row:)` reads, in its order (queries select `selection()`).
     static let columns = ["id", "crewID", "authorID", "body", "bodyHTML", "createdAt"]
@@ -70,5 +28,47 @@ extension CrewComment: SQLRecord {
 
     var columnValues: [(any SQLBindable)?] {
         [crewID, authorID, body, bodyHTML, createdAt]
+    }
+}
+
+extension CrewStore {
+    public func addCrewComment(crewID: Int64, authorID: Int64, body: String, bodyHTML: String, now: Date = Date()) throws -> CrewComment {
+        try database.write { db in
+            guard try db.exists(Crew.self, id: crewID) else { throw StorageError.notFound }
+            var comment = CrewComment(id: nil, crewID: crewID, authorID: authorID, body: body, bodyHTML: bodyHTML, createdAt: now)
+            comment.id = try db.insert(comment)
+            try db.execute("UPDATE crews SET lastActivityAt = ? WHERE id = ?", [now, crewID])
+            db.changed(.guestbook(crewID: crewID))
+            return comment
+        }
+    }
+
+    /// Deletes a crew comment; its author or the crew's staff may.
+    public func deleteCrewComment(id: Int64, by userID: Int64) throws {
+        try database.write { db in
+            guard let comment = try db.record(CrewComment.self, id: id) else { throw StorageError.notFound }
+            if comment.authorID != userID { try database.requireStaff(db, crewID: comment.crewID, userID: userID) }
+            try db.delete(comment)
+        }
+    }
+
+    /// The newest comments first, with their authors.
+    public func crewComments(crewID: Int64, limit: Int = 100) throws -> [(comment: CrewComment, author: User)] {
+        try database.read { db in
+            let comments = try db.records(CrewComment.self, "SELECT \(CrewComment.selection()) FROM crewComments WHERE crewID = ? ORDER BY id DESC LIMIT ?", [crewID, limit])
+            let authors = try db.records(User.self, ids: Set(comments.map(\.authorID))).reduce(into: [Int64: User]()) { $0[$1.id ?? 0] = $1 }
+            return comments.compactMap { comment in authors[comment.authorID].map { (comment, $0) } }
+        }
+    }
+
+    /// Deletes a crew post as the crew's staff (moderation); returns its photo files.
+    public func deleteCrewPost(id: Int64, by userID: Int64) throws -> [String] {
+        try database.write { db in
+            guard let post = try db.record(Post.self, id: id), let crewID = post.crewID else { throw StorageError.notFound }
+            try database.requireStaff(db, crewID: crewID, userID: userID)
+            let files = try db.values("SELECT fileName FROM photos WHERE postID = ?", [id], as: String.self)
+            try db.delete(post)
+            return files
+        }
     }
 }

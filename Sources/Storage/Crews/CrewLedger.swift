@@ -68,50 +68,6 @@ public enum DuesStatus: String, Sendable {
     case paid, waived, unpaid
 }
 
-extension AppDatabase {
-    /// Adds an entry; owner and staff only. A dues or waiver entry must name a member of the crew.
-    public func recordLedgerEntry(_ entry: LedgerEntry) throws -> LedgerEntry {
-        try write { db in
-            guard let staff = entry.recordedBy, LedgerEntry.Kind.manual.contains(entry.kind), entry.paymentID == nil else { throw StorageError.forbidden }
-            try requireStaff(db, crewID: entry.crewID, userID: staff)
-            if let member = entry.memberID {
-                guard let role = try crewRole(db, crewID: entry.crewID, userID: member), role.isMember else { throw StorageError.notFound }
-            }
-            var entry = entry
-            entry.id = try db.insert(entry)
-            return entry
-        }
-    }
-
-    public func ledger(crewID: Int64) throws -> Ledger {
-        try read { db in
-            let entries = try db.records(LedgerEntry.self, "SELECT \(LedgerEntry.selection()) FROM crewLedger WHERE crewID = ? ORDER BY occurredOn DESC, id DESC", [crewID])
-            let income = entries.filter(\.kind.isIncome).reduce(0) { $0 + $1.amount }
-            let expenses = entries.filter(\.kind.isExpense).reduce(0) { $0 + $1.amount }
-            return Ledger(entries: entries, income: income, expenses: expenses)
-        }
-    }
-
-    /// Each member's dues status for the period starting `periodStart` (`YYYY-MM-DD`; use the
-    /// crew's first day of month or year, or the distant past for one-time fees).
-    public func duesStatus(crewID: Int64, periodStart: String) throws -> [Int64: DuesStatus] {
-        try read { db in
-            var status: [Int64: DuesStatus] = [:]
-            for member in try db.values("SELECT userID FROM crewMembers WHERE crewID = ? AND role != 'pending'", [crewID], as: Int64.self) {
-                status[member] = .unpaid
-            }
-            let rows = try db.fetchAll("""
-                SELECT memberID, kind FROM crewLedger WHERE crewID = ? AND kind IN ('dues', 'waiver') AND occurredOn >= ? AND memberID IS NOT NULL
-                """, [crewID, periodStart]) { (member: try $0.decode(Int64.self, atIndex: 0), kind: try $0.decode(String.self, atIndex: 1)) }
-            for (member, kind) in rows {
-                guard status[member] != nil else { continue }
-                if kind == "dues" { status[member] = .paid } else if status[member] != .paid { status[member] = .waived }
-            }
-            return status
-        }
-    }
-}
-
 extension LedgerEntry: SQLRecord {
     /// The columns `init(row:)` reads, in its order (queries select `selection()`).
     static let columns = ["id", "crewID", "kind", "memberID", "amount", "occurredOn", "note", "provider", "recordedBy", "createdAt", "paymentID", "reference"]
@@ -134,5 +90,49 @@ extension LedgerEntry: SQLRecord {
 
     var columnValues: [(any SQLBindable)?] {
         [crewID, kind.rawValue, memberID, amount, occurredOn, note, provider, recordedBy, createdAt, paymentID, reference]
+    }
+}
+
+extension CrewStore {
+    /// Adds an entry; owner and staff only. A dues or waiver entry must name a member of the crew.
+    public func recordLedgerEntry(_ entry: LedgerEntry) throws -> LedgerEntry {
+        try database.write { db in
+            guard let staff = entry.recordedBy, LedgerEntry.Kind.manual.contains(entry.kind), entry.paymentID == nil else { throw StorageError.forbidden }
+            try database.requireStaff(db, crewID: entry.crewID, userID: staff)
+            if let member = entry.memberID {
+                guard let role = try database.crewRole(db, crewID: entry.crewID, userID: member), role.isMember else { throw StorageError.notFound }
+            }
+            var entry = entry
+            entry.id = try db.insert(entry)
+            return entry
+        }
+    }
+
+    public func ledger(crewID: Int64) throws -> Ledger {
+        try database.read { db in
+            let entries = try db.records(LedgerEntry.self, "SELECT \(LedgerEntry.selection()) FROM crewLedger WHERE crewID = ? ORDER BY occurredOn DESC, id DESC", [crewID])
+            let income = entries.filter(\.kind.isIncome).reduce(0) { $0 + $1.amount }
+            let expenses = entries.filter(\.kind.isExpense).reduce(0) { $0 + $1.amount }
+            return Ledger(entries: entries, income: income, expenses: expenses)
+        }
+    }
+
+    /// Each member's dues status for the period starting `periodStart` (`YYYY-MM-DD`; use the
+    /// crew's first day of month or year, or the distant past for one-time fees).
+    public func duesStatus(crewID: Int64, periodStart: String) throws -> [Int64: DuesStatus] {
+        try database.read { db in
+            var status: [Int64: DuesStatus] = [:]
+            for member in try db.values("SELECT userID FROM crewMembers WHERE crewID = ? AND role != 'pending'", [crewID], as: Int64.self) {
+                status[member] = .unpaid
+            }
+            let rows = try db.fetchAll("""
+                SELECT memberID, kind FROM crewLedger WHERE crewID = ? AND kind IN ('dues', 'waiver') AND occurredOn >= ? AND memberID IS NOT NULL
+                """, [crewID, periodStart]) { (member: try $0.decode(Int64.self, atIndex: 0), kind: try $0.decode(String.self, atIndex: 1)) }
+            for (member, kind) in rows {
+                guard status[member] != nil else { continue }
+                if kind == "dues" { status[member] = .paid } else if status[member] != .paid { status[member] = .waived }
+            }
+            return status
+        }
     }
 }

@@ -1,11 +1,11 @@
 import Foundation
 
-extension AppDatabase {
+extension CrewStore {
     // MARK: - Crews
 
     /// Creates a crew owned by `ownerID`. A slug already taken gets `-2`, `-3`… appended.
     public func createCrew(ownerID: Int64, fields: CrewFields, inviteCode: String?, now: Date = Date()) throws -> Crew {
-        try write { db in
+        try database.write { db in
             var slug = fields.slug
             var suffix = 1
             while try db.value("SELECT EXISTS (SELECT 1 FROM crews WHERE slug = ?)", [slug]) == true {
@@ -27,8 +27,8 @@ extension AppDatabase {
 
     /// Saves a crew's fields; owner and staff only. A slug taken by another crew is refused.
     public func updateCrew(id: Int64, by userID: Int64, fields: CrewFields) throws -> Crew {
-        try write { db in
-            try requireStaff(db, crewID: id, userID: userID)
+        try database.write { db in
+            try database.requireStaff(db, crewID: id, userID: userID)
             guard var crew = try db.record(Crew.self, id: id) else { throw StorageError.notFound }
             if try db.value("SELECT EXISTS (SELECT 1 FROM crews WHERE slug = ? AND id != ?)", [fields.slug, id]) == true { throw StorageError.slugTaken }
             if let cap = fields.memberCap, cap < crew.memberCount { throw StorageError.full }
@@ -53,8 +53,8 @@ extension AppDatabase {
 
     /// Sets the cover photo; returns the previous file name, for the caller to delete.
     public func setCrewCover(id: Int64, by userID: Int64, photo: NewPhoto) throws -> String? {
-        try write { db in
-            try requireStaff(db, crewID: id, userID: userID)
+        try database.write { db in
+            try database.requireStaff(db, crewID: id, userID: userID)
             let previous = try db.value("SELECT coverFileName FROM crews WHERE id = ?", [id], as: String.self)
             try db.execute("UPDATE crews SET coverFileName = ?, coverWidth = ?, coverHeight = ?, coverTone = ?, coverJPEGWidths = ? WHERE id = ?",
                            [photo.fileName, photo.width, photo.height, photo.tone, WidthList.text(photo.jpegWidths), id])
@@ -63,33 +63,22 @@ extension AppDatabase {
     }
 
     public func setInviteCode(crewID: Int64, by userID: Int64, code: String) throws {
-        try write { db in
-            try requireStaff(db, crewID: crewID, userID: userID)
+        try database.write { db in
+            try database.requireStaff(db, crewID: crewID, userID: userID)
             try db.execute("UPDATE crews SET inviteCode = ? WHERE id = ?", [code, crewID])
         }
     }
 
     public func crew(id: Int64) throws -> Crew? {
-        try read { db in try db.record(Crew.self, id: id) }
+        try database.read { db in try db.record(Crew.self, id: id) }
     }
 
     public func crew(slug: String) throws -> Crew? {
-        try readRows { db in try db.record(Crew.self, "SELECT \(Crew.selection()) FROM crews WHERE slug = ?", [slug.lowercased()]) }
+        try database.readRows { db in try db.record(Crew.self, "SELECT \(Crew.selection()) FROM crews WHERE slug = ?", [slug.lowercased()]) }
     }
 
     public func crewRole(crewID: Int64, userID: Int64) throws -> CrewRole? {
-        try read { db in try crewRole(db, crewID: crewID, userID: userID) }
-    }
-
-    func crewRole(_ db: SQLConnection, crewID: Int64, userID: Int64) throws -> CrewRole? {
-        try db.value("SELECT role FROM crewMembers WHERE crewID = ? AND userID = ?", [crewID, userID], as: String.self)
-            .flatMap(CrewRole.init(rawValue:))
-    }
-
-    @discardableResult
-    func requireStaff(_ db: SQLConnection, crewID: Int64, userID: Int64) throws -> CrewRole {
-        guard let role = try crewRole(db, crewID: crewID, userID: userID), role.isStaff else { throw StorageError.forbidden }
-        return role
+        try database.read { db in try database.crewRole(db, crewID: crewID, userID: userID) }
     }
 
     // MARK: - Joining and leaving
@@ -97,14 +86,14 @@ extension AppDatabase {
     /// Joins by the crew's policy: a member at once (open, or invite with the right code) or a
     /// pending request that notifies the staff (approval). Returns the new role.
     public func joinCrew(id: Int64, userID: Int64, inviteCode: String?, now: Date = Date()) throws -> CrewRole {
-        try write { db in
+        try database.write { db in
             guard let crew = try db.record(Crew.self, id: id) else { throw StorageError.notFound }
-            if try crewRole(db, crewID: id, userID: userID) != nil { throw StorageError.duplicate }
+            if try database.crewRole(db, crewID: id, userID: userID) != nil { throw StorageError.duplicate }
             switch crew.joinPolicy {
             case .approval:
                 try db.execute("INSERT INTO crewMembers (crewID, userID, role, joinedAt) VALUES (?, ?, 'pending', ?)", [id, userID, now])
                 for staff in try db.values("SELECT userID FROM crewMembers WHERE crewID = ? AND role IN ('owner', 'staff')", [id], as: Int64.self) {
-                    try insertNotification(db, userID: staff, kind: .crewRequest, actorID: userID, postID: nil, commentID: nil, crewID: id, now: now)
+                    try database.insertNotification(db, userID: staff, kind: .crewRequest, actorID: userID, postID: nil, commentID: nil, crewID: id, now: now)
                 }
                 return .pending
             case .invite:
@@ -113,40 +102,28 @@ extension AppDatabase {
                 }
                 fallthrough
             case .open:
-                try addMember(db, crewID: id, userID: userID, now: now)
+                try database.addMember(db, crewID: id, userID: userID, now: now)
                 return .member
             }
         }
-    }
-
-    /// Counts a new member in; the crew's CHECK refuses a count above the cap.
-    func addMember(_ db: SQLConnection, crewID: Int64, userID: Int64, now: Date) throws {
-        db.changed(.crew(crewID: crewID))
-        try db.refusing(as: .full) {
-            try db.execute("UPDATE crews SET memberCount = memberCount + 1, lastActivityAt = ? WHERE id = ?", [now, crewID])
-        }
-        try db.execute("""
-            INSERT INTO crewMembers (crewID, userID, role, joinedAt) VALUES (?, ?, 'member', ?)
-            ON CONFLICT (crewID, userID) DO UPDATE SET role = 'member', joinedAt = excluded.joinedAt
-            """, [crewID, userID, now])
     }
 
     /// Staff accept or reject a pending request; the applicant is notified either way. A
     /// rejected applicant's join fee is returned to be given back.
     @discardableResult
     public func decideJoinRequest(crewID: Int64, applicantID: Int64, by staffID: Int64, accept: Bool, now: Date = Date()) throws -> Payment? {
-        try write { db in
-            try requireStaff(db, crewID: crewID, userID: staffID)
-            guard try crewRole(db, crewID: crewID, userID: applicantID) == .pending else { throw StorageError.notFound }
+        try database.write { db in
+            try database.requireStaff(db, crewID: crewID, userID: staffID)
+            guard try database.crewRole(db, crewID: crewID, userID: applicantID) == .pending else { throw StorageError.notFound }
             if accept {
-                try addMember(db, crewID: crewID, userID: applicantID, now: now)
+                try database.addMember(db, crewID: crewID, userID: applicantID, now: now)
             } else {
                 try db.execute("DELETE FROM crewMembers WHERE crewID = ? AND userID = ?", [crewID, applicantID])
                 db.changed(.crew(crewID: crewID))
             }
-            try insertNotification(db, userID: applicantID, kind: accept ? .crewAccepted : .crewRejected, actorID: staffID,
+            try database.insertNotification(db, userID: applicantID, kind: accept ? .crewAccepted : .crewRejected, actorID: staffID,
                                    postID: nil, commentID: nil, crewID: crewID, now: now)
-            return accept ? nil : try voidJoinFee(db, crewID: crewID, userID: applicantID, why: "declined")
+            return accept ? nil : try database.voidJoinFee(db, crewID: crewID, userID: applicantID, why: "declined")
         }
     }
 
@@ -155,32 +132,24 @@ extension AppDatabase {
     /// to be given back.
     @discardableResult
     public func leaveCrew(id: Int64, userID: Int64, now: Date = Date()) throws -> Payment? {
-        try write { db in
-            guard let role = try crewRole(db, crewID: id, userID: userID) else { throw StorageError.notFound }
+        try database.write { db in
+            guard let role = try database.crewRole(db, crewID: id, userID: userID) else { throw StorageError.notFound }
             guard role != .owner else { throw StorageError.ownerCannotLeave }
-            try removeMembership(db, crewID: id, userID: userID, role: role)
-            if role == .pending { return try voidJoinFee(db, crewID: id, userID: userID, why: "withdrawn") }
+            try database.removeMembership(db, crewID: id, userID: userID, role: role)
+            if role == .pending { return try database.voidJoinFee(db, crewID: id, userID: userID, why: "withdrawn") }
             let days = try db.value("SELECT refundDays FROM crews WHERE id = ?", [id], as: Int.self) ?? 0
             guard days > 0 else { return nil }
-            return try voidJoinFee(db, crewID: id, userID: userID, why: "left within \(days) days", paidAfter: now.addingTimeInterval(-Double(days) * 86_400))
+            return try database.voidJoinFee(db, crewID: id, userID: userID, why: "left within \(days) days", paidAfter: now.addingTimeInterval(-Double(days) * 86_400))
         }
     }
 
     /// Staff remove a member; only the owner removes staff, and nobody removes the owner.
     public func removeCrewMember(crewID: Int64, userID: Int64, by staffID: Int64) throws {
-        try write { db in
-            let actor = try requireStaff(db, crewID: crewID, userID: staffID)
-            guard let role = try crewRole(db, crewID: crewID, userID: userID), role != .pending else { throw StorageError.notFound }
+        try database.write { db in
+            let actor = try database.requireStaff(db, crewID: crewID, userID: staffID)
+            guard let role = try database.crewRole(db, crewID: crewID, userID: userID), role != .pending else { throw StorageError.notFound }
             guard role != .owner, role == .member || actor == .owner else { throw StorageError.forbidden }
-            try removeMembership(db, crewID: crewID, userID: userID, role: role)
-        }
-    }
-
-    private func removeMembership(_ db: SQLConnection, crewID: Int64, userID: Int64, role: CrewRole) throws {
-        db.changed(.crew(crewID: crewID))
-        try db.execute("DELETE FROM crewMembers WHERE crewID = ? AND userID = ?", [crewID, userID])
-        if role.isMember {
-            try db.execute("UPDATE crews SET memberCount = memberCount - 1 WHERE id = ?", [crewID])
+            try database.removeMembership(db, crewID: crewID, userID: userID, role: role)
         }
     }
 
@@ -189,9 +158,9 @@ extension AppDatabase {
     /// The owner makes a member staff, or staff a member again.
     public func setCrewRole(crewID: Int64, userID: Int64, role: CrewRole, by ownerID: Int64) throws {
         guard role == .staff || role == .member else { throw StorageError.forbidden }
-        try write { db in
-            guard try crewRole(db, crewID: crewID, userID: ownerID) == .owner else { throw StorageError.forbidden }
-            guard let current = try crewRole(db, crewID: crewID, userID: userID), current == .member || current == .staff else {
+        try database.write { db in
+            guard try database.crewRole(db, crewID: crewID, userID: ownerID) == .owner else { throw StorageError.forbidden }
+            guard let current = try database.crewRole(db, crewID: crewID, userID: userID), current == .member || current == .staff else {
                 throw StorageError.notFound
             }
             try db.execute("UPDATE crewMembers SET role = ? WHERE crewID = ? AND userID = ?", [role.rawValue, crewID, userID])
@@ -200,9 +169,9 @@ extension AppDatabase {
 
     /// The owner hands the crew to a member or staff, and stays on as staff.
     public func transferCrew(crewID: Int64, to userID: Int64, by ownerID: Int64) throws {
-        try write { db in
-            guard try crewRole(db, crewID: crewID, userID: ownerID) == .owner else { throw StorageError.forbidden }
-            guard let current = try crewRole(db, crewID: crewID, userID: userID), current == .member || current == .staff else {
+        try database.write { db in
+            guard try database.crewRole(db, crewID: crewID, userID: ownerID) == .owner else { throw StorageError.forbidden }
+            guard let current = try database.crewRole(db, crewID: crewID, userID: userID), current == .member || current == .staff else {
                 throw StorageError.notFound
             }
             // Demote first: the unique index allows one owner at a time.
@@ -215,7 +184,7 @@ extension AppDatabase {
 
     /// Members (owner, staff, then members, by join date), or only pending requests.
     public func crewMembers(crewID: Int64, pending: Bool = false) throws -> [CrewMember] {
-        try read { db in
+        try database.read { db in
             try db.fetchAll("""
                 SELECT \(User.selection("users")), crewMembers.role AS crewRole, crewMembers.joinedAt AS crewJoinedAt
                 FROM crewMembers JOIN users ON users.id = crewMembers.userID
@@ -231,13 +200,46 @@ extension AppDatabase {
 
     /// The crews `userID` belongs to (not pending), most active first.
     public func crews(ofUser userID: Int64) throws -> [(crew: Crew, role: CrewRole)] {
-        try readRows { connection in
+        try database.readRows { connection in
             try connection.fetchAll("""
                 SELECT \(Crew.selection("crews")), crewMembers.role FROM crewMembers JOIN crews ON crews.id = crewMembers.crewID
                 WHERE crewMembers.userID = ? AND crewMembers.role != 'pending' ORDER BY crews.lastActivityAt DESC
                 """, [userID]) { row in
                 (try Crew(row: row, startingAt: 0), CrewRole(rawValue: try row.decode(atIndex: Crew.columns.count)) ?? .member)
             }
+        }
+    }
+}
+
+extension AppDatabase {
+    func crewRole(_ db: SQLConnection, crewID: Int64, userID: Int64) throws -> CrewRole? {
+        try db.value("SELECT role FROM crewMembers WHERE crewID = ? AND userID = ?", [crewID, userID], as: String.self)
+            .flatMap(CrewRole.init(rawValue:))
+    }
+
+    @discardableResult
+    func requireStaff(_ db: SQLConnection, crewID: Int64, userID: Int64) throws -> CrewRole {
+        guard let role = try crewRole(db, crewID: crewID, userID: userID), role.isStaff else { throw StorageError.forbidden }
+        return role
+    }
+
+    /// Counts a new member in; the crew's CHECK refuses a count above the cap.
+    func addMember(_ db: SQLConnection, crewID: Int64, userID: Int64, now: Date) throws {
+        db.changed(.crew(crewID: crewID))
+        try db.refusing(as: .full) {
+            try db.execute("UPDATE crews SET memberCount = memberCount + 1, lastActivityAt = ? WHERE id = ?", [now, crewID])
+        }
+        try db.execute("""
+            INSERT INTO crewMembers (crewID, userID, role, joinedAt) VALUES (?, ?, 'member', ?)
+            ON CONFLICT (crewID, userID) DO UPDATE SET role = 'member', joinedAt = excluded.joinedAt
+            """, [crewID, userID, now])
+    }
+
+    fileprivate func removeMembership(_ db: SQLConnection, crewID: Int64, userID: Int64, role: CrewRole) throws {
+        db.changed(.crew(crewID: crewID))
+        try db.execute("DELETE FROM crewMembers WHERE crewID = ? AND userID = ?", [crewID, userID])
+        if role.isMember {
+            try db.execute("UPDATE crews SET memberCount = memberCount - 1 WHERE id = ?", [crewID])
         }
     }
 }

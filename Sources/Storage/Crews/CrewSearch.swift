@@ -7,19 +7,19 @@ public enum CrewOrder: String, Sendable, CaseIterable {
     case newest
 }
 
-extension AppDatabase {
+extension CrewStore {
     /// Crews matching `query` in name or description (trigram FTS5 from three characters, a
     /// scan below), filtered by sport and region.
     public func searchCrews(_ query: String, sport: Crew.Sport?, region: String?, order: CrewOrder, limit: Int = 30) throws -> [Crew] {
         let search = SearchText(query)
         var conditions: [String] = ["crews.hiddenAt IS NULL"]
         var arguments: [any SQLBindable] = []
-        if search.usesIndex, engine.searchesThroughTables {
+        if search.usesIndex, database.engine.searchesThroughTables {
             conditions.append("crews.id IN (SELECT rowid FROM crewSearch WHERE crewSearch MATCH ?)")
             arguments.append(search.phrase)
         } else if !search.isEmpty {
             // On PostgreSQL, pg_trgm's index on both columns answers ILIKE.
-            let pattern = search.containsPattern, like = SQLConnection.like(search, engine: engine)
+            let pattern = search.containsPattern, like = SQLConnection.like(search, engine: database.engine)
             conditions.append("(crews.name \(like) ? ESCAPE '\\' OR crews.description \(like) ? ESCAPE '\\')")
             arguments += [pattern, pattern]
         }
@@ -33,7 +33,7 @@ extension AppDatabase {
         }
         let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
         let orderBy = order == .activity ? "crews.lastActivityAt DESC, crews.id DESC" : "crews.id DESC"
-        return try readRows { connection in
+        return try database.readRows { connection in
             // A handful of filter combinations, each prepared once.
             try connection.fetchAll("SELECT \(Crew.selection("crews")) FROM crews \(filter) ORDER BY \(orderBy) LIMIT ?", arguments + [limit]) {
                 try Crew(row: $0, startingAt: 0)
@@ -44,7 +44,7 @@ extension AppDatabase {
     /// Crews `userID` has not joined: those the people they follow belong to, then those in
     /// their region or of the sports of their crews, biggest first.
     public func recommendedCrews(userID: Int64, region: String?, limit: Int = 6) throws -> [Crew] {
-        try readRows { connection in
+        try database.readRows { connection in
             try connection.fetchAll("""
                 SELECT ranked.* FROM (
                     SELECT \(Crew.selection("crews")),

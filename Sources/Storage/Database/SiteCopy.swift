@@ -39,7 +39,7 @@ extension AppDatabase {
 
     /// Tables whose triggers keep other tables or columns (timelines, mail settings,
     /// revisions): quiet during the copy, since what they keep is copied as it is.
-    private static let tablesWithTriggers = ["users", "posts", "comments", "photos", "follows", "crewMembers"]
+    fileprivate static let tablesWithTriggers = ["users", "posts", "comments", "photos", "follows", "crewMembers"]
 
     /// Copies this SQLite site into `target`, an empty PostgreSQL database, in one
     /// transaction: every row of every table, ids kept and identities continued after them,

@@ -8,47 +8,49 @@ import Foundation
 /// Every feed is one statement (`FeedStatement`) for its posts' numbers and the viewer's
 /// likes and bookmarks; their text, authors and photos come from `KeptRows`, or from two more
 /// statements for the posts whose revision is not kept.
-extension AppDatabase {
+extension FeedStore {
     /// Posts by the people `userID` follows, their own, and posts in their crews.
     public func homeFeed(userID: Int64, before cursor: Int64?, limit: Int = 20) throws -> FeedPage {
         // The member's timeline (see `Migrations.createTimelines`), each row's reason
         // checked again: their own post, someone they follow, a crew they are in.
-        try readRows { try feedPage($0, .home, viewerID: userID, before: cursor, limit: limit) }
+        try database.readRows { try database.feedPage($0, .home, viewerID: userID, before: cursor, limit: limit) }
     }
 
     /// Everyone's posts.
     public func publicFeed(before cursor: Int64?, limit: Int = 20, viewerID: Int64?) throws -> FeedPage {
-        try readRows { try feedPage($0, .everyone, viewerID: viewerID, before: cursor, limit: limit) }
+        try database.readRows { try database.feedPage($0, .everyone, viewerID: viewerID, before: cursor, limit: limit) }
     }
 
     /// Posts carrying `tag` (already normalised).
     public func tagFeed(tag: String, before cursor: Int64?, limit: Int = 20, viewerID: Int64?) throws -> FeedPage {
-        try readRows { try feedPage($0, .tag, viewerID: viewerID, before: cursor, limit: limit, [tag]) }
+        try database.readRows { try database.feedPage($0, .tag, viewerID: viewerID, before: cursor, limit: limit, [tag]) }
     }
 
     /// One member's posts.
     public func userPosts(userID: Int64, before cursor: Int64?, limit: Int = 20, viewerID: Int64?) throws -> FeedPage {
-        try readRows { try feedPage($0, .member, viewerID: viewerID, before: cursor, limit: limit, [userID]) }
+        try database.readRows { try database.feedPage($0, .member, viewerID: viewerID, before: cursor, limit: limit, [userID]) }
     }
 
     /// A crew's posts.
     public func crewPosts(crewID: Int64, before cursor: Int64?, limit: Int = 20, viewerID: Int64?) throws -> FeedPage {
-        try readRows { try feedPage($0, .crew, viewerID: viewerID, before: cursor, limit: limit, [crewID]) }
+        try database.readRows { try database.feedPage($0, .crew, viewerID: viewerID, before: cursor, limit: limit, [crewID]) }
     }
 
     /// The posts `userID` bookmarked, most recently bookmarked first; the cursor is a bookmark id.
     public func bookmarkedPosts(userID: Int64, before cursor: Int64?, limit: Int = 20) throws -> FeedPage {
-        try readRows { try feedPage($0, .bookmarks, viewerID: userID, before: cursor, limit: limit) }
+        try database.readRows { try database.feedPage($0, .bookmarks, viewerID: userID, before: cursor, limit: limit) }
     }
 
     /// The post with its author and photos, as `viewerID` sees it.
     public func feedItem(postID: Int64, viewerID: Int64?) throws -> FeedItem? {
         // One id bound as itself: a JSON list of one costs a post's page 1.5 µs to parse.
-        try readRows { try items($0, try stamps($0, .one, [viewerID, Int64.max, 1, postID])).first }
+        try database.readRows { try database.items($0, try database.stamps($0, .one, [viewerID, Int64.max, 1, postID])).first }
     }
+}
 
+extension AppDatabase {
     /// One page: `limit` posts, and the cursor of the last if more follow.
-    private func feedPage(
+    fileprivate func feedPage(
         _ connection: SQLConnection, _ statement: FeedStatement, viewerID: Int64?, before cursor: Int64?, limit: Int, _ arguments: [any SQLBindable] = []
     ) throws -> FeedPage {
         let stamps = try stamps(connection, statement, [viewerID, cursor ?? Int64.max, limit + 1] + arguments)
@@ -65,7 +67,7 @@ extension AppDatabase {
     }
 
     /// A feed statement's rows.
-    private func stamps(_ connection: SQLConnection, _ statement: FeedStatement, _ arguments: [(any SQLBindable)?]) throws -> [FeedStamp] {
+    fileprivate func stamps(_ connection: SQLConnection, _ statement: FeedStatement, _ arguments: [(any SQLBindable)?]) throws -> [FeedStamp] {
         try connection.fetchAll(statement.sql(for: connection.engine), arguments) { row in
             FeedStamp(id: try row.decode(atIndex: 0), revision: try row.decode(atIndex: 1),
                       likeCount: try row.decode(atIndex: 2), commentCount: try row.decode(atIndex: 3),
@@ -77,7 +79,7 @@ extension AppDatabase {
     /// as kept at their revisions, or read now in one statement for those not kept (and one
     /// for their photos). A post deleted or changed since its stamp is left out of this page:
     /// the stamp's statement decided who may see it (hidden since, say), not the later read.
-    private func items(_ connection: SQLConnection, _ stamps: some Collection<FeedStamp>) throws -> [FeedItem] {
+    fileprivate func items(_ connection: SQLConnection, _ stamps: some Collection<FeedStamp>) throws -> [FeedItem] {
         let shown = try kept.posts.values(stamps) { try keptPosts(connection, ids: $0) }
         return zip(stamps, shown).compactMap { stamp, kept in
             guard let kept, kept.revision == stamp.revision else { return nil }
@@ -90,7 +92,7 @@ extension AppDatabase {
     }
 
     /// Posts with these ids as cards show them, read and kept at their current revisions.
-    private func keptPosts(_ connection: SQLConnection, ids: [Int64]) throws -> [Int64: Revised<KeptPost>] {
+    fileprivate func keptPosts(_ connection: SQLConnection, ids: [Int64]) throws -> [Int64: Revised<KeptPost>] {
         let idList = [SQLConnection.jsonArray(ids)]
         let photos = Dictionary(grouping: try connection.fetchAll("""
             SELECT \(Photo.selection()) FROM photos WHERE postID IN (\(connection.idList("?"))) ORDER BY postID, position

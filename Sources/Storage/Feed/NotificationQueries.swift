@@ -1,5 +1,22 @@
 import Foundation
 
+extension FeedStore {
+    /// The newest notifications of `userID`.
+    public func notifications(userID: Int64, limit: Int = 50) throws -> [NotificationItem] {
+        try database.read { db in
+            let notifications = try db.records(Notification.self, "SELECT \(Notification.selection()) FROM notifications WHERE userID = ? ORDER BY id DESC LIMIT ?", [userID, limit])
+            return try database.items(db, notifications)
+        }
+    }
+
+    public func markNotificationsRead(userID: Int64, now: Date = Date()) throws {
+        try database.write { db in
+            try db.execute("UPDATE notifications SET readAt = ? WHERE userID = ? AND readAt IS NULL", [now, userID])
+            db.changed(.notifications(userID: userID))
+        }
+    }
+}
+
 extension AppDatabase {
     func insertNotification(
         _ db: SQLConnection, userID: Int64, kind: Notification.Kind, actorID: Int64, postID: Int64?, commentID: Int64?,
@@ -11,14 +28,6 @@ extension AppDatabase {
         let id = try db.insert(notification)
         db.changed(.notifications(userID: userID))
         try enqueuePush(db, userID: userID, notificationID: id, kind: kind, now: now)
-    }
-
-    /// The newest notifications of `userID`.
-    public func notifications(userID: Int64, limit: Int = 50) throws -> [NotificationItem] {
-        try read { db in
-            let notifications = try db.records(Notification.self, "SELECT \(Notification.selection()) FROM notifications WHERE userID = ? ORDER BY id DESC LIMIT ?", [userID, limit])
-            return try items(db, notifications)
-        }
     }
 
     /// The notifications with their actors, crews, meetup titles and previews.
@@ -39,7 +48,7 @@ extension AppDatabase {
         }
     }
 
-    private func titles(_ db: SQLConnection, ids: [Int64]) throws -> [Int64: String] {
+    fileprivate func titles(_ db: SQLConnection, ids: [Int64]) throws -> [Int64: String] {
         guard !ids.isEmpty else { return [:] }
         let rows = try db.fetchAll("SELECT id, title FROM meetups WHERE id IN (\(db.idList("?")))", [SQLConnection.jsonArray(ids)]) {
             (try $0.decode(Int64.self, atIndex: 0), try $0.decode(String.self, atIndex: 1))
@@ -48,18 +57,11 @@ extension AppDatabase {
     }
 
     /// The Markdown of the rows `ids` of `table` that are still shown.
-    private func bodies(_ db: SQLConnection, table: String, ids: [Int64], alive: String) throws -> [Int64: String] {
+    fileprivate func bodies(_ db: SQLConnection, table: String, ids: [Int64], alive: String) throws -> [Int64: String] {
         guard !ids.isEmpty else { return [:] }
         let rows = try db.fetchAll("SELECT id, body FROM \(table) WHERE id IN (\(db.idList("?"))) AND \(alive)", [SQLConnection.jsonArray(ids)]) {
             (try $0.decode(Int64.self, atIndex: 0), try $0.decode(String.self, atIndex: 1))
         }
         return Dictionary(rows, uniquingKeysWith: { first, _ in first })
-    }
-
-    public func markNotificationsRead(userID: Int64, now: Date = Date()) throws {
-        try write { db in
-            try db.execute("UPDATE notifications SET readAt = ? WHERE userID = ? AND readAt IS NULL", [now, userID])
-            db.changed(.notifications(userID: userID))
-        }
     }
 }

@@ -14,7 +14,7 @@ public enum SearchMarker {
     public static let end = "\u{2}"
 }
 
-extension AppDatabase {
+extension FeedStore {
     /// Posts containing `query`, best matches first. The trigram index answers queries of three
     /// characters or more (any language, any substring); shorter ones, such as two-syllable
     /// Korean words, fall back to a bounded scan of recent posts.
@@ -23,9 +23,9 @@ extension AppDatabase {
         guard !search.isEmpty else { return [] }
         // The ids found, best first, with their excerpts.
         let found: [(id: Int64, excerpt: String)]
-        if search.usesIndex, engine.searchesThroughTables {
+        if search.usesIndex, database.engine.searchesThroughTables {
             // The matches and their snippets, two statements: one snapshot.
-            found = try read { db in
+            found = try database.read { db in
                 let phrase = search.phrase
                 // bm25 over every match of a common word took 20-40 ms; ranking the newest 500
                 // matches takes a few, whatever the size of the site.
@@ -43,7 +43,7 @@ extension AppDatabase {
                 return ids.map { ($0, excerpts[$0] ?? "") }
             }
         } else {
-            found = try readRows { db in
+            found = try database.readRows { db in
                 // From three characters on PostgreSQL, pg_trgm's index answers LIKE and ILIKE;
                 // the newest 500 matches are ranked by trigram similarity, as SQLite ranks them
                 // by bm25. Planned for the word searched: a common one is found faster walking
@@ -59,11 +59,11 @@ extension AppDatabase {
                         WHERE body \(db.like(search)) ? ESCAPE '\\' ORDER BY id DESC LIMIT ?
                         """, [search.containsPattern, limit])
                 return try db.fetchAll(matches, arguments, planEachRun: search.usesIndex) { row in
-                    (try row.decode(Int64.self, atIndex: 0), Self.excerpt(of: try row.decode(String.self, atIndex: 1), around: search.text))
+                    (try row.decode(Int64.self, atIndex: 0), AppDatabase.excerpt(of: try row.decode(String.self, atIndex: 1), around: search.text))
                 }
             }
         }
-        let items = try readRows { try feedItems($0, postIDs: found.map(\.id), viewerID: viewerID) }
+        let items = try database.readRows { try database.feedItems($0, postIDs: found.map(\.id), viewerID: viewerID) }
         let excerpts = Dictionary(found, uniquingKeysWith: { first, _ in first })
         return items.map { PostMatch(item: $0, excerpt: excerpts[$0.post.id ?? 0] ?? "") }
     }
@@ -75,7 +75,7 @@ extension AppDatabase {
         guard !search.isEmpty else { return [] }
         // Both statements are planned for the text searched: on PostgreSQL a rare text is found
         // through the trigram index of display names, a common one by walking the usernames.
-        return try readRows { db in
+        return try database.readRows { db in
             // Usernames are a–z, 0–9 and _: text that can start one is also found as a range of
             // the username index, walked in order until the page is full (10,000 members named
             // "Runner …" were all sorted before: 10 ms on PostgreSQL).
@@ -103,14 +103,16 @@ extension AppDatabase {
     /// Tags starting with `prefix` (normalised), most used first, with their post counts.
     public func searchTags(_ prefix: String, limit: Int = 10) throws -> [(tag: String, posts: Int)] {
         guard !prefix.isEmpty else { return [] }
-        return try readRows { db in
+        return try database.readRows { db in
             // A range on the primary key instead of LIKE, which would not use the index.
             try db.fetchAll("""
                 SELECT tag, count(*) AS posts FROM postTags WHERE tag >= ? AND tag < ? GROUP BY tag ORDER BY posts DESC, tag LIMIT ?
                 """, [prefix, prefix + "\u{10FFFF}", limit]) { (try $0.decode(String.self, atIndex: 0), try $0.decode(Int.self, atIndex: 1)) }
         }
     }
+}
 
+extension AppDatabase {
     static func excerpt(of body: String, around query: String) -> String {
         guard let range = body.range(of: query, options: .caseInsensitive) else { return String(body.prefix(160)) }
         let start = body.index(range.lowerBound, offsetBy: -60, limitedBy: body.startIndex) ?? body.startIndex

@@ -25,7 +25,17 @@ public struct LiveSession: Sendable, Equatable {
     }
 }
 
-extension AppDatabase {
+extension LiveMessage {
+    init(row: SQLRow) throws {
+        id = try row.decode(atIndex: 0)
+        authorUsername = try row.decode(atIndex: 1)
+        authorName = try row.decode(atIndex: 2)
+        body = try row.decode(atIndex: 3)
+        createdAt = try row.date(atIndex: 4)
+    }
+}
+
+extension LiveStore {
     /// The sessions among `ids` that still exist, with what decides whether they are live.
     public func liveSessions(ids: [Int64]) throws -> [Int64: LiveSession] {
         var found: [Int64: LiveSession] = [:]
@@ -33,7 +43,7 @@ extension AppDatabase {
         for start in stride(from: 0, to: ids.count, by: 500) {
             let slice = Array(ids[start..<min(ids.count, start + 500)])
             let marks = Array(repeating: "?", count: slice.count).joined(separator: ", ")
-            try readRows { db in
+            try database.readRows { db in
                 try db.run("""
                     SELECT sessions.id, sessions.userID, sessions.createdAt, sessions.lastSeenAt, users.suspendedUntil, users.silencedUntil
                     FROM sessions JOIN users ON users.id = sessions.userID WHERE sessions.id IN (\(marks))
@@ -50,7 +60,7 @@ extension AppDatabase {
     /// Who may read a meetup's talk: its host and the people it accepted; nobody while staff
     /// keep the meetup hidden but its host.
     public func talkReaders(meetupID: Int64) throws -> Set<Int64> {
-        try readRows { db in
+        try database.readRows { db in
             Set(try db.values("""
                 SELECT hostID FROM meetups WHERE id = ?1
                 UNION SELECT a.userID FROM meetupApplications a JOIN meetups m ON m.id = a.meetupID
@@ -61,7 +71,7 @@ extension AppDatabase {
 
     /// A meetup's talk after the message `after`, oldest first, at most `limit`.
     public func talk(meetupID: Int64, after: Int64, limit: Int = 200) throws -> [LiveMessage] {
-        try readRows { db in
+        try database.readRows { db in
             try db.fetchAll("""
                 SELECT t.id, users.username, users.displayName, t.body, t.createdAt FROM meetupTalk t JOIN users ON users.id = t.authorID
                 WHERE t.meetupID = ? AND t.id > ? ORDER BY t.id LIMIT ?
@@ -71,19 +81,19 @@ extension AppDatabase {
 
     /// The newest message of a meetup's talk (0 for none).
     public func lastTalkID(meetupID: Int64) throws -> Int64 {
-        try readRows { db in try db.value("SELECT max(id) FROM meetupTalk WHERE meetupID = ?", [meetupID], as: Int64.self) ?? 0 }
+        try database.readRows { db in try db.value("SELECT max(id) FROM meetupTalk WHERE meetupID = ?", [meetupID], as: Int64.self) ?? 0 }
     }
 
     /// Who may read a crew's guestbook as it happens: its members.
     public func guestbookReaders(crewID: Int64) throws -> Set<Int64> {
-        try readRows { db in
+        try database.readRows { db in
             Set(try db.values("SELECT userID FROM crewMembers WHERE crewID = ? AND role != 'pending'", [crewID], as: Int64.self))
         }
     }
 
     /// A crew's guestbook after the comment `after`, oldest first, at most `limit`.
     public func guestbook(crewID: Int64, after: Int64, limit: Int = 200) throws -> [LiveMessage] {
-        try readRows { db in
+        try database.readRows { db in
             try db.fetchAll("""
                 SELECT c.id, users.username, users.displayName, c.body, c.createdAt FROM crewComments c JOIN users ON users.id = c.authorID
                 WHERE c.crewID = ? AND c.id > ? ORDER BY c.id LIMIT ?
@@ -93,23 +103,13 @@ extension AppDatabase {
 
     /// The newest comment of a crew's guestbook (0 for none).
     public func lastGuestbookID(crewID: Int64) throws -> Int64 {
-        try readRows { db in try db.value("SELECT max(id) FROM crewComments WHERE crewID = ?", [crewID], as: Int64.self) ?? 0 }
+        try database.readRows { db in try db.value("SELECT max(id) FROM crewComments WHERE crewID = ?", [crewID], as: Int64.self) ?? 0 }
     }
 
     /// How many of a member's notifications are unread.
     public func unreadNotificationCount(userID: Int64) throws -> Int {
-        try readRows { db in
+        try database.readRows { db in
             try db.value("SELECT count(*) FROM notifications WHERE userID = ? AND readAt IS NULL", [userID], as: Int.self) ?? 0
         }
-    }
-}
-
-extension LiveMessage {
-    init(row: SQLRow) throws {
-        id = try row.decode(atIndex: 0)
-        authorUsername = try row.decode(atIndex: 1)
-        authorName = try row.decode(atIndex: 2)
-        body = try row.decode(atIndex: 3)
-        createdAt = try row.date(atIndex: 4)
     }
 }

@@ -4,10 +4,10 @@ import Geo
 /// Where meetups meet: the last point a crew or a host used, and the meetups and crews near a
 /// point. Near searches take the points in a bounding box on the indexed coordinates
 /// (`meetups_place`), then keep those within the exact distance, nearest first.
-extension AppDatabase {
+extension MeetupStore {
     /// The meeting point of the crew's newest meetup that has one, or else the host's.
     public func lastMeetupPoint(crewID: Int64?, hostID: Int64) throws -> Coordinate? {
-        try readRows { connection in
+        try database.readRows { connection in
             for (column, id) in [("crewID", crewID), ("hostID", hostID)] {
                 guard let id else { continue }
                 let found = try connection.fetchAll("""
@@ -20,10 +20,6 @@ extension AppDatabase {
         }
     }
 
-    /// Most meetups a near search weighs (the nearest are kept): only their coordinates are
-    /// read, and only the nearest `limit` whole.
-    public static let nearCandidates = 20_000
-
     /// Upcoming meetups matching `filter` within `radius` metres of `point`, nearest first,
     /// with their distances; at most `limit`.
     public func meetups(_ filter: MeetupFilter, near point: Coordinate, radius: Double, viewerID: Int64?, limit: Int = 50, now: Date = Date())
@@ -31,10 +27,10 @@ extension AppDatabase {
     {
         var filter = filter
         filter.area = point.boundingBox(meters: radius)
-        let (conditions, arguments) = meetupConditions(filter, viewerID: viewerID, after: nil, now: now)
-        return try readRows { connection in
+        let (conditions, arguments) = database.meetupConditions(filter, viewerID: viewerID, after: nil, now: now)
+        return try database.readRows { connection in
             let places = try connection.fetchAll("SELECT id, latitude, longitude FROM meetups WHERE \(conditions) LIMIT ?",
-                                                 arguments + [Self.nearCandidates]) { row -> (Int64, Double)? in
+                                                 arguments + [AppDatabase.nearCandidates]) { row -> (Int64, Double)? in
                 guard let place = Coordinate(latitude: try row.decode(Double.self, atIndex: 1), longitude: try row.decode(Double.self, atIndex: 2)) else { return nil }
                 let meters = point.distance(to: place)
                 return meters <= radius ? (try row.decode(Int64.self, atIndex: 0), meters) : nil
@@ -53,13 +49,13 @@ extension AppDatabase {
     /// `point`, by their nearest meeting point; at most `limit`.
     public func crews(near point: Coordinate, radius: Double, limit: Int = 50) throws -> [(crew: Crew, meters: Double)] {
         let box = point.boundingBox(meters: radius)
-        return try readRows { connection in
+        return try database.readRows { connection in
             let places = try connection.fetchAll("""
                 SELECT crewID, latitude, longitude FROM meetups
                 WHERE latitude IS NOT NULL AND latitude BETWEEN ? AND ? AND longitude BETWEEN ? AND ?
                     AND crewID IS NOT NULL AND hiddenAt IS NULL
                 LIMIT ?
-                """, [box.latitudes.lowerBound, box.latitudes.upperBound, box.longitudes.lowerBound, box.longitudes.upperBound, Self.nearCandidates]) {
+                """, [box.latitudes.lowerBound, box.latitudes.upperBound, box.longitudes.lowerBound, box.longitudes.upperBound, AppDatabase.nearCandidates]) {
                 (try $0.decode(Int64.self, atIndex: 0), Coordinate(latitude: try $0.decode(Double.self, atIndex: 1), longitude: try $0.decode(Double.self, atIndex: 2)))
             }
             var nearest: [Int64: Double] = [:]
@@ -79,4 +75,10 @@ extension AppDatabase {
                 .sorted { ($0.1, $0.0.id ?? 0) < ($1.1, $1.0.id ?? 0) }
         }
     }
+}
+
+extension AppDatabase {
+    /// Most meetups a near search weighs (the nearest are kept): only their coordinates are
+    /// read, and only the nearest `limit` whole.
+    public static let nearCandidates = 20_000
 }

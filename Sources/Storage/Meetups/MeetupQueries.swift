@@ -10,35 +10,25 @@ public enum ApplyResult: Sendable, Equatable {
     case chooseGroup
 }
 
-extension AppDatabase {
+extension MeetupStore {
     // MARK: - Hosting
 
     /// Creates the meetup with its pace groups, if any (its capacity is then theirs summed).
     public func createMeetup(_ meetup: Meetup, groups: [PaceGroup] = []) throws -> Meetup {
-        try write { db in
+        try database.write { db in
             var meetup = meetup
             if let crewID = meetup.crewID {
-                guard try crewRole(db, crewID: crewID, userID: meetup.hostID)?.isMember == true else { throw StorageError.forbidden }
+                guard try database.crewRole(db, crewID: crewID, userID: meetup.hostID)?.isMember == true else { throw StorageError.forbidden }
             }
             if !groups.isEmpty { meetup.capacity = groups.reduce(0) { $0 + $1.capacity } }
             meetup.id = try db.insert(meetup)
-            try insertGroups(db, groups, meetupID: meetup.storedID)
+            try database.insertGroups(db, groups, meetupID: meetup.storedID)
             return meetup
         }
     }
 
-    private func insertGroups(_ db: SQLConnection, _ groups: [PaceGroup], meetupID: Int64) throws {
-        for (position, group) in groups.enumerated() {
-            var group = group
-            group.meetupID = meetupID
-            group.position = position
-            group.acceptedCount = 0
-            group.id = try db.insert(group)
-        }
-    }
-
     public func paceGroups(meetupID: Int64) throws -> [PaceGroup] {
-        try readRows { db in
+        try database.readRows { db in
             try db.records(PaceGroup.self, "SELECT \(PaceGroup.selection()) FROM meetupGroups WHERE meetupID = ? ORDER BY position", [meetupID])
         }
     }
@@ -51,7 +41,7 @@ extension AppDatabase {
     /// leaves them as they are).
     public func updateMeetup(_ meetup: Meetup, by hostID: Int64, change: String?, reconfirm: Bool = false, groups: [PaceGroup]? = nil,
                              now: Date = Date()) throws -> Meetup {
-        try write { db in
+        try database.write { db in
             guard let old = try db.record(Meetup.self, id: meetup.id), old.hostID == hostID else { throw StorageError.notFound }
             db.changed(.meetup(meetupID: try old.storedID))
             var meetup = meetup
@@ -60,7 +50,7 @@ extension AppDatabase {
                 let applied = try db.value("SELECT count(*) FROM meetupApplications WHERE meetupID = ? AND status != 'cancelled'", [old.id], as: Int.self) ?? 0
                 guard applied == 0 else { throw StorageError.locked }
                 try db.execute("DELETE FROM meetupGroups WHERE meetupID = ?", [old.id])
-                try insertGroups(db, groups, meetupID: old.storedID)
+                try database.insertGroups(db, groups, meetupID: old.storedID)
                 if !groups.isEmpty { meetup.capacity = groups.reduce(0) { $0 + $1.capacity } }
             } else if !oldGroups.isEmpty {
                 meetup.capacity = old.capacity
@@ -76,12 +66,12 @@ extension AppDatabase {
             meetup.updatedAt = now
             try db.update(meetup)
             if let change {
-                let deadline = min(now.addingTimeInterval(Self.confirmationWindow), meetup.startsAt)
+                let deadline = min(now.addingTimeInterval(AppDatabase.confirmationWindow), meetup.startsAt)
                 for user in try db.values("SELECT userID FROM meetupApplications WHERE meetupID = ? AND status = 'accepted'", [meetup.id], as: Int64.self) {
                     if reconfirm {
                         try db.execute("UPDATE meetupApplications SET confirmBy = ? WHERE meetupID = ? AND userID = ?", [deadline, meetup.id, user])
                     }
-                    try insertNotification(db, userID: user, kind: reconfirm ? .meetupConfirm : .meetupChanged, actorID: hostID, postID: nil,
+                    try database.insertNotification(db, userID: user, kind: reconfirm ? .meetupConfirm : .meetupChanged, actorID: hostID, postID: nil,
                                            commentID: nil, meetupID: meetup.id, detail: change, now: now)
                 }
             }
@@ -90,7 +80,7 @@ extension AppDatabase {
     }
 
     public func closeMeetup(id: Int64, by hostID: Int64, now: Date = Date()) throws {
-        try write { db in
+        try database.write { db in
             db.changed(.meetup(meetupID: id))
             guard let meetup = try db.record(Meetup.self, id: id), meetup.hostID == hostID else { throw StorageError.notFound }
             try db.execute("UPDATE meetups SET closedAt = coalesce(closedAt, ?) WHERE id = ?", [now, id])
@@ -103,16 +93,16 @@ extension AppDatabase {
     /// pending for the host (approval). Eligibility and the deadline are checked here, in the
     /// same transaction that takes the place.
     public func apply(meetupID: Int64, userID: Int64, groupID: Int64? = nil, now: Date = Date()) throws -> ApplyResult {
-        try write { db in
+        try database.write { db in
             db.changed(.meetup(meetupID: meetupID))
             guard let meetup = try db.record(Meetup.self, id: meetupID), let user = try db.record(User.self, id: userID) else {
                 throw StorageError.notFound
             }
-            if meetup.crewOnly, let crewID = meetup.crewID, try crewRole(db, crewID: crewID, userID: userID)?.isMember != true {
+            if meetup.crewOnly, let crewID = meetup.crewID, try database.crewRole(db, crewID: crewID, userID: userID)?.isMember != true {
                 throw StorageError.forbidden
             }
             guard meetup.hostID != userID else { return .alreadyApplied(.accepted) }
-            if try meetup.hiddenAt != nil || isBlocked(db, meetup.hostID, userID) { throw StorageError.forbidden }
+            if try meetup.hiddenAt != nil || database.isBlocked(db, meetup.hostID, userID) { throw StorageError.forbidden }
             let existing = try db.value("SELECT status FROM meetupApplications WHERE meetupID = ? AND userID = ?", [meetupID, userID], as: String.self).flatMap(ApplicationStatus.init(rawValue:))
             if let existing, existing != .cancelled { return .alreadyApplied(existing) }
             if meetup.isClosed(at: now) { return .closed }
@@ -129,7 +119,7 @@ extension AppDatabase {
                 status = .pending
             } else if group.map({ $0.acceptedCount < $0.capacity }) ?? (meetup.acceptedCount < meetup.capacity) {
                 status = .accepted
-                try takePlace(db, meetupID: meetupID, groupID: group?.id)
+                try database.takePlace(db, meetupID: meetupID, groupID: group?.id)
             } else {
                 status = .waitlisted
             }
@@ -139,7 +129,7 @@ extension AppDatabase {
                     groupID = excluded.groupID, attended = NULL
                 """, [meetupID, userID, status.rawValue, now, group?.id])
             if status == .pending && meetup.signupMode == .approval {
-                try insertNotification(db, userID: meetup.hostID, kind: .meetupApplied, actorID: userID, postID: nil, commentID: nil,
+                try database.insertNotification(db, userID: meetup.hostID, kind: .meetupApplied, actorID: userID, postID: nil, commentID: nil,
                                        meetupID: meetupID, now: now)
             }
             return status == .accepted ? .accepted : status == .pending ? .pending : .waitlisted
@@ -148,46 +138,16 @@ extension AppDatabase {
 
     /// Withdraws an application. A place given up goes to the first on the waitlist, who is told.
     public func cancelApplication(meetupID: Int64, userID: Int64, now: Date = Date()) throws {
-        try write { db in
+        try database.write { db in
             db.changed(.meetup(meetupID: meetupID))
             guard let meetup = try db.record(Meetup.self, id: meetupID) else { throw StorageError.notFound }
-            guard let (status, groupID) = try applicationStatus(db, meetupID: meetupID, userID: userID),
+            guard let (status, groupID) = try database.applicationStatus(db, meetupID: meetupID, userID: userID),
                   [.accepted, .pending, .waitlisted].contains(status)
             else { throw StorageError.notFound }
             guard now < meetup.startsAt else { throw StorageError.forbidden }
             try db.execute("UPDATE meetupApplications SET status = 'cancelled', confirmBy = NULL WHERE meetupID = ? AND userID = ?", [meetupID, userID])
             guard status == .accepted else { return }
-            try releasePlace(db, meetup, groupID: groupID, now: now)
-        }
-    }
-
-    /// An application's status and pace group, nil when there is none.
-    private func applicationStatus(_ db: SQLConnection, meetupID: Int64, userID: Int64) throws -> (ApplicationStatus, groupID: Int64?)? {
-        try db.fetchOne("SELECT status, groupID FROM meetupApplications WHERE meetupID = ? AND userID = ?", [meetupID, userID]) { row in
-            (try row.decodeRawValue(atIndex: 0) as ApplicationStatus, try row.decode(Int64?.self, atIndex: 1))
-        }
-    }
-
-    /// One place taken, in the meetup and in its pace group: the CHECKs refuse one too many.
-    private func takePlace(_ db: SQLConnection, meetupID: Int64, groupID: Int64?) throws {
-        try db.refusing(as: .full) {
-            try db.execute("UPDATE meetups SET acceptedCount = acceptedCount + 1 WHERE id = ?", [meetupID])
-            if let groupID { try db.execute("UPDATE meetupGroups SET acceptedCount = acceptedCount + 1 WHERE id = ?", [groupID]) }
-        }
-    }
-
-    /// A place given up (in `groupID`'s group, if any): the first waiting for it takes it and is told.
-    private func releasePlace(_ db: SQLConnection, _ meetup: Meetup, groupID: Int64?, now: Date) throws {
-        let meetupID = try meetup.storedID
-        try db.execute("UPDATE meetups SET acceptedCount = acceptedCount - 1 WHERE id = ?", [meetupID])
-        if let groupID { try db.execute("UPDATE meetupGroups SET acceptedCount = acceptedCount - 1 WHERE id = ?", [groupID]) }
-        if let next = try db.value("""
-            SELECT userID FROM meetupApplications WHERE meetupID = ? AND status = 'waitlisted' AND groupID IS NOT DISTINCT FROM ? ORDER BY queuedAt, id LIMIT 1
-            """, [meetupID, groupID], as: Int64.self) {
-            try db.execute("UPDATE meetupApplications SET status = 'accepted' WHERE meetupID = ? AND userID = ?", [meetupID, next])
-            try takePlace(db, meetupID: meetupID, groupID: groupID)
-            try insertNotification(db, userID: next, kind: .meetupPromoted, actorID: meetup.hostID, postID: nil, commentID: nil,
-                                   meetupID: meetupID, now: now)
+            try database.releasePlace(db, meetup, groupID: groupID, now: now)
         }
     }
 
@@ -199,11 +159,11 @@ extension AppDatabase {
     @discardableResult
     public func drawLotteries(now: Date = Date(), rank: (String) -> String) throws -> [Int64] {
         // Most calls find nothing due: a read, not a write transaction, tells.
-        let anyDue = try read { db in
+        let anyDue = try database.read { db in
             try db.value("SELECT EXISTS (SELECT 1 FROM meetups WHERE signupMode = 'lottery' AND drawnAt IS NULL AND deadline <= ?)", [now], as: Bool.self) ?? false
         }
         guard anyDue else { return [] }
-        return try write { db in
+        return try database.write { db in
             let due = try db.values("""
                 SELECT id FROM meetups WHERE signupMode = 'lottery' AND drawnAt IS NULL AND deadline <= ?
                 """, [now], as: Int64.self)
@@ -231,13 +191,13 @@ extension AppDatabase {
                     let won = (free[entrant.group] ?? 0) > 0
                     if won {
                         free[entrant.group, default: 0] -= 1
-                        try takePlace(db, meetupID: id, groupID: entrant.group)
+                        try database.takePlace(db, meetupID: id, groupID: entrant.group)
                     } else {
                         waiting[entrant.group, default: 0] += 1
                     }
                     // The waitlist keeps the drawn order: a millisecond apart.
                     try db.execute("UPDATE meetupApplications SET status = ?, queuedAt = ? WHERE meetupID = ? AND userID = ?", [won ? "accepted" : "waitlisted", now.addingTimeInterval(Double(index) / 1000), id, entrant.id])
-                    try insertNotification(db, userID: entrant.id, kind: won ? .meetupLotteryWon : .meetupLotteryLost, actorID: meetup.hostID,
+                    try database.insertNotification(db, userID: entrant.id, kind: won ? .meetupLotteryWon : .meetupLotteryLost, actorID: meetup.hostID,
                                            postID: nil, commentID: nil, meetupID: id, detail: won ? "" : String(waiting[entrant.group] ?? 0), now: now)
                 }
                 drawn.append(id)
@@ -248,10 +208,10 @@ extension AppDatabase {
 
     /// The meetup's check-in code, made by `make` the first time it is asked for.
     public func checkinCode(meetupID: Int64, make: () -> String) throws -> String {
-        if let code = try readRows({ db in try db.value("SELECT checkinCode FROM meetups WHERE id = ?", [meetupID], as: String.self) }) {
+        if let code = try database.readRows({ db in try db.value("SELECT checkinCode FROM meetups WHERE id = ?", [meetupID], as: String.self) }) {
             return code
         }
-        return try write { db in
+        return try database.write { db in
             if let code = try db.value("SELECT checkinCode FROM meetups WHERE id = ?", [meetupID], as: String.self) { return code }
             let code = make()
             try db.execute("UPDATE meetups SET checkinCode = ? WHERE id = ? AND checkinCode IS NULL", [code, meetupID])
@@ -259,20 +219,11 @@ extension AppDatabase {
         }
     }
 
-    public enum CheckIn: Equatable, Sendable {
-        case checkedIn
-        /// A wrong code, and how many tries are left.
-        case wrongCode(triesLeft: Int)
-        case locked
-        case notOpen
-        case notGoing
-    }
-
     /// Checks `userID` in with `code`, in one transaction: the count of wrong codes is read and
     /// raised in the same transaction that compares, so guesses sent in parallel still stop
     /// at five.
-    public func checkIn(meetupID: Int64, userID: Int64, code: String, now: Date = Date()) throws -> CheckIn {
-        try write { db in
+    public func checkIn(meetupID: Int64, userID: Int64, code: String, now: Date = Date()) throws -> AppDatabase.CheckIn {
+        try database.write { db in
             db.changed(.meetup(meetupID: meetupID))
             guard let meetup = try db.record(Meetup.self, id: meetupID) else { throw StorageError.notFound }
             guard meetup.isCheckInOpen(at: now), let expected = meetup.checkinCode else { return .notOpen }
@@ -292,12 +243,9 @@ extension AppDatabase {
         }
     }
 
-    /// How long people going have to confirm after a move (at most until the start).
-    public static let confirmationWindow: TimeInterval = 24 * 3600
-
     /// Keeps the place of someone asked to confirm it; refused once the deadline has passed.
     public func confirmPlace(meetupID: Int64, userID: Int64, now: Date = Date()) throws {
-        try write { db in
+        try database.write { db in
             db.changed(.meetup(meetupID: meetupID))
             let confirmed = try db.execute("""
                 UPDATE meetupApplications SET confirmBy = NULL
@@ -322,16 +270,16 @@ extension AppDatabase {
                 (try $0.decode(Int64.self, atIndex: 0), try $0.decode(Int64.self, atIndex: 1), try $0.decode(Int64?.self, atIndex: 2))
             }
         }
-        guard try !readRows(expiredPlaces).isEmpty else { return 0 }
-        return try write { db in
+        guard try !database.readRows(expiredPlaces).isEmpty else { return 0 }
+        return try database.write { db in
             let rows = try expiredPlaces(db)
             for (meetupID, userID, groupID) in rows {
                 guard let meetup = try db.record(Meetup.self, id: meetupID) else { continue }
                 db.changed(.meetup(meetupID: meetupID))
                 try db.execute("UPDATE meetupApplications SET status = 'cancelled', confirmBy = NULL WHERE meetupID = ? AND userID = ?", [meetupID, userID])
-                try insertNotification(db, userID: userID, kind: .meetupUnconfirmed, actorID: meetup.hostID, postID: nil, commentID: nil,
+                try database.insertNotification(db, userID: userID, kind: .meetupUnconfirmed, actorID: meetup.hostID, postID: nil, commentID: nil,
                                        meetupID: meetupID, now: now)
-                try releasePlace(db, meetup, groupID: groupID, now: now)
+                try database.releasePlace(db, meetup, groupID: groupID, now: now)
             }
             return rows.count
         }
@@ -339,21 +287,21 @@ extension AppDatabase {
 
     /// The host accepts or rejects a pending application; accepting past capacity is refused.
     public func decideApplication(meetupID: Int64, userID: Int64, by hostID: Int64, accept: Bool, now: Date = Date()) throws {
-        try write { db in
+        try database.write { db in
             db.changed(.meetup(meetupID: meetupID))
             guard let meetup = try db.record(Meetup.self, id: meetupID), meetup.hostID == hostID else { throw StorageError.forbidden }
-            guard let (status, groupID) = try applicationStatus(db, meetupID: meetupID, userID: userID), status == .pending
+            guard let (status, groupID) = try database.applicationStatus(db, meetupID: meetupID, userID: userID), status == .pending
             else { throw StorageError.notFound }
-            if accept { try takePlace(db, meetupID: meetupID, groupID: groupID) }
+            if accept { try database.takePlace(db, meetupID: meetupID, groupID: groupID) }
             try db.execute("UPDATE meetupApplications SET status = ? WHERE meetupID = ? AND userID = ?", [accept ? "accepted" : "rejected", meetupID, userID])
-            try insertNotification(db, userID: userID, kind: accept ? .meetupAccepted : .meetupRejected, actorID: hostID,
+            try database.insertNotification(db, userID: userID, kind: accept ? .meetupAccepted : .meetupRejected, actorID: hostID,
                                    postID: nil, commentID: nil, meetupID: meetupID, now: now)
         }
     }
 
     /// After the start, the host records who came; `present` holds the accepted users who did.
     public func recordAttendance(meetupID: Int64, by hostID: Int64, present: Set<Int64>, now: Date = Date()) throws {
-        try write { db in
+        try database.write { db in
             db.changed(.meetup(meetupID: meetupID))
             guard let meetup = try db.record(Meetup.self, id: meetupID), meetup.hostID == hostID else { throw StorageError.forbidden }
             guard now >= meetup.startsAt else { throw StorageError.forbidden }
@@ -366,12 +314,12 @@ extension AppDatabase {
     // MARK: - Reads
 
     public func meetup(id: Int64) throws -> Meetup? {
-        try readRows { db in try db.record(Meetup.self, id: id) }
+        try database.readRows { db in try db.record(Meetup.self, id: id) }
     }
 
     /// Applicants of a meetup in queue order, with their status.
     public func participants(meetupID: Int64) throws -> [Participant] {
-        try readRows { db in
+        try database.readRows { db in
             try db.fetchAll("""
                 SELECT \(User.selection("users")), a.status AS applicationStatus, a.attended AS applicationAttended, a.groupID AS applicationGroup
                 FROM meetupApplications a JOIN users ON users.id = a.userID
@@ -387,7 +335,7 @@ extension AppDatabase {
     /// The viewer's application status, their place on the waitlist (1-based) when waiting,
     /// and the deadline to confirm their place when the host moved the meetup.
     public func application(meetupID: Int64, userID: Int64) throws -> (status: ApplicationStatus, waitlistPlace: Int?, confirmBy: Date?)? {
-        try read { db in
+        try database.read { db in
             guard let row = try db.fetchOne("SELECT id, status, queuedAt, confirmBy, groupID FROM meetupApplications WHERE meetupID = ? AND userID = ?",
                                             [meetupID, userID], { row in
                 (id: try row.decode(Int64.self, atIndex: 0), status: ApplicationStatus(rawValue: try row.string(atIndex: 1)),
@@ -405,18 +353,72 @@ extension AppDatabase {
     }
 
     public func waitlistLength(meetupID: Int64) throws -> Int {
-        try readRows { db in
+        try database.readRows { db in
             try db.value("SELECT count(*) FROM meetupApplications WHERE meetupID = ? AND status = 'waitlisted'", [meetupID], as: Int.self) ?? 0
         }
     }
 
     /// Share of finished meetups a member attended, over those where attendance was taken.
     public func attendance(userID: Int64) throws -> (attended: Int, recorded: Int) {
-        try readRows { connection in
+        try database.readRows { connection in
             try connection.fetchOne("""
                 SELECT count(*) FILTER (WHERE attended = TRUE), count(*)
                 FROM meetupApplications WHERE userID = ? AND status = 'accepted' AND attended IS NOT NULL
                 """, [userID]) { row in (attended: try row.decode(atIndex: 0) as Int, recorded: try row.decode(atIndex: 1) as Int) }
         } ?? (0, 0)
     }
+}
+
+extension AppDatabase {
+    fileprivate func insertGroups(_ db: SQLConnection, _ groups: [PaceGroup], meetupID: Int64) throws {
+        for (position, group) in groups.enumerated() {
+            var group = group
+            group.meetupID = meetupID
+            group.position = position
+            group.acceptedCount = 0
+            group.id = try db.insert(group)
+        }
+    }
+
+    /// An application's status and pace group, nil when there is none.
+    fileprivate func applicationStatus(_ db: SQLConnection, meetupID: Int64, userID: Int64) throws -> (ApplicationStatus, groupID: Int64?)? {
+        try db.fetchOne("SELECT status, groupID FROM meetupApplications WHERE meetupID = ? AND userID = ?", [meetupID, userID]) { row in
+            (try row.decodeRawValue(atIndex: 0) as ApplicationStatus, try row.decode(Int64?.self, atIndex: 1))
+        }
+    }
+
+    /// One place taken, in the meetup and in its pace group: the CHECKs refuse one too many.
+    fileprivate func takePlace(_ db: SQLConnection, meetupID: Int64, groupID: Int64?) throws {
+        try db.refusing(as: .full) {
+            try db.execute("UPDATE meetups SET acceptedCount = acceptedCount + 1 WHERE id = ?", [meetupID])
+            if let groupID { try db.execute("UPDATE meetupGroups SET acceptedCount = acceptedCount + 1 WHERE id = ?", [groupID]) }
+        }
+    }
+
+    /// A place given up (in `groupID`'s group, if any): the first waiting for it takes it and is told.
+    fileprivate func releasePlace(_ db: SQLConnection, _ meetup: Meetup, groupID: Int64?, now: Date) throws {
+        let meetupID = try meetup.storedID
+        try db.execute("UPDATE meetups SET acceptedCount = acceptedCount - 1 WHERE id = ?", [meetupID])
+        if let groupID { try db.execute("UPDATE meetupGroups SET acceptedCount = acceptedCount - 1 WHERE id = ?", [groupID]) }
+        if let next = try db.value("""
+            SELECT userID FROM meetupApplications WHERE meetupID = ? AND status = 'waitlisted' AND groupID IS NOT DISTINCT FROM ? ORDER BY queuedAt, id LIMIT 1
+            """, [meetupID, groupID], as: Int64.self) {
+            try db.execute("UPDATE meetupApplications SET status = 'accepted' WHERE meetupID = ? AND userID = ?", [meetupID, next])
+            try takePlace(db, meetupID: meetupID, groupID: groupID)
+            try insertNotification(db, userID: next, kind: .meetupPromoted, actorID: meetup.hostID, postID: nil, commentID: nil,
+                                   meetupID: meetupID, now: now)
+        }
+    }
+
+    public enum CheckIn: Equatable, Sendable {
+        case checkedIn
+        /// A wrong code, and how many tries are left.
+        case wrongCode(triesLeft: Int)
+        case locked
+        case notOpen
+        case notGoing
+    }
+
+    /// How long people going have to confirm after a move (at most until the start).
+    public static let confirmationWindow: TimeInterval = 24 * 3600
 }

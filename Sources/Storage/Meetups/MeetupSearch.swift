@@ -37,15 +37,15 @@ public struct MeetupCursor: Sendable, Equatable {
     }
 }
 
-extension AppDatabase {
+extension MeetupStore {
     /// Upcoming meetups (soonest first) matching `filter` that `viewerID` may see: crew-only
     /// meetups show to their crew's members.
     public func meetups(_ filter: MeetupFilter, viewerID: Int64?, after cursor: MeetupCursor?, limit: Int = 20, now: Date = Date())
         throws -> (meetups: [Meetup], next: MeetupCursor?)
     {
-        let (conditions, arguments) = meetupConditions(filter, viewerID: viewerID, after: cursor, now: now)
+        let (conditions, arguments) = database.meetupConditions(filter, viewerID: viewerID, after: cursor, now: now)
         // A handful of filter combinations, each prepared once.
-        let found = try readRows { connection in
+        let found = try database.readRows { connection in
             try connection.fetchAll("""
                 SELECT \(Meetup.selection()) FROM meetups WHERE \(conditions) ORDER BY startsAt, id LIMIT ?
                 """, arguments + [limit + 1]) { try Meetup(row: $0, startingAt: 0) }
@@ -55,6 +55,97 @@ extension AppDatabase {
         return (shown, next)
     }
 
+    /// The upcoming and recent meetups `userID` is going to (accepted) or hosts.
+    public func meetupsGoing(userID: Int64, since: Date) throws -> [Meetup] {
+        try database.read { db in
+            try db.records(Meetup.self, """
+                SELECT \(Meetup.selection()) FROM meetups WHERE startsAt >= ?1 AND (hostID = ?2 OR id IN
+                    (SELECT meetupID FROM meetupApplications WHERE userID = ?2 AND status = 'accepted'))
+                ORDER BY startsAt
+                """, [since, userID])
+        }
+    }
+
+    /// The member's calendar token, made on first use.
+    public func calendarToken(userID: Int64, make: () -> String) throws -> String {
+        // Read first: the meetup list asks on every visit, and a write would cost a transaction.
+        if let token = try database.readRows({ db in try db.value("SELECT calendarToken FROM users WHERE id = ?", [userID], as: String.self) }) {
+            return token
+        }
+        return try database.write { db in
+            if let token = try db.value("SELECT calendarToken FROM users WHERE id = ?", [userID], as: String.self) { return token }
+            let token = make()
+            try db.execute("UPDATE users SET calendarToken = ? WHERE id = ?", [token, userID])
+            return token
+        }
+    }
+
+    public func user(calendarToken: String) throws -> User? {
+        try database.read { db in try db.record(User.self, "SELECT \(User.selection()) FROM users WHERE calendarToken = ?", [calendarToken]) }
+    }
+
+    // MARK: - Talk and bookmarks
+
+    /// Adds to a meetup's talk thread: the host and accepted participants only.
+    public func addTalk(meetupID: Int64, authorID: Int64, body: String, bodyHTML: String, now: Date = Date()) throws {
+        try database.write { db in
+            guard try database.canTalk(db, meetupID: meetupID, userID: authorID) else { throw StorageError.forbidden }
+            db.changed(.talk(meetupID: meetupID))
+            guard let talkID = try db.value("""
+                INSERT INTO meetupTalk (meetupID, authorID, body, bodyHTML, createdAt) VALUES (?, ?, ?, ?, ?) RETURNING id
+                """, [meetupID, authorID, body, bodyHTML, now], as: Int64.self) else { throw StorageError.notFound }
+            try database.enqueueTalkPush(db, meetupID: meetupID, talkID: talkID, authorID: authorID, now: now)
+        }
+    }
+
+    /// The talk thread, oldest first, for the host and accepted participants; 403 for others.
+    public func talk(meetupID: Int64, viewerID: Int64) throws -> [(author: User, bodyHTML: String, createdAt: Date)] {
+        try database.read { db in
+            guard try database.canTalk(db, meetupID: meetupID, userID: viewerID) else { throw StorageError.forbidden }
+            return try db.fetchAll("""
+                SELECT \(User.selection("users")), t.bodyHTML AS talkHTML, t.createdAt AS talkAt FROM meetupTalk t JOIN users ON users.id = t.authorID
+                WHERE t.meetupID = ? ORDER BY t.id
+                """, [meetupID]) { row in
+                (try User(row: row, startingAt: 0), try row.decode(String.self, atIndex: User.columns.count), try row.date(atIndex: User.columns.count + 1))
+            }
+        }
+    }
+
+    public func talkCount(meetupID: Int64) throws -> Int {
+        try database.readRows { db in try db.value("SELECT count(*) FROM meetupTalk WHERE meetupID = ?", [meetupID], as: Int.self) ?? 0 }
+    }
+
+    public func canTalk(meetupID: Int64, userID: Int64) throws -> Bool {
+        try database.readRows { db in try database.canTalk(db, meetupID: meetupID, userID: userID) }
+    }
+
+    public func setMeetupBookmark(meetupID: Int64, userID: Int64, on: Bool, now: Date = Date()) throws {
+        try database.write { db in
+            if on {
+                guard try db.exists(Meetup.self, id: meetupID) else { throw StorageError.notFound }
+                try db.execute("INSERT INTO meetupBookmarks (userID, meetupID, createdAt) VALUES (?, ?, ?) ON CONFLICT DO NOTHING", [userID, meetupID, now])
+            } else {
+                try db.execute("DELETE FROM meetupBookmarks WHERE userID = ? AND meetupID = ?", [userID, meetupID])
+            }
+        }
+    }
+
+    public func bookmarkedMeetups(userID: Int64) throws -> [Meetup] {
+        try database.read { db in
+            try db.records(Meetup.self, """
+                SELECT \(Meetup.selection("meetups")) FROM meetupBookmarks b JOIN meetups ON meetups.id = b.meetupID WHERE b.userID = ? ORDER BY b.id DESC LIMIT 100
+                """, [userID])
+        }
+    }
+
+    public func isMeetupBookmarked(meetupID: Int64, userID: Int64) throws -> Bool {
+        try database.readRows { db in
+            try db.value("SELECT EXISTS (SELECT 1 FROM meetupBookmarks WHERE userID = ? AND meetupID = ?)", [userID, meetupID], as: Bool.self) ?? false
+        }
+    }
+}
+
+extension AppDatabase {
     /// The WHERE clause (and its arguments) of the meetups matching `filter` that `viewerID`
     /// may see, after `cursor`.
     func meetupConditions(_ filter: MeetupFilter, viewerID: Int64?, after cursor: MeetupCursor?, now: Date) -> (String, [any SQLBindable]) {
@@ -89,99 +180,10 @@ extension AppDatabase {
         return (conditions.joined(separator: " AND "), arguments)
     }
 
-    /// The upcoming and recent meetups `userID` is going to (accepted) or hosts.
-    public func meetupsGoing(userID: Int64, since: Date) throws -> [Meetup] {
-        try read { db in
-            try db.records(Meetup.self, """
-                SELECT \(Meetup.selection()) FROM meetups WHERE startsAt >= ?1 AND (hostID = ?2 OR id IN
-                    (SELECT meetupID FROM meetupApplications WHERE userID = ?2 AND status = 'accepted'))
-                ORDER BY startsAt
-                """, [since, userID])
-        }
-    }
-
-    /// The member's calendar token, made on first use.
-    public func calendarToken(userID: Int64, make: () -> String) throws -> String {
-        // Read first: the meetup list asks on every visit, and a write would cost a transaction.
-        if let token = try readRows({ db in try db.value("SELECT calendarToken FROM users WHERE id = ?", [userID], as: String.self) }) {
-            return token
-        }
-        return try write { db in
-            if let token = try db.value("SELECT calendarToken FROM users WHERE id = ?", [userID], as: String.self) { return token }
-            let token = make()
-            try db.execute("UPDATE users SET calendarToken = ? WHERE id = ?", [token, userID])
-            return token
-        }
-    }
-
-    public func user(calendarToken: String) throws -> User? {
-        try read { db in try db.record(User.self, "SELECT \(User.selection()) FROM users WHERE calendarToken = ?", [calendarToken]) }
-    }
-
-    // MARK: - Talk and bookmarks
-
-    /// Adds to a meetup's talk thread: the host and accepted participants only.
-    public func addTalk(meetupID: Int64, authorID: Int64, body: String, bodyHTML: String, now: Date = Date()) throws {
-        try write { db in
-            guard try canTalk(db, meetupID: meetupID, userID: authorID) else { throw StorageError.forbidden }
-            db.changed(.talk(meetupID: meetupID))
-            guard let talkID = try db.value("""
-                INSERT INTO meetupTalk (meetupID, authorID, body, bodyHTML, createdAt) VALUES (?, ?, ?, ?, ?) RETURNING id
-                """, [meetupID, authorID, body, bodyHTML, now], as: Int64.self) else { throw StorageError.notFound }
-            try enqueueTalkPush(db, meetupID: meetupID, talkID: talkID, authorID: authorID, now: now)
-        }
-    }
-
-    /// The talk thread, oldest first, for the host and accepted participants; 403 for others.
-    public func talk(meetupID: Int64, viewerID: Int64) throws -> [(author: User, bodyHTML: String, createdAt: Date)] {
-        try read { db in
-            guard try canTalk(db, meetupID: meetupID, userID: viewerID) else { throw StorageError.forbidden }
-            return try db.fetchAll("""
-                SELECT \(User.selection("users")), t.bodyHTML AS talkHTML, t.createdAt AS talkAt FROM meetupTalk t JOIN users ON users.id = t.authorID
-                WHERE t.meetupID = ? ORDER BY t.id
-                """, [meetupID]) { row in
-                (try User(row: row, startingAt: 0), try row.decode(String.self, atIndex: User.columns.count), try row.date(atIndex: User.columns.count + 1))
-            }
-        }
-    }
-
-    public func talkCount(meetupID: Int64) throws -> Int {
-        try readRows { db in try db.value("SELECT count(*) FROM meetupTalk WHERE meetupID = ?", [meetupID], as: Int.self) ?? 0 }
-    }
-
-    public func canTalk(meetupID: Int64, userID: Int64) throws -> Bool {
-        try readRows { db in try canTalk(db, meetupID: meetupID, userID: userID) }
-    }
-
     func canTalk(_ db: SQLConnection, meetupID: Int64, userID: Int64) throws -> Bool {
         try db.value("""
             SELECT EXISTS (SELECT 1 FROM meetups WHERE id = ?1 AND hostID = ?2)
                 OR EXISTS (SELECT 1 FROM meetupApplications WHERE meetupID = ?1 AND userID = ?2 AND status = 'accepted')
             """, [meetupID, userID], as: Bool.self) ?? false
-    }
-
-    public func setMeetupBookmark(meetupID: Int64, userID: Int64, on: Bool, now: Date = Date()) throws {
-        try write { db in
-            if on {
-                guard try db.exists(Meetup.self, id: meetupID) else { throw StorageError.notFound }
-                try db.execute("INSERT INTO meetupBookmarks (userID, meetupID, createdAt) VALUES (?, ?, ?) ON CONFLICT DO NOTHING", [userID, meetupID, now])
-            } else {
-                try db.execute("DELETE FROM meetupBookmarks WHERE userID = ? AND meetupID = ?", [userID, meetupID])
-            }
-        }
-    }
-
-    public func bookmarkedMeetups(userID: Int64) throws -> [Meetup] {
-        try read { db in
-            try db.records(Meetup.self, """
-                SELECT \(Meetup.selection("meetups")) FROM meetupBookmarks b JOIN meetups ON meetups.id = b.meetupID WHERE b.userID = ? ORDER BY b.id DESC LIMIT 100
-                """, [userID])
-        }
-    }
-
-    public func isMeetupBookmarked(meetupID: Int64, userID: Int64) throws -> Bool {
-        try readRows { db in
-            try db.value("SELECT EXISTS (SELECT 1 FROM meetupBookmarks WHERE userID = ? AND meetupID = ?)", [userID, meetupID], as: Bool.self) ?? false
-        }
     }
 }

@@ -1,14 +1,14 @@
 import Foundation
 
-extension AppDatabase {
+extension ModerationStore {
     // MARK: - Reports
 
     /// Files a report. One open report per reporter and target; when `autoHideThreshold`
     /// distinct people have reported the same content, it is hidden until staff review it.
     public func report(reporterID: Int64, target: ModerationTarget, targetID: Int64, reason: ReportReason, note: String,
                        autoHideThreshold: Int, now: Date = Date()) throws {
-        try write { db in
-            guard try label(db, target, targetID) != nil else { throw StorageError.notFound }
+        try database.write { db in
+            guard try database.label(db, target, targetID) != nil else { throw StorageError.notFound }
             try db.refusing(as: .duplicate) {
                 try db.execute("""
                     INSERT INTO reports (reporterID, targetType, targetID, reason, note, createdAt) VALUES (?, ?, ?, ?, ?, ?)
@@ -21,7 +21,7 @@ extension AppDatabase {
                try db.value("SELECT count(*) FROM \(table) WHERE id = ? AND hiddenAt IS NULL", [targetID], as: Int.self) == 1 {
                 try db.execute("UPDATE \(table) SET hiddenAt = ? WHERE id = ?", [now, targetID])
                 if target == .meetup { db.changed(.meetup(meetupID: targetID)) }
-                try log(db, moderatorID: nil, action: "autoHide", target: target, targetID: targetID,
+                try database.log(db, moderatorID: nil, action: "autoHide", target: target, targetID: targetID,
                         reason: "\(reporters) reports", now: now)
             }
         }
@@ -29,7 +29,7 @@ extension AppDatabase {
 
     /// Open reports grouped by target, most reported first.
     public func openReports() throws -> [ReportGroup] {
-        try read { db in
+        try database.read { db in
             let lists = db.joinedTexts("reason", separator: ",", orderedBy: "id") + ", " + db.joinedTexts("note", separator: "\u{1E}", orderedBy: "id")
             let rows = try db.fetchAll("""
                 SELECT targetType, targetID, count(*) AS count, \(lists), max(createdAt) AS latest
@@ -46,21 +46,13 @@ extension AppDatabase {
     }
 
     public func openReportCount() throws -> Int {
-        try read { db in try db.value("SELECT count(*) FROM reports WHERE resolvedAt IS NULL", as: Int.self) ?? 0 }
+        try database.read { db in try db.value("SELECT count(*) FROM reports WHERE resolvedAt IS NULL", as: Int.self) ?? 0 }
     }
 
-    // MARK: - Acting on content
-
-    /// Actions staff take on reported content; each resolves the target's open reports and
-    /// writes one log row, in one transaction.
-    public enum ContentAction: String, Sendable, CaseIterable {
-        case dismiss, hide, restore, delete, lock, unlock
-    }
-
-    public func moderate(_ action: ContentAction, target: ModerationTarget, targetID: Int64, by moderatorID: Int64,
+    public func moderate(_ action: AppDatabase.ContentAction, target: ModerationTarget, targetID: Int64, by moderatorID: Int64,
                          reason: String, now: Date = Date()) throws {
-        try write { db in
-            guard let label = try label(db, target, targetID) else { throw StorageError.notFound }
+        try database.write { db in
+            guard let label = try database.label(db, target, targetID) else { throw StorageError.notFound }
             if target == .meetup { db.changed(.meetup(meetupID: targetID)) }
             switch action {
             case .dismiss:
@@ -76,20 +68,14 @@ extension AppDatabase {
                 try db.execute("UPDATE posts SET commentsLocked = ? WHERE id = ?", [action == .lock, targetID])
             }
             try db.execute("UPDATE reports SET resolvedAt = ?, resolution = ? WHERE targetType = ? AND targetID = ? AND resolvedAt IS NULL", [now, action.rawValue, target.rawValue, targetID])
-            try log(db, moderatorID: moderatorID, action: action.rawValue, target: target, targetID: targetID, label: label, reason: reason, now: now)
+            try database.log(db, moderatorID: moderatorID, action: action.rawValue, target: target, targetID: targetID, label: label, reason: reason, now: now)
         }
-    }
-
-    // MARK: - Acting on members
-
-    public enum MemberAction: String, Sendable, CaseIterable {
-        case warn, silence, suspend, unsuspend
     }
 
     /// Warns, silences or suspends a member (until `until`, nil for ever), or lifts a
     /// sanction. A suspension ends their sessions at once. Moderators cannot act on admins.
-    public func sanction(_ action: MemberAction, userID: Int64, by moderatorID: Int64, until: Date?, reason: String, now: Date = Date()) throws {
-        try write { db in
+    public func sanction(_ action: AppDatabase.MemberAction, userID: Int64, by moderatorID: Int64, until: Date?, reason: String, now: Date = Date()) throws {
+        try database.write { db in
             guard let target = try db.record(User.self, id: userID), let moderator = try db.record(User.self, id: moderatorID), moderator.isStaff else {
                 throw StorageError.notFound
             }
@@ -108,14 +94,14 @@ extension AppDatabase {
             case .unsuspend:
                 try db.execute("UPDATE users SET suspendedUntil = NULL, silencedUntil = NULL, sanctionReason = '' WHERE id = ?", [userID])
             }
-            try log(db, moderatorID: moderatorID, action: action.rawValue, target: .user, targetID: userID,
+            try database.log(db, moderatorID: moderatorID, action: action.rawValue, target: .user, targetID: userID,
                     label: "@" + target.username, reason: reason, now: now)
         }
     }
 
     /// The member has read their warnings: the banner goes.
     public func acknowledgeWarnings(userID: Int64, now: Date = Date()) throws {
-        try write { db in
+        try database.write { db in
             try db.execute("UPDATE warnings SET readAt = ? WHERE userID = ? AND readAt IS NULL", [now, userID])
         }
     }
@@ -124,7 +110,7 @@ extension AppDatabase {
 
     /// The newest log entries with their moderators' usernames (nil for automatic actions).
     public func moderationLog(limit: Int = 100) throws -> [(entry: LogEntry, moderator: String?)] {
-        try read { db in
+        try database.read { db in
             try db.fetchAll("""
                 SELECT \(LogEntry.selection("moderationLog")), users.username AS moderatorName FROM moderationLog
                 LEFT JOIN users ON users.id = moderationLog.moderatorID ORDER BY moderationLog.id DESC LIMIT ?
@@ -132,25 +118,6 @@ extension AppDatabase {
                 (try LogEntry(row: row, startingAt: 0), try row.decode(String?.self, atIndex: LogEntry.columns.count))
             }
         }
-    }
-
-    private func log(_ db: SQLConnection, moderatorID: Int64?, action: String, target: ModerationTarget, targetID: Int64,
-                     label: String? = nil, reason: String, now: Date) throws {
-        var entry = LogEntry(id: nil, moderatorID: moderatorID, action: action, targetType: target.rawValue, targetID: targetID,
-                             targetLabel: try label ?? self.label(db, target, targetID) ?? "", reason: reason, createdAt: now)
-        entry.id = try db.insert(entry)
-    }
-
-    /// A short description of a target, or nil if it does not exist.
-    func label(_ db: SQLConnection, _ target: ModerationTarget, _ id: Int64) throws -> String? {
-        let sql = switch target {
-        case .post: "SELECT substr(body, 1, 80) FROM posts WHERE id = ?"
-        case .comment: "SELECT substr(body, 1, 80) FROM comments WHERE id = ?"
-        case .crew: "SELECT name FROM crews WHERE id = ?"
-        case .meetup: "SELECT title FROM meetups WHERE id = ?"
-        case .user: "SELECT '@' || username FROM users WHERE id = ?"
-        }
-        return try db.value(sql, [id], as: String.self)
     }
 
     /// Who wrote or owns a target, for the review queue's "author's history" link.
@@ -162,27 +129,27 @@ extension AppDatabase {
         case .meetup: "SELECT \(User.selection("users")) FROM meetups JOIN users ON users.id = meetups.hostID WHERE meetups.id = ?"
         case .user: "SELECT \(User.selection()) FROM users WHERE id = ?"
         }
-        return try read { db in try db.record(User.self, sql, [id]) }
+        return try database.read { db in try db.record(User.self, sql, [id]) }
     }
 
     /// Whether staff hid the target (members and users cannot be hidden).
     public func targetIsHidden(_ target: ModerationTarget, id: Int64) throws -> Bool {
         guard let table = target.table else { return false }
-        return try readRows { connection in
+        return try database.readRows { connection in
             try connection.fetchOne("SELECT hiddenAt IS NOT NULL FROM \(table) WHERE id = ?", [id]) { try $0.decode(atIndex: 0) as Bool } ?? false
         }
     }
 
     /// The label of a target, for the review queue.
     public func targetLabel(_ target: ModerationTarget, id: Int64) throws -> String? {
-        try read { db in try label(db, target, id) }
+        try database.read { db in try database.label(db, target, id) }
     }
 
     // MARK: - Blocking
 
     public func setBlock(blockerID: Int64, blockedID: Int64, on: Bool, now: Date = Date()) throws {
         guard blockerID != blockedID else { throw StorageError.forbidden }
-        try write { db in
+        try database.write { db in
             if on {
                 try db.execute("INSERT INTO blocks (blockerID, blockedID, createdAt) VALUES (?, ?, ?) ON CONFLICT DO NOTHING", [blockerID, blockedID, now])
                 // A block ends follows both ways.
@@ -195,13 +162,7 @@ extension AppDatabase {
 
     /// True if either has blocked the other.
     public func isBlocked(_ a: Int64, _ b: Int64) throws -> Bool {
-        try read { db in try isBlocked(db, a, b) }
-    }
-
-    func isBlocked(_ db: SQLConnection, _ a: Int64, _ b: Int64) throws -> Bool {
-        try db.value("""
-            SELECT EXISTS (SELECT 1 FROM blocks WHERE (blockerID = ?1 AND blockedID = ?2) OR (blockerID = ?2 AND blockedID = ?1))
-            """, [a, b], as: Bool.self) ?? false
+        try database.read { db in try database.isBlocked(db, a, b) }
     }
 
     // MARK: - Dashboard and limits
@@ -209,7 +170,7 @@ extension AppDatabase {
     /// Rows created per day over the last `days` days: `table` is `users` or `posts`.
     public func dailyCounts(_ table: String, days: Int, now: Date = Date()) throws -> [(day: String, count: Int)] {
         guard table == "users" || table == "posts" else { return [] }
-        return try read { db in
+        return try database.read { db in
             let since = now.addingTimeInterval(-Double(days) * 86_400)
             let day = db.dayOf("createdAt")
             let counts = try db.fetchAll("SELECT \(day) AS day, count(*) AS count FROM \(table) WHERE createdAt >= ? GROUP BY day", [since]) {
@@ -227,31 +188,26 @@ extension AppDatabase {
         }
     }
 
-    /// What a member creates, for the caps on new accounts.
-    public enum Creation: String, Sendable {
-        case posts, comments, meetups, crews
-    }
-
     /// How many of `kind` the user created since `since`.
-    public func createdCount(_ kind: Creation, userID: Int64, since: Date) throws -> Int {
+    public func createdCount(_ kind: AppDatabase.Creation, userID: Int64, since: Date) throws -> Int {
         let sql = switch kind {
         case .posts: "SELECT count(*) FROM posts WHERE createdAt >= ?1 AND authorID = ?2"
         case .comments: "SELECT count(*) FROM comments WHERE createdAt >= ?1 AND authorID = ?2"
         case .meetups: "SELECT count(*) FROM meetups WHERE createdAt >= ?1 AND hostID = ?2"
         case .crews: "SELECT count(*) FROM crews WHERE createdAt >= ?1 AND id IN (SELECT crewID FROM crewMembers WHERE role = 'owner' AND userID = ?2)"
         }
-        return try read { db in try db.value(sql, [since, userID], as: Int.self) ?? 0 }
+        return try database.read { db in try db.value(sql, [since, userID], as: Int.self) ?? 0 }
     }
 
     public func newUsers(limit: Int = 10) throws -> [User] {
-        try read { db in try db.records(User.self, "SELECT \(User.selection()) FROM users ORDER BY id DESC LIMIT ?", [limit]) }
+        try database.read { db in try db.records(User.self, "SELECT \(User.selection()) FROM users ORDER BY id DESC LIMIT ?", [limit]) }
     }
 
     /// Members whose username, display name or email contains `query`.
     public func findUsers(_ query: String, limit: Int = 50) throws -> [User] {
         let pattern = "%" + query.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
             .replacingOccurrences(of: "_", with: "\\_") + "%"
-        return try read { db in
+        return try database.read { db in
             try db.records(User.self, """
                 SELECT \(User.selection()) FROM users WHERE username LIKE ?1 ESCAPE '\\' OR displayName LIKE ?1 ESCAPE '\\' OR email LIKE ?1 ESCAPE '\\'
                 ORDER BY id DESC LIMIT ?2
@@ -261,7 +217,7 @@ extension AppDatabase {
 
     /// Reports a member made and received, and their live sessions, for the user page.
     public func moderationSummary(userID: Int64) throws -> (made: Int, received: Int, sessions: Int, posts: Int, comments: Int) {
-        try read { db in
+        try database.read { db in
             let count = { (sql: String) in try db.value(sql, [userID], as: Int.self) ?? 0 }
             return (
                 try count("SELECT count(*) FROM reports WHERE reporterID = ?"),
@@ -275,5 +231,48 @@ extension AppDatabase {
                 try count("SELECT count(*) FROM comments WHERE authorID = ?")
             )
         }
+    }
+}
+
+extension AppDatabase {
+    /// Actions staff take on reported content; each resolves the target's open reports and
+    /// writes one log row, in one transaction.
+    public enum ContentAction: String, Sendable, CaseIterable {
+        case dismiss, hide, restore, delete, lock, unlock
+    }
+
+    /// What staff do to a member.
+    public enum MemberAction: String, Sendable, CaseIterable {
+        case warn, silence, suspend, unsuspend
+    }
+
+    fileprivate func log(_ db: SQLConnection, moderatorID: Int64?, action: String, target: ModerationTarget, targetID: Int64,
+                         label: String? = nil, reason: String, now: Date) throws {
+        var entry = LogEntry(id: nil, moderatorID: moderatorID, action: action, targetType: target.rawValue, targetID: targetID,
+                             targetLabel: try label ?? self.label(db, target, targetID) ?? "", reason: reason, createdAt: now)
+        entry.id = try db.insert(entry)
+    }
+
+    /// A short description of a target, or nil if it does not exist.
+    func label(_ db: SQLConnection, _ target: ModerationTarget, _ id: Int64) throws -> String? {
+        let sql = switch target {
+        case .post: "SELECT substr(body, 1, 80) FROM posts WHERE id = ?"
+        case .comment: "SELECT substr(body, 1, 80) FROM comments WHERE id = ?"
+        case .crew: "SELECT name FROM crews WHERE id = ?"
+        case .meetup: "SELECT title FROM meetups WHERE id = ?"
+        case .user: "SELECT '@' || username FROM users WHERE id = ?"
+        }
+        return try db.value(sql, [id], as: String.self)
+    }
+
+    func isBlocked(_ db: SQLConnection, _ a: Int64, _ b: Int64) throws -> Bool {
+        try db.value("""
+            SELECT EXISTS (SELECT 1 FROM blocks WHERE (blockerID = ?1 AND blockedID = ?2) OR (blockerID = ?2 AND blockedID = ?1))
+            """, [a, b], as: Bool.self) ?? false
+    }
+
+    /// What a member creates, for the caps on new accounts.
+    public enum Creation: String, Sendable {
+        case posts, comments, meetups, crews
     }
 }

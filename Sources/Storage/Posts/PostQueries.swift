@@ -1,14 +1,14 @@
 import Foundation
 
-extension AppDatabase {
+extension PostStore {
     // MARK: - Writes
 
     /// Saves a post with its tags and photos, and notifies the users it mentions. A crew post
     /// needs its author to be a member of the crew.
     public func createPost(authorID: Int64, content: PostContent, photos: [NewPhoto], crewID: Int64? = nil, now: Date = Date()) throws -> Post {
-        try write { db in
+        try database.write { db in
             if let crewID {
-                guard let role = try crewRole(db, crewID: crewID, userID: authorID), role != .pending else { throw StorageError.forbidden }
+                guard let role = try database.crewRole(db, crewID: crewID, userID: authorID), role != .pending else { throw StorageError.forbidden }
                 try db.execute("UPDATE crews SET lastActivityAt = ? WHERE id = ?", [now, crewID])
             }
             var post = Post(id: nil, authorID: authorID, body: content.body, bodyHTML: content.bodyHTML,
@@ -22,15 +22,15 @@ extension AppDatabase {
                                 tone: photo.tone, jpegWidths: photo.jpegWidths)
                 row.id = try db.insert(row)
             }
-            try replaceTags(db, postID: postID, tags: content.tags)
-            try notifyMentions(db, actorID: authorID, userIDs: content.mentionedUserIDs, postID: postID, commentID: nil, now: now)
+            try database.replaceTags(db, postID: postID, tags: content.tags)
+            try database.notifyMentions(db, actorID: authorID, userIDs: content.mentionedUserIDs, postID: postID, commentID: nil, now: now)
             return post
         }
     }
 
     /// Changes a post's text; only its author may. Mentions new to this edit are notified.
     public func updatePost(id: Int64, authorID: Int64, content: PostContent, now: Date = Date()) throws -> Post {
-        try write { db in
+        try database.write { db in
             guard var post = try db.record(Post.self, id: id), post.authorID == authorID else { throw StorageError.notFound }
             let alreadyNotified = Set(try db.values("""
                 SELECT userID FROM notifications WHERE postID = ? AND commentID IS NULL AND kind = 'mention'
@@ -39,9 +39,9 @@ extension AppDatabase {
             post.bodyHTML = content.bodyHTML
             post.updatedAt = now
             try db.update(post)
-            try replaceTags(db, postID: id, tags: content.tags)
+            try database.replaceTags(db, postID: id, tags: content.tags)
             let newMentions = content.mentionedUserIDs.filter { !alreadyNotified.contains($0) }
-            try notifyMentions(db, actorID: authorID, userIDs: newMentions, postID: id, commentID: nil, now: now)
+            try database.notifyMentions(db, actorID: authorID, userIDs: newMentions, postID: id, commentID: nil, now: now)
             return post
         }
     }
@@ -49,7 +49,7 @@ extension AppDatabase {
     /// Deletes a post (its comments, likes and tags go with it); only its author may.
     /// Returns the file names of its photos, for the caller to remove from disk.
     public func deletePost(id: Int64, authorID: Int64) throws -> [String] {
-        try write { db in
+        try database.write { db in
             guard let post = try db.record(Post.self, id: id), post.authorID == authorID else { throw StorageError.notFound }
             let files = try db.values("SELECT fileName FROM photos WHERE postID = ?", [id], as: String.self)
             try db.delete(post)
@@ -57,7 +57,41 @@ extension AppDatabase {
         }
     }
 
-    private func replaceTags(_ db: SQLConnection, postID: Int64, tags: [String]) throws {
+    // MARK: - Reads
+
+    /// Ids of the users with these usernames (ignoring case), by lower-cased username.
+    public func userIDs(usernames: Set<String>) throws -> [String: Int64] {
+        guard !usernames.isEmpty else { return [:] }
+        let names = String(decoding: try JSONEncoder().encode(Array(usernames)), as: UTF8.self)
+        return try database.readRows { db in
+            // As citext on PostgreSQL, so that the comparison ignores case as SQLite's NOCASE column does.
+            let rows = try db.fetchAll("SELECT id, username FROM users WHERE username IN (\(db.usernameList("?")))", [names]) {
+                (try $0.decode(String.self, atIndex: 1).lowercased(), try $0.decode(Int64.self, atIndex: 0))
+            }
+            return Dictionary(rows, uniquingKeysWith: { first, _ in first })
+        }
+    }
+
+    /// Stored images, for making their variants: post photos in id order after `cursor` (a
+    /// photo id), then, once those run out, every crew cover.
+    public func storedImages(after cursor: Int64, limit: Int = 500) throws -> (images: [AppDatabase.StoredImage], next: Int64?) {
+        try database.readRows { db in
+            let photos = try db.fetchAll("SELECT id, fileName, width, jpegWidths FROM photos WHERE id > ? ORDER BY id LIMIT ?", [cursor, limit]) {
+                (id: try $0.decode(Int64.self, atIndex: 0),
+                 image: AppDatabase.StoredImage(fileName: try $0.decode(atIndex: 1), width: try $0.decode(atIndex: 2), jpegWidths: WidthList.widths(try $0.decode(atIndex: 3))))
+            }
+            if let last = photos.last, photos.count == limit { return (photos.map(\.image), last.id) }
+            let covers = try db.fetchAll("SELECT coverFileName, coverWidth, coverJPEGWidths FROM crews WHERE coverFileName IS NOT NULL ORDER BY id", []) {
+                AppDatabase.StoredImage(fileName: try $0.decode(atIndex: 0), width: try $0.decode(Int?.self, atIndex: 1) ?? 0,
+                            jpegWidths: WidthList.widths(try $0.decode(atIndex: 2)))
+            }
+            return (photos.map(\.image) + covers, nil)
+        }
+    }
+}
+
+extension AppDatabase {
+    fileprivate func replaceTags(_ db: SQLConnection, postID: Int64, tags: [String]) throws {
         try db.execute("DELETE FROM postTags WHERE postID = ?", [postID])
         for tag in Set(tags) {
             try db.execute("INSERT INTO postTags (tag, postID) VALUES (?, ?)", [tag, postID])
@@ -70,21 +104,6 @@ extension AppDatabase {
             try insertNotification(db, userID: userID, kind: .mention, actorID: actorID, postID: postID, commentID: commentID, now: now)
         }
     }
-
-    // MARK: - Reads
-
-    /// Ids of the users with these usernames (ignoring case), by lower-cased username.
-    public func userIDs(usernames: Set<String>) throws -> [String: Int64] {
-        guard !usernames.isEmpty else { return [:] }
-        let names = String(decoding: try JSONEncoder().encode(Array(usernames)), as: UTF8.self)
-        return try readRows { db in
-            // As citext on PostgreSQL, so that the comparison ignores case as SQLite's NOCASE column does.
-            let rows = try db.fetchAll("SELECT id, username FROM users WHERE username IN (\(db.usernameList("?")))", [names]) {
-                (try $0.decode(String.self, atIndex: 1).lowercased(), try $0.decode(Int64.self, atIndex: 0))
-            }
-            return Dictionary(rows, uniquingKeysWith: { first, _ in first })
-        }
-    }
 }
 
 extension AppDatabase {
@@ -94,22 +113,5 @@ extension AppDatabase {
         public let width: Int
         /// The widths at which it has no WebP: its JPEG stands in.
         public let jpegWidths: [Int]
-    }
-
-    /// Stored images, for making their variants: post photos in id order after `cursor` (a
-    /// photo id), then, once those run out, every crew cover.
-    public func storedImages(after cursor: Int64, limit: Int = 500) throws -> (images: [StoredImage], next: Int64?) {
-        try readRows { db in
-            let photos = try db.fetchAll("SELECT id, fileName, width, jpegWidths FROM photos WHERE id > ? ORDER BY id LIMIT ?", [cursor, limit]) {
-                (id: try $0.decode(Int64.self, atIndex: 0),
-                 image: StoredImage(fileName: try $0.decode(atIndex: 1), width: try $0.decode(atIndex: 2), jpegWidths: WidthList.widths(try $0.decode(atIndex: 3))))
-            }
-            if let last = photos.last, photos.count == limit { return (photos.map(\.image), last.id) }
-            let covers = try db.fetchAll("SELECT coverFileName, coverWidth, coverJPEGWidths FROM crews WHERE coverFileName IS NOT NULL ORDER BY id", []) {
-                StoredImage(fileName: try $0.decode(atIndex: 0), width: try $0.decode(Int?.self, atIndex: 1) ?? 0,
-                            jpegWidths: WidthList.widths(try $0.decode(atIndex: 2)))
-            }
-            return (photos.map(\.image) + covers, nil)
-        }
     }
 }

@@ -18,20 +18,20 @@ public struct MemberProfile: Sendable {
     public var viewerBlocked: Bool
 }
 
-extension AppDatabase {
+extension ProfileStore {
     /// Follows `followeeID`; a second follow changes nothing and notifies no one.
     public func follow(followerID: Int64, followeeID: Int64, now: Date = Date()) throws {
         guard followerID != followeeID else { return }
-        try write { db in
-            if try isBlocked(db, followerID, followeeID) { throw StorageError.forbidden }
+        try database.write { db in
+            if try database.isBlocked(db, followerID, followeeID) { throw StorageError.forbidden }
             if try db.execute("INSERT INTO follows (followerID, followeeID, createdAt) VALUES (?, ?, ?) ON CONFLICT DO NOTHING", [followerID, followeeID, now]) > 0 {
-                try insertNotification(db, userID: followeeID, kind: .follow, actorID: followerID, postID: nil, commentID: nil, now: now)
+                try database.insertNotification(db, userID: followeeID, kind: .follow, actorID: followerID, postID: nil, commentID: nil, now: now)
             }
         }
     }
 
     public func unfollow(followerID: Int64, followeeID: Int64) throws {
-        try write { db in
+        try database.write { db in
             try db.execute("DELETE FROM follows WHERE followerID = ? AND followeeID = ?", [followerID, followeeID])
         }
     }
@@ -39,7 +39,7 @@ extension AppDatabase {
     /// The member named `username` with what their page counts, and how `viewerID` (nil for a
     /// visitor) stands towards them: one statement, since on PostgreSQL each is a round trip.
     public func memberProfile(username: String, viewerID: Int64?) throws -> MemberProfile? {
-        try readRows { connection in
+        try database.readRows { connection in
             let counts = User.columns.count
             return try connection.fetchOne("""
                 SELECT \(User.selection("users")),
@@ -65,7 +65,7 @@ extension AppDatabase {
     /// People following `userID` (`followers: true`) or followed by them, newest first, from a
     /// cursor that is a user id.
     public func follows(of userID: Int64, followers: Bool, after cursor: Int64?, limit: Int = 50) throws -> (users: [User], next: Int64?) {
-        try readRows { db in
+        try database.readRows { db in
             // Ordered and bounded on the follows index's second column, so that a generic plan
             // reads only this member's follows (bounding users.id made PostgreSQL walk every user).
             let sql = followers

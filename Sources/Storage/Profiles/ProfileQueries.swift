@@ -1,8 +1,8 @@
 import Foundation
 
-extension AppDatabase {
+extension ProfileStore {
     public func updateProfile(userID: Int64, _ changes: ProfileChanges) throws -> User {
-        try write { db in
+        try database.write { db in
             guard var user = try db.record(User.self, id: userID) else { throw StorageError.notFound }
             user.displayName = changes.displayName
             user.bio = changes.bio
@@ -17,7 +17,7 @@ extension AppDatabase {
     }
 
     public func setRunPreferences(userID: Int64, units: String, onLeaderboard: Bool) throws {
-        try write { db in
+        try database.write { db in
             try db.execute("UPDATE users SET units = ?, onLeaderboard = ? WHERE id = ?", [units, onLeaderboard, userID])
         }
     }

@@ -19,13 +19,10 @@ public enum WorkplaceConfirmation: Sendable, Equatable {
 
 /// Verified workplaces: a member proves they read a work address by typing back a code sent
 /// there; the page then shows the address's domain (never the address) for a year.
-extension AppDatabase {
-    /// Tries a member has to type a code before it is void.
-    public static let workplaceCodeTries = 5
-
+extension ProfileStore {
     /// A new code for `userID` (only its hash is kept), replacing any earlier one.
     public func startWorkplaceCheck(userID: Int64, domain: String, addressHash: Data, codeHash: Data, expiresAt: Date, now: Date = Date()) throws {
-        try write { db in
+        try database.write { db in
             try db.execute("""
                 INSERT INTO workplaceCodes (userID, domain, addressHash, codeHash, attempts, createdAt, expiresAt) VALUES (?, ?, ?, ?, 0, ?, ?)
                 ON CONFLICT (userID) DO UPDATE SET domain = excluded.domain, addressHash = excluded.addressHash,
@@ -36,7 +33,7 @@ extension AppDatabase {
 
     /// The code under way for `userID`, if one can still be typed.
     public func workplaceCheck(userID: Int64, now: Date = Date()) throws -> WorkplaceCheck? {
-        try readRows { db in
+        try database.readRows { db in
             try db.fetchOne("SELECT domain, expiresAt FROM workplaceCodes WHERE userID = ? AND expiresAt > ?", [userID, now]) {
                 WorkplaceCheck(domain: try $0.decode(atIndex: 0), expiresAt: try $0.date(atIndex: 1))
             }
@@ -46,22 +43,22 @@ extension AppDatabase {
     /// Checks a typed code (its hash) in the transaction that counts the try, so that a rush
     /// of guesses gets five tries in all; the right one verifies the workplace, or renews it.
     public func confirmWorkplace(userID: Int64, codeHash: Data, now: Date = Date()) throws -> WorkplaceConfirmation {
-        try write { db in
+        try database.write { db in
             let pending = try db.fetchOne("""
                 SELECT domain, addressHash, codeHash, attempts FROM workplaceCodes WHERE userID = ? AND expiresAt > ?
                 """, [userID, now]) { row in
                 (domain: try row.decode(String.self, atIndex: 0), address: try row.decode(Data.self, atIndex: 1),
                  code: try row.decode(Data.self, atIndex: 2), attempts: try row.decode(Int.self, atIndex: 3))
             }
-            guard let pending, pending.attempts < Self.workplaceCodeTries else { return .noCode }
+            guard let pending, pending.attempts < AppDatabase.workplaceCodeTries else { return .noCode }
             guard sameBytes(pending.code, codeHash) else {
                 let attempts = pending.attempts + 1
-                if attempts >= Self.workplaceCodeTries {
+                if attempts >= AppDatabase.workplaceCodeTries {
                     try db.execute("DELETE FROM workplaceCodes WHERE userID = ?", [userID])
                 } else {
                     try db.execute("UPDATE workplaceCodes SET attempts = ? WHERE userID = ?", [attempts, userID])
                 }
-                return .wrongCode(triesLeft: Self.workplaceCodeTries - attempts)
+                return .wrongCode(triesLeft: AppDatabase.workplaceCodeTries - attempts)
             }
             try db.execute("DELETE FROM workplaceCodes WHERE userID = ?", [userID])
             if try db.value("SELECT EXISTS (SELECT 1 FROM users WHERE workplaceAddressHash = ? AND id != ?)", [pending.address, userID]) == true {
@@ -75,9 +72,14 @@ extension AppDatabase {
 
     /// Takes the badge off (the member left that job): the address may vouch for someone else.
     public func removeWorkplace(userID: Int64) throws {
-        try write { db in
+        try database.write { db in
             try db.execute("UPDATE users SET workplaceDomain = NULL, workplaceVerifiedAt = NULL, workplaceAddressHash = NULL WHERE id = ?", [userID])
             try db.execute("DELETE FROM workplaceCodes WHERE userID = ?", [userID])
         }
     }
+}
+
+extension AppDatabase {
+    /// Tries a member has to type a code before it is void.
+    public static let workplaceCodeTries = 5
 }

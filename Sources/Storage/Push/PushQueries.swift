@@ -1,13 +1,13 @@
 import Foundation
 
-extension AppDatabase {
+extension PushStore {
     // MARK: - The site's keys
 
     /// The key kept under `name`, made by `make` the first time: servers starting together
     /// agree on the first one written.
     public func siteKey(named name: String, make: () -> [UInt8]) throws -> [UInt8] {
         let fresh = make()
-        return try write { db in
+        return try database.write { db in
             try db.execute("INSERT INTO siteKeys (name, value, createdAt) VALUES (?, ?, ?) ON CONFLICT (name) DO NOTHING", [name, Data(fresh), Date()])
             guard let kept = try db.value("SELECT value FROM siteKeys WHERE name = ?", [name], as: Data.self) else { throw StorageError.notFound }
             return [UInt8](kept)
@@ -22,7 +22,7 @@ extension AppDatabase {
     @discardableResult
     public func subscribePush(userID: Int64, sessionID: Int64, endpoint: String, p256dh: [UInt8], auth: [UInt8], name: String,
                               limit: Int = 10, now: Date = Date()) throws -> Int64 {
-        try write { db in
+        try database.write { db in
             try db.execute("DELETE FROM pushSubscriptions WHERE endpoint = ?", [endpoint])
             let count = try db.value("SELECT count(*) FROM pushSubscriptions WHERE userID = ?", [userID], as: Int.self) ?? 0
             guard count < limit else { throw StorageError.full }
@@ -35,14 +35,14 @@ extension AppDatabase {
 
     /// Turns a device off; only its member can.
     public func unsubscribePush(id: Int64, userID: Int64) throws {
-        try write { db in
+        try database.write { db in
             guard try db.execute("DELETE FROM pushSubscriptions WHERE id = ? AND userID = ?", [id, userID]) == 1 else { throw StorageError.notFound }
         }
     }
 
     /// The member's devices, newest first; `sessionID`'s marked as this one.
     public func pushDevices(userID: Int64, sessionID: Int64?) throws -> [PushDevice] {
-        try read { db in
+        try database.read { db in
             try db.fetchAll("SELECT id, name, createdAt, lastUsedAt, sessionID FROM pushSubscriptions WHERE userID = ? ORDER BY id DESC", [userID]) { row in
                 PushDevice(id: try row.decode(atIndex: 0), name: try row.decode(atIndex: 1), createdAt: try row.date(atIndex: 2),
                            lastUsedAt: try row.optionalDate(atIndex: 3), isCurrent: try row.decode(Int64.self, atIndex: 4) == sessionID)
@@ -52,21 +52,80 @@ extension AppDatabase {
 
     /// What the member wants pushed: every kind until they choose.
     public func pushKinds(userID: Int64) throws -> Set<PushKind> {
-        try read { db in try pushKinds(db, userID: userID) }
+        try database.read { db in try database.pushKinds(db, userID: userID) }
     }
 
+    public func setPushKinds(userID: Int64, _ kinds: Set<PushKind>) throws {
+        let text = PushKind.allCases.filter(kinds.contains).map(\.rawValue).joined(separator: ",")
+        try database.write { db in
+            try db.execute("INSERT INTO pushPreferences (userID, kinds) VALUES (?, ?) ON CONFLICT (userID) DO UPDATE SET kinds = excluded.kinds", [userID, text])
+        }
+    }
+
+    /// Pushes due now, oldest first, with where they go.
+    public func duePushes(limit: Int = 100, now: Date = Date()) throws -> [PushDelivery] {
+        try database.read { db in
+            try db.fetchAll("""
+                SELECT q.id, s.id, s.userID, s.endpoint, s.p256dh, s.auth, q.notificationID, q.talkID, q.attempts
+                FROM pushQueue q JOIN pushSubscriptions s ON s.id = q.subscriptionID WHERE q.nextAttemptAt <= ? ORDER BY q.nextAttemptAt, q.id LIMIT ?
+                """, [now, limit]) { row in
+                PushDelivery(id: try row.decode(atIndex: 0), subscriptionID: try row.decode(atIndex: 1), userID: try row.decode(atIndex: 2),
+                             endpoint: try row.decode(atIndex: 3), p256dh: [UInt8](try row.data(atIndex: 4)), auth: [UInt8](try row.data(atIndex: 5)),
+                             notificationID: try row.decode(atIndex: 6), talkID: try row.decode(atIndex: 7), attempts: try row.decode(atIndex: 8))
+            }
+        }
+    }
+
+    /// The push went: off the queue, and the device marked as used.
+    public func pushDelivered(_ delivery: PushDelivery, now: Date = Date()) throws {
+        try database.write { db in
+            try db.execute("DELETE FROM pushQueue WHERE id = ?", [delivery.id])
+            try db.execute("UPDATE pushSubscriptions SET lastUsedAt = ? WHERE id = ?", [now, delivery.subscriptionID])
+        }
+    }
+
+    /// Try again at `next`.
+    public func pushDeferred(_ delivery: PushDelivery, next: Date) throws {
+        try database.write { db in try db.execute("UPDATE pushQueue SET attempts = attempts + 1, nextAttemptAt = ? WHERE id = ?", [next, delivery.id]) }
+    }
+
+    /// Never to go (refused, too many tries, nothing left to say).
+    public func pushDropped(_ delivery: PushDelivery) throws {
+        try database.write { db in try db.execute("DELETE FROM pushQueue WHERE id = ?", [delivery.id]) }
+    }
+
+    /// The push service says the browser is gone: the device goes, with what was queued for it.
+    public func pushSubscriptionGone(_ delivery: PushDelivery) throws {
+        try database.write { db in try db.execute("DELETE FROM pushSubscriptions WHERE id = ?", [delivery.subscriptionID]) }
+    }
+
+    /// The notification a push is about, as the bell shows it, if it is still the member's.
+    public func notificationItem(id: Int64, userID: Int64) throws -> NotificationItem? {
+        try database.read { db in
+            let found = try db.records(Notification.self, "SELECT \(Notification.selection()) FROM notifications WHERE id = ? AND userID = ?", [id, userID])
+            return try database.items(db, found).first
+        }
+    }
+
+    /// A talk message for a push, if the member still goes to its meetup.
+    public func talkNews(id: Int64, for userID: Int64) throws -> TalkNews? {
+        try database.read { db in
+            guard let (meetupID, authorID, body) = try db.fetchOne("SELECT meetupID, authorID, body FROM meetupTalk WHERE id = ?", [id], {
+                (try $0.decode(Int64.self, atIndex: 0), try $0.decode(Int64.self, atIndex: 1), try $0.decode(String.self, atIndex: 2))
+            }), try database.canTalk(db, meetupID: meetupID, userID: userID),
+                let author = try db.record(User.self, id: authorID),
+                let title = try db.value("SELECT title FROM meetups WHERE id = ?", [meetupID], as: String.self) else { return nil }
+            return TalkNews(meetupID: meetupID, meetupTitle: title, author: author, body: body)
+        }
+    }
+}
+
+extension AppDatabase {
     func pushKinds(_ db: SQLConnection, userID: Int64) throws -> Set<PushKind> {
         guard let kinds = try db.value("SELECT kinds FROM pushPreferences WHERE userID = ?", [userID], as: String.self) else {
             return Set(PushKind.allCases)
         }
         return Set(kinds.split(separator: ",").compactMap { PushKind(rawValue: String($0)) })
-    }
-
-    public func setPushKinds(userID: Int64, _ kinds: Set<PushKind>) throws {
-        let text = PushKind.allCases.filter(kinds.contains).map(\.rawValue).joined(separator: ",")
-        try write { db in
-            try db.execute("INSERT INTO pushPreferences (userID, kinds) VALUES (?, ?) ON CONFLICT (userID) DO UPDATE SET kinds = excluded.kinds", [userID, text])
-        }
     }
 
     // MARK: - The queue
@@ -94,70 +153,13 @@ extension AppDatabase {
         }
     }
 
-    private func hasDevice(_ db: SQLConnection, userID: Int64) throws -> Bool {
+    fileprivate func hasDevice(_ db: SQLConnection, userID: Int64) throws -> Bool {
         try db.value("SELECT EXISTS (SELECT 1 FROM pushSubscriptions WHERE userID = ?)", [userID], as: Bool.self) ?? false
     }
 
-    private func isReachable(_ db: SQLConnection, userID: Int64, now: Date) throws -> Bool {
+    fileprivate func isReachable(_ db: SQLConnection, userID: Int64, now: Date) throws -> Bool {
         try db.value("""
             SELECT EXISTS (SELECT 1 FROM users WHERE id = ? AND (suspendedUntil IS NULL OR suspendedUntil <= ?) AND (silencedUntil IS NULL OR silencedUntil <= ?))
             """, [userID, now, now], as: Bool.self) ?? false
-    }
-
-    /// Pushes due now, oldest first, with where they go.
-    public func duePushes(limit: Int = 100, now: Date = Date()) throws -> [PushDelivery] {
-        try read { db in
-            try db.fetchAll("""
-                SELECT q.id, s.id, s.userID, s.endpoint, s.p256dh, s.auth, q.notificationID, q.talkID, q.attempts
-                FROM pushQueue q JOIN pushSubscriptions s ON s.id = q.subscriptionID WHERE q.nextAttemptAt <= ? ORDER BY q.nextAttemptAt, q.id LIMIT ?
-                """, [now, limit]) { row in
-                PushDelivery(id: try row.decode(atIndex: 0), subscriptionID: try row.decode(atIndex: 1), userID: try row.decode(atIndex: 2),
-                             endpoint: try row.decode(atIndex: 3), p256dh: [UInt8](try row.data(atIndex: 4)), auth: [UInt8](try row.data(atIndex: 5)),
-                             notificationID: try row.decode(atIndex: 6), talkID: try row.decode(atIndex: 7), attempts: try row.decode(atIndex: 8))
-            }
-        }
-    }
-
-    /// The push went: off the queue, and the device marked as used.
-    public func pushDelivered(_ delivery: PushDelivery, now: Date = Date()) throws {
-        try write { db in
-            try db.execute("DELETE FROM pushQueue WHERE id = ?", [delivery.id])
-            try db.execute("UPDATE pushSubscriptions SET lastUsedAt = ? WHERE id = ?", [now, delivery.subscriptionID])
-        }
-    }
-
-    /// Try again at `next`.
-    public func pushDeferred(_ delivery: PushDelivery, next: Date) throws {
-        try write { db in try db.execute("UPDATE pushQueue SET attempts = attempts + 1, nextAttemptAt = ? WHERE id = ?", [next, delivery.id]) }
-    }
-
-    /// Never to go (refused, too many tries, nothing left to say).
-    public func pushDropped(_ delivery: PushDelivery) throws {
-        try write { db in try db.execute("DELETE FROM pushQueue WHERE id = ?", [delivery.id]) }
-    }
-
-    /// The push service says the browser is gone: the device goes, with what was queued for it.
-    public func pushSubscriptionGone(_ delivery: PushDelivery) throws {
-        try write { db in try db.execute("DELETE FROM pushSubscriptions WHERE id = ?", [delivery.subscriptionID]) }
-    }
-
-    /// The notification a push is about, as the bell shows it, if it is still the member's.
-    public func notificationItem(id: Int64, userID: Int64) throws -> NotificationItem? {
-        try read { db in
-            let found = try db.records(Notification.self, "SELECT \(Notification.selection()) FROM notifications WHERE id = ? AND userID = ?", [id, userID])
-            return try items(db, found).first
-        }
-    }
-
-    /// A talk message for a push, if the member still goes to its meetup.
-    public func talkNews(id: Int64, for userID: Int64) throws -> TalkNews? {
-        try read { db in
-            guard let (meetupID, authorID, body) = try db.fetchOne("SELECT meetupID, authorID, body FROM meetupTalk WHERE id = ?", [id], {
-                (try $0.decode(Int64.self, atIndex: 0), try $0.decode(Int64.self, atIndex: 1), try $0.decode(String.self, atIndex: 2))
-            }), try canTalk(db, meetupID: meetupID, userID: userID),
-                let author = try db.record(User.self, id: authorID),
-                let title = try db.value("SELECT title FROM meetups WHERE id = ?", [meetupID], as: String.self) else { return nil }
-            return TalkNews(meetupID: meetupID, meetupTitle: title, author: author, body: body)
-        }
     }
 }

@@ -57,7 +57,7 @@ extension AppDatabase {
         }
     }
 
-    private static func sqliteCatalog(_ db: SQLConnection) throws -> SchemaCatalog {
+    fileprivate static func sqliteCatalog(_ db: SQLConnection) throws -> SchemaCatalog {
         var catalog = SchemaCatalog()
         let tables = try db.fetchAll("""
             SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name != 'grdb_migrations'
@@ -99,7 +99,7 @@ extension AppDatabase {
         return catalog
     }
 
-    private static func sqliteKind(_ declared: String) -> SchemaCatalog.Kind? {
+    fileprivate static func sqliteKind(_ declared: String) -> SchemaCatalog.Kind? {
         let type = declared.uppercased()
         if type.contains("INT") { return .integer }
         if type.contains("CHAR") || type.contains("TEXT") || type.contains("CLOB") { return .text }
@@ -110,7 +110,7 @@ extension AppDatabase {
         return nil
     }
 
-    private static func postgresCatalog(_ db: SQLConnection) throws -> SchemaCatalog {
+    fileprivate static func postgresCatalog(_ db: SQLConnection) throws -> SchemaCatalog {
         var catalog = SchemaCatalog()
         let columns = try db.fetchAll("""
             SELECT c.table_name, c.column_name, c.udt_name, c.is_nullable = 'NO', c.column_default IS NOT NULL
@@ -157,7 +157,7 @@ extension AppDatabase {
         return catalog
     }
 
-    private static func postgresKind(_ type: String) -> SchemaCatalog.Kind? {
+    fileprivate static func postgresKind(_ type: String) -> SchemaCatalog.Kind? {
         switch type {
         case "int2", "int4", "int8": .integer
         case "float4", "float8", "numeric": .real

@@ -1,13 +1,9 @@
 import Foundation
 
-extension AppDatabase {
-    /// True when other servers may share this database (PostgreSQL): what one process would
-    /// keep in memory, such as rate limits, is kept in the database instead.
-    public var isShared: Bool { engine.isShared }
-
+extension SecurityStore {
     /// How many events `key` had since `since`, and when the oldest of them was.
     public func rateEvents(key: String, since: Date) throws -> (count: Int, oldest: Date?) {
-        try readRows { db in
+        try database.readRows { db in
             try db.fetchOne("SELECT count(*), min(at) FROM rateEvents WHERE key = ? AND at > ?", [key, since]) {
                 (try $0.decode(Int.self, atIndex: 0), try $0.optionalDate(atIndex: 1))
             } ?? (0, nil)
@@ -15,15 +11,21 @@ extension AppDatabase {
     }
 
     public func recordRateEvent(key: String, at: Date = Date()) throws {
-        try write { db in try db.execute("INSERT INTO rateEvents (key, at) VALUES (?, ?)", [key, at]) }
+        try database.write { db in try db.execute("INSERT INTO rateEvents (key, at) VALUES (?, ?)", [key, at]) }
     }
 
     public func resetRateEvents(key: String) throws {
-        try write { db in try db.execute("DELETE FROM rateEvents WHERE key = ?", [key]) }
+        try database.write { db in try db.execute("DELETE FROM rateEvents WHERE key = ?", [key]) }
     }
 
     /// Forgets events older than every window (the minute sweep).
     public func pruneRateEvents(before: Date) throws {
-        try write { db in try db.execute("DELETE FROM rateEvents WHERE at < ?", [before]) }
+        try database.write { db in try db.execute("DELETE FROM rateEvents WHERE at < ?", [before]) }
     }
+}
+
+extension AppDatabase {
+    /// True when other servers may share this database (PostgreSQL): what one process would
+    /// keep in memory, such as rate limits, is kept in the database instead.
+    public var isShared: Bool { engine.isShared }
 }

@@ -1,8 +1,8 @@
 import Foundation
 
-extension AppDatabase {
+extension SessionStore {
     public func createSession(userID: Int64, tokenHash: Data, csrfToken: String, now: Date = Date()) throws -> Session {
-        try write { db in
+        try database.write { db in
             var session = Session(id: nil, tokenHash: tokenHash, userID: userID, csrfToken: csrfToken, createdAt: now, lastSeenAt: now)
             session.id = try db.insert(session)
             return session
@@ -21,14 +21,42 @@ extension AppDatabase {
     /// that tells no one (another server's profile edit, a `moim` command) shows within the
     /// second.
     public func session(tokenHash: Data, lifetime: SessionLifetime, now: Date = Date()) throws -> SignedInMember? {
-        guard let member = try keptSession(tokenHash) ?? readSession(tokenHash),
+        guard let member = try database.keptSession(tokenHash) ?? database.readSession(tokenHash),
               now.timeIntervalSince(member.session.lastSeenAt) < lifetime.idle,
               now.timeIntervalSince(member.session.createdAt) < lifetime.absolute
         else { return nil }
         return member
     }
 
-    private func readSession(_ tokenHash: Data) throws -> SignedInMember? {
+    /// Records use of a session; callers throttle this so reads do not each cost a write.
+    public func touchSession(id: Int64, now: Date = Date()) throws {
+        try database.write { db in try db.execute("UPDATE sessions SET lastSeenAt = ? WHERE id = ?", [now, id]) }
+    }
+
+    public func deleteSession(id: Int64) throws {
+        try database.write { db in
+            if let userID = try db.value("SELECT userID FROM sessions WHERE id = ?", [id], as: Int64.self) {
+                db.changed(.member(userID: userID))
+            }
+            try db.execute("DELETE FROM sessions WHERE id = ?", [id])
+        }
+    }
+
+    /// Removes sessions past their idle or absolute lifetime.
+    public func deleteExpiredSessions(lifetime: SessionLifetime, now: Date = Date()) throws -> Int {
+        try database.write { db in
+            try db.execute("DELETE FROM sessions WHERE lastSeenAt < ? OR createdAt < ?",
+                           [now.addingTimeInterval(-lifetime.idle), now.addingTimeInterval(-lifetime.absolute)])
+        }
+    }
+
+    public func sessionCount(userID: Int64) throws -> Int {
+        try database.readRows { db in try db.value("SELECT count(*) FROM sessions WHERE userID = ?", [userID]) ?? 0 }
+    }
+}
+
+extension AppDatabase {
+    fileprivate func readSession(_ tokenHash: Data) throws -> SignedInMember? {
         let sql = Self.sessionSQL[engine]
         // Counted before the read: a write that commits during it leaves what it read stale.
         let generation = keptGeneration
@@ -41,7 +69,7 @@ extension AppDatabase {
     }
 
     /// The member read for this session since anything that could change it, within the last second.
-    private func keptSession(_ tokenHash: Data) -> SignedInMember? {
+    fileprivate func keptSession(_ tokenHash: Data) -> SignedInMember? {
         guard let generation = keptGeneration else { return nil }
         let now = DispatchTime.now().uptimeNanoseconds
         return kept.sessions.value(tokenHash) { session in
@@ -52,14 +80,14 @@ extension AppDatabase {
     /// The statement `session(tokenHash:)` reads, for each engine; built once, as the statement
     /// cache finds it by its text. Warning texts hold no control characters, so the unit
     /// separator cannot occur in them.
-    private static let sessionSQL = PerEngine(sqlite: sessionSQL(warnings: """
+    fileprivate static let sessionSQL = PerEngine(sqlite: sessionSQL(warnings: """
         (SELECT group_concat(reason, char(31)) FROM
              (SELECT reason FROM warnings WHERE warnings.userID = users.id AND readAt IS NULL ORDER BY id))
         """), postgres: sessionSQL(warnings: """
         (SELECT string_agg(reason, chr(31) ORDER BY id) FROM warnings WHERE warnings.userID = users.id AND readAt IS NULL)
         """))
 
-    private static func sessionSQL(warnings: String) -> String {
+    fileprivate static func sessionSQL(warnings: String) -> String {
         """
         SELECT \(Session.selection("sessions")), \(User.selection("users")),
                (SELECT count(*) FROM notifications WHERE notifications.userID = users.id AND readAt IS NULL),
@@ -67,31 +95,5 @@ extension AppDatabase {
         FROM sessions JOIN users ON users.id = sessions.userID
         WHERE sessions.tokenHash = ?
         """
-    }
-
-    /// Records use of a session; callers throttle this so reads do not each cost a write.
-    public func touchSession(id: Int64, now: Date = Date()) throws {
-        try write { db in try db.execute("UPDATE sessions SET lastSeenAt = ? WHERE id = ?", [now, id]) }
-    }
-
-    public func deleteSession(id: Int64) throws {
-        try write { db in
-            if let userID = try db.value("SELECT userID FROM sessions WHERE id = ?", [id], as: Int64.self) {
-                db.changed(.member(userID: userID))
-            }
-            try db.execute("DELETE FROM sessions WHERE id = ?", [id])
-        }
-    }
-
-    /// Removes sessions past their idle or absolute lifetime.
-    public func deleteExpiredSessions(lifetime: SessionLifetime, now: Date = Date()) throws -> Int {
-        try write { db in
-            try db.execute("DELETE FROM sessions WHERE lastSeenAt < ? OR createdAt < ?",
-                           [now.addingTimeInterval(-lifetime.idle), now.addingTimeInterval(-lifetime.absolute)])
-        }
-    }
-
-    public func sessionCount(userID: Int64) throws -> Int {
-        try readRows { db in try db.value("SELECT count(*) FROM sessions WHERE userID = ?", [userID]) ?? 0 }
     }
 }

@@ -6,7 +6,7 @@ extension App {
     /// `GET /email/verify/:token`: the address the link was sent to is proved the member's.
     func emailVerify(_ context: RequestContext) throws -> HTTPResponse {
         guard let hash = Self.emailTokenHash(context.request.parameters["token"]) else { throw linkError(.invalid, context.language) }
-        switch try database.verifyEmail(tokenHash: hash) {
+        switch try database.accounts.verifyEmail(tokenHash: hash) {
         case .success:
             return redirect(to: context.user == nil ? Paths.login : Paths.settings, flash: \.email_verified)
         case .failure(let error):
@@ -19,7 +19,7 @@ extension App {
     func emailVerificationResend(_ context: RequestContext) throws -> HTTPResponse {
         let user = try context.requireUser()
         guard mailEnabled else { throw HTTPError(.notFound) }
-        if try database.emailTokenCount(userID: user.storedID, purpose: .verify, since: Date().addingTimeInterval(-3_600)) >= 3 {
+        if try database.accounts.emailTokenCount(userID: user.storedID, purpose: .verify, since: Date().addingTimeInterval(-3_600)) >= 3 {
             throw HTTPError(.tooManyRequests, message: localizer.text(.errors.verify_limit, context.language))
         }
         try sendVerificationLink(user)

@@ -11,7 +11,7 @@ extension App {
         if let user = context.user {
             var changes = ProfileFields(user)
             changes.language = language.rawValue
-            _ = try database.updateProfile(userID: user.storedID, changes.changes)
+            _ = try database.profiles.updateProfile(userID: user.storedID, changes.changes)
         }
         var response = redirect(to: Paths.local(context.form["return_to"]))
         response.setCookie(SetCookie(name: cookies.language, value: language.rawValue, maxAge: 365 * 24 * 3600, secure: cookies.secure))

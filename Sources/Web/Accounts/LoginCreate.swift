@@ -11,7 +11,7 @@ extension App {
         guard !login.isEmpty, !password.isEmpty else {
             return renderLogin(login: login, next: next, error: .errors.login_missing, context)
         }
-        let user = login.utf8.count <= 254 ? try database.user(login: login) : nil
+        let user = login.utf8.count <= 254 ? try database.accounts.user(login: login) : nil
         // Failures count against the account, however it was named: username and email
         // share one limit.
         let account = user?.id.map { "user:\($0)" } ?? "login:" + login.lowercased()

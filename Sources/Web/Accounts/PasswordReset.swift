@@ -45,8 +45,8 @@ extension App {
             return response
         }
         resetLimit.record(address)
-        if login.utf8.count <= 254, let user = try database.user(login: login), !user.isSuspended(),
-           try database.emailTokenCount(userID: user.storedID, purpose: .reset, since: Date().addingTimeInterval(-3_600)) < 3 {
+        if login.utf8.count <= 254, let user = try database.accounts.user(login: login), !user.isSuspended(),
+           try database.accounts.emailTokenCount(userID: user.storedID, purpose: .reset, since: Date().addingTimeInterval(-3_600)) < 3 {
             try sendResetLink(user)
         }
         return renderForgot(login: "", sent: true, error: nil, context)
@@ -72,7 +72,7 @@ extension App {
         PasswordRules.check(new, confirmation: context.form["new_password_confirmation"] ?? "", field: "new_password", into: &errors)
         guard errors.isEmpty else { return renderReset(user, token: token, errors: errors, context) }
         guard let hash = Self.emailTokenHash(token) else { throw HTTPError(.notFound) }
-        switch try database.resetPassword(tokenHash: hash, passwordHash: try passwords.hash(new)) {
+        switch try database.accounts.resetPassword(tokenHash: hash, passwordHash: try passwords.hash(new)) {
         case .success(let user):
             loginThrottle.recordSuccess(account: "user:\(try user.storedID)")
             var response = redirect(to: user.isSuspended() ? Paths.login : Paths.home, flash: \.password_reset)
@@ -87,7 +87,7 @@ extension App {
     private func resetLinkUser(_ context: RequestContext) throws -> (User, String) {
         let token = context.request.parameters["token"] ?? ""
         guard let hash = Self.emailTokenHash(token) else { throw linkError(.invalid, context.language) }
-        switch try database.resetTokenUser(tokenHash: hash) {
+        switch try database.accounts.resetTokenUser(tokenHash: hash) {
         case .success(let user): return (user, token)
         case .failure(let error): throw linkError(error, context.language)
         }
@@ -119,7 +119,7 @@ extension App {
     /// Prints a one-time reset link for `username` (`moim admin reset-link`), for a site
     /// without mail or a member who lost access to their mailbox.
     public static func resetLink(database: AppDatabase, username: String, origin: String) throws -> String? {
-        guard let user = try database.user(username: username) else { return nil }
+        guard let user = try database.accounts.user(username: username) else { return nil }
         return origin + Paths.passwordReset(try makeEmailToken(database, user, purpose: .reset, email: user.email))
     }
 }

@@ -29,7 +29,7 @@ extension App {
     }
 
     func providerLinks(_ user: User) throws -> [ProviderLink] {
-        let linked = Set(try database.identities(userID: user.storedID))
+        let linked = Set(try database.accounts.identities(userID: user.storedID))
         let ways = linked.count + (user.passwordHash.isEmpty ? 0 : 1)
         return providers.map { provider in
             let id = provider.configuration.id

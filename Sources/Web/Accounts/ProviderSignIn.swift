@@ -15,7 +15,7 @@ extension App {
         let attempt = SignInAttempt(
             state: Crypto.randomToken(), provider: provider.configuration.id, nonce: Crypto.randomToken(), verifier: Crypto.randomToken(),
             next: linking ? Paths.settings : Paths.local(context.form["next"]), linkUserID: linking ? context.user?.id : nil)
-        try database.startSignIn(attempt)
+        try database.accounts.startSignIn(attempt)
         let address: String
         do {
             address = try provider.authorizationURL(state: attempt.state, nonce: attempt.nonce, verifier: attempt.verifier,
@@ -45,7 +45,7 @@ extension App {
         let state = context.form["state"] ?? ""
         let remembered = context.request.cookies[cookies.signIn] ?? ""
         guard !state.isEmpty, state.utf8.count <= 100, Crypto.constantTimeEqual(state, remembered),
-              let attempt = try database.takeSignIn(state: state, provider: provider.configuration.id)
+              let attempt = try database.accounts.takeSignIn(state: state, provider: provider.configuration.id)
         else {
             Self.logSignIn(provider, "refused an answer with an unknown, used or expired state")
             throw HTTPError(.badRequest, message: localizer.text(.providers.errors.state, language, ["provider": provider.configuration.name]))
@@ -62,12 +62,12 @@ extension App {
         if let userID = attempt.linkUserID {
             guard context.user?.id == userID else { throw HTTPError(.forbidden) }
             do {
-                try database.link(provider: provider.configuration.id, subject: token.subject, userID: userID)
+                try database.accounts.link(provider: provider.configuration.id, subject: token.subject, userID: userID)
                 response = redirect(to: Paths.settings, flash: \.provider_linked)
             } catch StorageError.duplicate {
                 response = redirect(to: Paths.settings, flash: \.provider_taken)
             }
-        } else if let user = try database.user(provider: provider.configuration.id, subject: token.subject) {
+        } else if let user = try database.accounts.user(provider: provider.configuration.id, subject: token.subject) {
             if user.isSuspended() { throw HTTPError(.forbidden, message: suspensionMessage(user, language)) }
             response = redirect(to: attempt.next, flash: \.signed_in)
             try signIn(user, replacing: context.session, on: &response)
@@ -78,7 +78,7 @@ extension App {
                                           email: token.emailVerified ? token.email : nil, name: token.name ?? token.preferredUsername,
                                           next: attempt.next)
             let key = Crypto.randomToken()
-            try database.keepPendingIdentity(pending, token: key)
+            try database.accounts.keepPendingIdentity(pending, token: key)
             response = .redirect(to: Paths.providerSignup)
             response.setCookie(SetCookie(name: cookies.pendingIdentity, value: key, maxAge: Int(AppDatabase.signInLifetime), secure: cookies.secure))
         }

@@ -22,7 +22,7 @@ extension App {
     func providerSignupShow(_ context: RequestContext) throws -> HTTPResponse {
         let pending = try pendingIdentity(context)
         let suggested = Self.suggestedUsername(pending)
-        let taken = try database.user(username: suggested) != nil
+        let taken = try database.accounts.user(username: suggested) != nil
         return renderProviderSignup(pending, username: taken ? "" : suggested, email: pending.email ?? "",
                                     displayName: pending.name ?? "", errors: FieldErrors(), context)
     }
@@ -54,7 +54,7 @@ extension App {
         let candidate = User(username: username, email: email, passwordHash: "", displayName: displayName, language: context.language.rawValue)
         let user: User
         do {
-            user = try database.createUser(candidate, identity: pending)
+            user = try database.accounts.createUser(candidate, identity: pending)
         } catch StorageError.usernameTaken {
             errors.add("username", .errors.username_taken)
             return renderProviderSignup(pending, username: username, email: email, displayName: displayName, errors: errors, context)
@@ -67,7 +67,7 @@ extension App {
             throw HTTPError(.conflict, message: localizer.text(.providers.errors.state, context.language, ["provider": pending.provider]))
         }
         signupLimit.record(address)
-        if let token = context.request.cookies[cookies.pendingIdentity] { try database.dropPendingIdentity(token: token) }
+        if let token = context.request.cookies[cookies.pendingIdentity] { try database.accounts.dropPendingIdentity(token: token) }
         // On to where they were going (`next` is a local path, checked when the sign-in began).
         var response = redirect(to: pending.next, flash: \.welcome)
         response.setCookie(.expired(cookies.pendingIdentity, secure: cookies.secure))
@@ -78,7 +78,7 @@ extension App {
     private func pendingIdentity(_ context: RequestContext) throws -> PendingIdentity {
         guard context.user == nil else { throw Redirect(to: Paths.home) }
         guard let token = context.request.cookies[cookies.pendingIdentity], token.utf8.count <= 100,
-              let pending = try database.pendingIdentity(token: token) else { throw Redirect(to: Paths.login) }
+              let pending = try database.accounts.pendingIdentity(token: token) else { throw Redirect(to: Paths.login) }
         return pending
     }
 

@@ -9,7 +9,7 @@ extension App {
             throw HTTPError(.notFound)
         }
         do {
-            try database.unlink(provider: id, userID: user.storedID)
+            try database.accounts.unlink(provider: id, userID: user.storedID)
         } catch StorageError.locked {
             return redirect(to: Paths.settings, flash: \.provider_last_way_in)
         }

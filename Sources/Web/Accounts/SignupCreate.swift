@@ -26,7 +26,7 @@ extension App {
         )
         let user: User
         do {
-            user = try database.createUser(candidate)
+            user = try database.accounts.createUser(candidate)
         } catch StorageError.usernameTaken {
             errors.add("username", .errors.username_taken)
             return renderSignup(form, errors: errors, context)

@@ -24,14 +24,14 @@ extension App {
     /// authority: no session, no CSRF token (the provider has neither).
     func unsubscribeCreate(_ context: RequestContext) throws -> HTTPResponse {
         let (user, list) = try unsubscribeTarget(context)
-        guard let token = context.request.parameters["token"], try database.unsubscribe(token: token, from: list) else {
+        guard let token = context.request.parameters["token"], try database.mail.unsubscribe(token: token, from: list) else {
             throw HTTPError(.notFound, message: localizer.text(.unsubscribe.invalid, context.language))
         }
         return renderUnsubscribe(user, list: list, done: true, context)
     }
 
     private func unsubscribeTarget(_ context: RequestContext) throws -> (User, MailSettings.List) {
-        guard let token = context.request.parameters["token"], let (user, _) = try database.mailSettings(unsubscribeToken: token) else {
+        guard let token = context.request.parameters["token"], let (user, _) = try database.mail.mailSettings(unsubscribeToken: token) else {
             throw HTTPError(.notFound, message: localizer.text(.unsubscribe.invalid, context.language))
         }
         // In the address for a one-click POST (whose body is only `List-Unsubscribe=One-Click`).

@@ -6,7 +6,7 @@ extension App {
     /// `GET /admin/users?q=`
     func adminUsers(_ context: RequestContext, _ staff: User) throws -> HTTPResponse {
         let query = (context.form["q"] ?? "").trimmed
-        let users = query.isEmpty ? try database.newUsers(limit: 50) : try database.findUsers(query)
+        let users = query.isEmpty ? try database.moderation.newUsers(limit: 50) : try database.moderation.findUsers(query)
         var view = AdminView(tab: AdminTabMarks(current: .users))
         view.query = query
         view.users = users.map { user in
@@ -18,7 +18,7 @@ extension App {
     /// `GET /admin/users/:username`: their activity, and the sanctions form.
     func adminUser(_ context: RequestContext, _ staff: User) throws -> HTTPResponse {
         let user = try profileUser(context)
-        let summary = try database.moderationSummary(userID: user.storedID)
+        let summary = try database.moderation.moderationSummary(userID: user.storedID)
         var view = AdminView(tab: AdminTabMarks(current: .user))
         view.member = AdminMemberView(
             user: UserView(user), email: user.email, role: localizer.text(user.role.textKey, context.language),
@@ -31,8 +31,8 @@ extension App {
         if mailEnabled {
             let language = context.language
             view.mail = MemberMailView(
-                email: user.email, verified: try database.mailSettings(userID: user.storedID).isVerified(user.email),
-                messages: try database.outbox(userID: user.storedID).map { mail in
+                email: user.email, verified: try database.mail.mailSettings(userID: user.storedID).isVerified(user.email),
+                messages: try database.mail.outbox(userID: user.storedID).map { mail in
                     MailRowView(
                         date: localizer.dateTime(mail.createdAt, language),
                         kind: localizer.text(mail.kind.textKey, language),
@@ -53,7 +53,7 @@ extension App {
         }
         let days = context.form["days"].flatMap(Int.init)
         let until = days.map { Date().addingTimeInterval(Double(max(1, min($0, 3650))) * 86_400) }
-        try storageAction(context) { try database.sanction(action, userID: user.storedID, by: staff.storedID, until: until, reason: reason) }
+        try storageAction(context) { try database.moderation.sanction(action, userID: user.storedID, by: staff.storedID, until: until, reason: reason) }
         return redirect(to: Paths.adminUser(user.username), flash: \.moderation_done)
     }
 
@@ -64,7 +64,7 @@ extension App {
         guard user.role != .admin, let role = context.form["role"].flatMap(User.Role.init(rawValue:)), role != .admin else {
             throw HTTPError(.badRequest)
         }
-        _ = try database.setRole(role, username: user.username, by: staff.storedID)
+        _ = try database.accounts.setRole(role, username: user.username, by: staff.storedID)
         return redirect(to: Paths.adminUser(user.username), flash: \.moderation_done)
     }
 

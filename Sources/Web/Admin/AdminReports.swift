@@ -7,23 +7,23 @@ extension App {
     func adminReports(_ context: RequestContext, _ staff: User) throws -> HTTPResponse {
         let language = context.language
         var view = AdminView(tab: AdminTabMarks(current: .reports))
-        view.reports = try database.openReports().map { group in
+        view.reports = try database.moderation.openReports().map { group in
             ReportGroupView(
                 type: group.targetType.rawValue,
                 typeLabel: localizer.text(group.targetType.textKey, language),
                 id: group.targetID,
-                label: try database.targetLabel(group.targetType, id: group.targetID) ?? "—",
+                label: try database.moderation.targetLabel(group.targetType, id: group.targetID) ?? "—",
                 url: try targetURL(group.targetType, group.targetID),
                 count: group.count,
                 countText: localizer.count(.admin.reports_count, group.count, language),
                 reasons: Array(Set(group.reasons)).map { localizer.text($0.textKey, language) },
                 notes: group.notes,
                 date: localizer.dateTime(group.latest, language),
-                author: try database.targetAuthor(group.targetType, id: group.targetID).map {
+                author: try database.moderation.targetAuthor(group.targetType, id: group.targetID).map {
                     ReportGroupView.Author(username: $0.username, url: Paths.adminUser($0.username))
                 },
                 hideable: group.targetType != .user,
-                hidden: try database.targetIsHidden(group.targetType, id: group.targetID),
+                hidden: try database.moderation.targetIsHidden(group.targetType, id: group.targetID),
                 lockable: group.targetType == .post)
         }
         return page(view, context, title: localizer.text(.admin.reports, language))
@@ -36,17 +36,17 @@ extension App {
               let id = context.form["target_id"].flatMap(Checked.id)
         else { throw HTTPError(.badRequest) }
         let reason = (context.form["reason"] ?? "").trimmed.clipped(300)
-        try storageAction(context) { try database.moderate(action, target: target, targetID: id, by: staff.storedID, reason: reason) }
+        try storageAction(context) { try database.moderation.moderate(action, target: target, targetID: id, by: staff.storedID, reason: reason) }
         return redirect(to: Paths.local(context.form["return_to"] ?? "/admin/reports"), flash: \.moderation_done)
     }
 
     private func targetURL(_ target: ModerationTarget, _ id: Int64) throws -> String? {
         switch target {
         case .post: return Paths.post(id)
-        case .comment: return try database.comment(id: id).map { Paths.comment(id, post: $0.postID) }
-        case .crew: return try database.crew(id: id).map { Paths.crew($0.slug) }
+        case .comment: return try database.comments.comment(id: id).map { Paths.comment(id, post: $0.postID) }
+        case .crew: return try database.crews.crew(id: id).map { Paths.crew($0.slug) }
         case .meetup: return Paths.meetup(id)
-        case .user: return try database.user(id: id).map { Paths.adminUser($0.username) }
+        case .user: return try database.accounts.user(id: id).map { Paths.adminUser($0.username) }
         }
     }
 }

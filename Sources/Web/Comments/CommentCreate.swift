@@ -17,7 +17,7 @@ extension App {
         }
         let comment: Comment
         do {
-            comment = try database.addComment(postID: postID, authorID: user.storedID, parentID: parentID, content: postContent(body))
+            comment = try database.comments.addComment(postID: postID, authorID: user.storedID, parentID: parentID, content: postContent(body))
         } catch StorageError.notFound {
             throw HTTPError(.notFound)
         } catch StorageError.forbidden {

@@ -17,14 +17,14 @@ extension App {
             return renderCommentForm(comment, body: body, error: .errors.comment_length, context)
         }
         let id = try comment.storedID
-        _ = try database.editComment(id: id, authorID: user.storedID, content: postContent(body))
+        _ = try database.comments.editComment(id: id, authorID: user.storedID, content: postContent(body))
         return redirect(to: Paths.comment(id, post: comment.postID))
     }
 
     /// `POST /comments/:id/delete`
     func commentDelete(_ context: RequestContext) throws -> HTTPResponse {
         let (comment, user) = try ownComment(context)
-        try database.deleteComment(id: comment.storedID, authorID: user.storedID)
+        try database.comments.deleteComment(id: comment.storedID, authorID: user.storedID)
         return redirect(to: Paths.post(comment.postID) + "#comments", flash: \.comment_deleted)
     }
 
@@ -32,7 +32,7 @@ extension App {
     private func ownComment(_ context: RequestContext) throws -> (Comment, User) {
         let user = try context.requireUser()
         guard let id = context.request.parameters["id"].flatMap(Checked.id),
-              let comment = try database.comment(id: id), comment.authorID == user.id, comment.deletedAt == nil
+              let comment = try database.comments.comment(id: id), comment.authorID == user.id, comment.deletedAt == nil
         else { throw HTTPError(.notFound) }
         return (comment, user)
     }

@@ -9,7 +9,7 @@ extension App {
         try requireCanPost(user, .comments, context)
         let crew = try crew(context)
         let body = try shortText(context, maximum: 2000, message: .errors.crew_comment_length)
-        _ = try database.addCrewComment(crewID: crew.storedID, authorID: user.storedID, body: body, bodyHTML: postContent(body).bodyHTML)
+        _ = try database.crews.addCrewComment(crewID: crew.storedID, authorID: user.storedID, body: body, bodyHTML: postContent(body).bodyHTML)
         return redirect(to: Paths.crew(crew.slug) + "#comments")
     }
 
@@ -18,7 +18,7 @@ extension App {
         let user = try context.requireUser()
         let crew = try crew(context)
         guard let id = context.request.parameters["id"].flatMap(Checked.id) else { throw HTTPError(.notFound) }
-        try storageAction(context, Self.crewRefusals) { try database.deleteCrewComment(id: id, by: user.storedID) }
+        try storageAction(context, Self.crewRefusals) { try database.crews.deleteCrewComment(id: id, by: user.storedID) }
         return redirect(to: Paths.crew(crew.slug) + "#comments", flash: \.comment_deleted)
     }
 }

@@ -21,7 +21,7 @@ extension App {
         guard var fields = validated else { return renderCrewForm(form, errors: errors, editing: nil, context) }
         fields.descriptionHTML = MarkdownRenderer.html(fields.description)
         let code = fields.joinPolicy == .invite ? Self.newInviteCode() : nil
-        let crew = try database.createCrew(ownerID: user.storedID, fields: fields, inviteCode: code)
+        let crew = try database.crews.createCrew(ownerID: user.storedID, fields: fields, inviteCode: code)
         if let cover { try saveCrewCover(cover, crew: crew, by: user) }
         return redirect(to: Paths.crew(crew.slug), flash: \.crew_created)
     }
@@ -29,7 +29,7 @@ extension App {
     func saveCrewCover(_ image: ProcessedImage, crew: Crew, by user: User) throws {
         let name = try media.save(image)
         do {
-            let previous = try database.setCrewCover(id: crew.storedID, by: user.storedID,
+            let previous = try database.crews.setCrewCover(id: crew.storedID, by: user.storedID,
                                                      photo: NewPhoto(fileName: name, mediaType: image.format.mediaType, width: image.width,
                                                                      height: image.height, byteCount: image.original.count,
                                                                      tone: image.averageColour, jpegWidths: image.jpegWidths))

@@ -17,7 +17,7 @@ extension App {
         if var fields = validated {
             fields.descriptionHTML = MarkdownRenderer.html(fields.description)
             do {
-                let updated = try database.updateCrew(id: crew.storedID, by: user.storedID, fields: fields)
+                let updated = try database.crews.updateCrew(id: crew.storedID, by: user.storedID, fields: fields)
                 if let cover { try saveCrewCover(cover, crew: updated, by: user) }
                 return redirect(to: Paths.crew(updated.slug), flash: \.crew_saved)
             } catch StorageError.slugTaken {
@@ -33,7 +33,7 @@ extension App {
     func staffCrew(_ context: RequestContext) throws -> (Crew, User) {
         let user = try context.requireUser()
         let crew = try crew(context)
-        guard try database.crewRole(crewID: crew.storedID, userID: user.storedID)?.isStaff == true else {
+        guard try database.crews.crewRole(crewID: crew.storedID, userID: user.storedID)?.isStaff == true else {
             throw refusal(.forbidden, context.language, Self.crewRefusals)
         }
         return (crew, user)

@@ -54,7 +54,7 @@ extension App {
         if !note.fits(0, 200) { errors.add("note", .errors.ledger_note) }
         var memberID: Int64? = nil
         if kind == .dues || kind == .waiver {
-            memberID = try (form["member"]).flatMap { try database.user(username: $0)?.id }
+            memberID = try (form["member"]).flatMap { try database.accounts.user(username: $0)?.id }
             if memberID == nil { errors.add("member", .errors.ledger_member) }
         }
         guard errors.isEmpty, let kind, let amount else { return try renderLedger(context, errors: errors, status: .unprocessableContent) }
@@ -69,8 +69,8 @@ extension App {
         let role = try viewerRole(crew, context)
         guard role?.isMember == true else { throw refusal(.forbidden, context.language, Self.crewRefusals) }
         let language = context.language
-        let ledger = try database.ledger(crewID: crew.storedID)
-        let members = try database.crewMembers(crewID: crew.storedID)
+        let ledger = try database.crews.ledger(crewID: crew.storedID)
+        let members = try database.crews.crewMembers(crewID: crew.storedID)
         let names = Dictionary(members.map { ($0.user.id ?? 0, $0.user.displayName) }, uniquingKeysWith: { first, _ in first })
         let money = { (amount: Int) in self.money(amount, crew.feeCurrency, language) }
         var view = try crewPage(crew, tab: .ledger, role: role, context)

@@ -33,7 +33,7 @@ extension App {
         var cards: [CrewCardView]
         if let near {
             // Crews by where they meet; the other filters narrow what is near.
-            let found = try database.crews(near: near.point, radius: near.meters).filter { crew, _ in
+            let found = try database.meetups.crews(near: near.point, radius: near.meters).filter { crew, _ in
                 (sport == nil || crew.sport == sport) && (region == nil || crew.region == region)
                     && (query.isEmpty || crew.name.localizedCaseInsensitiveContains(query) || crew.description.localizedCaseInsensitiveContains(query))
             }
@@ -43,7 +43,7 @@ extension App {
                 return card
             }
         } else {
-            cards = try database.searchCrews(query, sport: sport, region: region, order: order).map { crewCard($0, language) }
+            cards = try database.crews.searchCrews(query, sport: sport, region: region, order: order).map { crewCard($0, language) }
         }
         var view = CrewsView(
             query: query,
@@ -55,7 +55,7 @@ extension App {
             isNear: near != nil
         )
         if let user = context.user, query.isEmpty, sport == nil, region == nil, near == nil {
-            view.recommended = try database.recommendedCrews(userID: user.storedID, region: user.region).map { crewCard($0, language) }
+            view.recommended = try database.crews.recommendedCrews(userID: user.storedID, region: user.region).map { crewCard($0, language) }
         }
         return page(view, context, title: localizer.text(.crews.title, language), section: .crews)
     }

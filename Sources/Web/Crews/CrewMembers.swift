@@ -51,9 +51,9 @@ extension App {
         let role = try viewerRole(crew, context)
         let language = context.language
         let crewID = try crew.storedID
-        let dues = crew.feeAmount > 0 ? try database.duesStatus(crewID: crewID, periodStart: duesPeriodStart(crew)) : [:]
-        let members = try database.crewMembers(crewID: crewID)
-        let pending = role?.isStaff == true ? try database.crewMembers(crewID: crewID, pending: true) : []
+        let dues = crew.feeAmount > 0 ? try database.crews.duesStatus(crewID: crewID, periodStart: duesPeriodStart(crew)) : [:]
+        let members = try database.crews.crewMembers(crewID: crewID)
+        let pending = role?.isStaff == true ? try database.crews.crewMembers(crewID: crewID, pending: true) : []
         let memberView = { (member: CrewMember) in
             CrewMemberView(
                 user: UserView(member.user),
@@ -76,21 +76,21 @@ extension App {
         { [unowned self] context in
             let actor = try context.requireUser()
             let crew = try crew(context)
-            guard let name = context.request.parameters["username"], let member = try database.user(username: name) else {
+            guard let name = context.request.parameters["username"], let member = try database.accounts.user(username: name) else {
                 throw HTTPError(.notFound)
             }
             let crewID = try crew.storedID, memberID = try member.storedID, actorID = try actor.storedID
             try storageAction(context, Self.crewRefusals) {
                 switch action {
                 case .accept, .reject:
-                    let fee = try database.decideJoinRequest(crewID: crewID, applicantID: memberID, by: actorID, accept: action == .accept)
+                    let fee = try database.crews.decideJoinRequest(crewID: crewID, applicantID: memberID, by: actorID, accept: action == .accept)
                     fee.map { refundJoinFee($0, reason: localizer.text(.payments.refund_reasons.declined, mailLanguage(member))) }
                 case .remove:
-                    try database.removeCrewMember(crewID: crewID, userID: memberID, by: actorID)
+                    try database.crews.removeCrewMember(crewID: crewID, userID: memberID, by: actorID)
                 case .promote, .demote:
-                    try database.setCrewRole(crewID: crewID, userID: memberID, role: action == .promote ? .staff : .member, by: actorID)
+                    try database.crews.setCrewRole(crewID: crewID, userID: memberID, role: action == .promote ? .staff : .member, by: actorID)
                 case .transfer:
-                    try database.transferCrew(crewID: crewID, to: memberID, by: actorID)
+                    try database.crews.transferCrew(crewID: crewID, to: memberID, by: actorID)
                 }
             }
             return redirect(to: Paths.crewMembers(crew.slug), flash: action.done)

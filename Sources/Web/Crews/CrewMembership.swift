@@ -11,7 +11,7 @@ extension App {
             return redirect(to: Paths.crewPay(crew.slug))
         }
         let role = try storageAction(context, Self.crewRefusals) {
-            try database.joinCrew(id: crew.storedID, userID: user.storedID, inviteCode: context.form["code"]?.trimmed)
+            try database.crews.joinCrew(id: crew.storedID, userID: user.storedID, inviteCode: context.form["code"]?.trimmed)
         }
         return redirect(to: Paths.crew(crew.slug), flash: role == .pending ? \.crew_requested : \.crew_joined)
     }
@@ -20,7 +20,7 @@ extension App {
     func crewLeave(_ context: RequestContext) throws -> HTTPResponse {
         let user = try context.requireUser()
         let crew = try crew(context)
-        let fee = try storageAction(context, Self.crewRefusals) { try database.leaveCrew(id: crew.storedID, userID: user.storedID) }
+        let fee = try storageAction(context, Self.crewRefusals) { try database.crews.leaveCrew(id: crew.storedID, userID: user.storedID) }
         fee.map { refundJoinFee($0, reason: localizer.text(.payments.refund_reasons.left, context.language, ["days": String(crew.refundDays)])) }
         return redirect(to: Paths.crew(crew.slug), flash: fee == nil ? \.crew_left : \.crew_left_refunded)
     }
@@ -38,7 +38,7 @@ extension App {
     /// `POST /crews/:slug/invite`: a new invite code (the old one stops working).
     func crewInviteRegenerate(_ context: RequestContext) throws -> HTTPResponse {
         let (crew, user) = try staffCrew(context)
-        try storageAction(context, Self.crewRefusals) { try database.setInviteCode(crewID: crew.storedID, by: user.storedID, code: Self.newInviteCode()) }
+        try storageAction(context, Self.crewRefusals) { try database.crews.setInviteCode(crewID: crew.storedID, by: user.storedID, code: Self.newInviteCode()) }
         return redirect(to: Paths.crew(crew.slug), flash: \.invite_regenerated)
     }
 }

@@ -107,13 +107,13 @@ extension App {
     /// `GET /crews/:slug`: about the crew, and its comment thread.
     func crewShow(_ context: RequestContext) throws -> HTTPResponse {
         let crew = try crew(context)
-        let comments = try database.crewComments(crewID: crew.storedID)
+        let comments = try database.crews.crewComments(crewID: crew.storedID)
         let role = try viewerRole(crew, context)
         var view = try crewPage(crew, tab: .about, role: role, context)
         var upcoming = MeetupFilter()
         upcoming.crewID = try crew.storedID
-        let next = try database.meetups(upcoming, viewerID: context.user?.id, after: nil, limit: 1).meetups.first
-        let members = try database.crewMembers(crewID: crew.storedID)
+        let next = try database.meetups.meetups(upcoming, viewerID: context.user?.id, after: nil, limit: 1).meetups.first
+        let members = try database.crews.crewMembers(crewID: crew.storedID)
         view.aboutTab = CrewAboutTab(
             nextMeetup: next.map { meetupCard($0, context.language) },
             members: members.prefix(12).map { UserView($0.user) },
@@ -137,7 +137,7 @@ extension App {
     /// `GET /crews/:slug/posts`: posts written in the crew.
     func crewPostsShow(_ context: RequestContext) throws -> HTTPResponse {
         let crew = try crew(context)
-        let feed = feed(try database.crewPosts(crewID: crew.storedID, before: cursor(context), viewerID: context.user?.id),
+        let feed = feed(try database.feed.crewPosts(crewID: crew.storedID, before: cursor(context), viewerID: context.user?.id),
                         path: Paths.crew(crew.slug) + "/posts", context)
         var view = try crewPage(crew, tab: .posts, role: try viewerRole(crew, context), context)
         view.postsTab = CrewPostsTab(posts: feed.posts, olderURL: feed.olderURL, composeURL: Paths.newPost + "?crew=" + crew.slug)
@@ -149,7 +149,7 @@ extension App {
         let crew = try crew(context)
         var filter = MeetupFilter()
         filter.crewID = try crew.storedID
-        let meetups = try database.meetups(filter, viewerID: context.user?.id, after: nil, limit: 50).meetups
+        let meetups = try database.meetups.meetups(filter, viewerID: context.user?.id, after: nil, limit: 50).meetups
         var view = try crewPage(crew, tab: .meetups, role: try viewerRole(crew, context), context)
         view.meetupsTab = CrewMeetupsTab(meetups: meetups.map { meetupCard($0, context.language) },
                                          newMeetupURL: Paths.newMeetup + "?crew=" + crew.slug)
@@ -163,14 +163,14 @@ extension App {
         guard let start = calendar.date(from: calendar.dateComponents([.year, .month], from: Date())),
               let end = calendar.date(byAdding: .month, value: 1, to: start) else { return [] }
         let units = context.user?.units ?? "km"
-        return try database.leaderboard(crewID: crew.storedID, from: start, to: end).enumerated().map { index, row in
+        return try database.records.leaderboard(crewID: crew.storedID, from: start, to: end).enumerated().map { index, row in
             LeaderboardRowView(user: UserView(row.user), rank: index + 1,
                                distance: distanceText(row.meters, units: units, context.language), runs: row.runs)
         }
     }
 
     func viewerRole(_ crew: Crew, _ context: RequestContext) throws -> CrewRole? {
-        try context.user.flatMap { try database.crewRole(crewID: crew.storedID, userID: $0.storedID) }
+        try context.user.flatMap { try database.crews.crewRole(crewID: crew.storedID, userID: $0.storedID) }
     }
 
     /// The crew page around one tab: header, join controls and tab navigation.

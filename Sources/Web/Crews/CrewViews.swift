@@ -35,9 +35,9 @@ extension App {
     /// The crew named by `:slug`, or 404. A crew hidden by moderators shows only to its
     /// members and to staff.
     func crew(_ context: RequestContext) throws -> Crew {
-        guard let slug = context.request.parameters["slug"], let crew = try database.crew(slug: slug) else { throw HTTPError(.notFound) }
+        guard let slug = context.request.parameters["slug"], let crew = try database.crews.crew(slug: slug) else { throw HTTPError(.notFound) }
         if crew.hiddenAt != nil, context.user?.isStaff != true,
-           try context.user.flatMap({ try database.crewRole(crewID: crew.storedID, userID: $0.storedID) })?.isMember != true {
+           try context.user.flatMap({ try database.crews.crewRole(crewID: crew.storedID, userID: $0.storedID) })?.isMember != true {
             throw HTTPError(.notFound)
         }
         return crew

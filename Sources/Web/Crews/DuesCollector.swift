@@ -21,6 +21,6 @@ struct ManualDuesCollector: DuesCollector {
     func record(_ entry: LedgerEntry, in database: AppDatabase) throws -> LedgerEntry {
         var entry = entry
         entry.provider = provider
-        return try database.recordLedgerEntry(entry)
+        return try database.crews.recordLedgerEntry(entry)
     }
 }

@@ -8,7 +8,7 @@ extension App {
     /// `GET /u/:username/feed.atom`
     func userAtom(_ context: RequestContext) throws -> HTTPResponse {
         let user = try profileUser(context)
-        let page = try database.userPosts(userID: user.storedID, before: nil, limit: 30, viewerID: nil)
+        let page = try database.feed.userPosts(userID: user.storedID, before: nil, limit: 30, viewerID: nil)
         return atom(title: "\(user.displayName) (@\(user.username)) · Moim", path: Paths.profile(user.username), page, context)
     }
 
@@ -16,7 +16,7 @@ extension App {
     func tagAtom(_ context: RequestContext) throws -> HTTPResponse {
         guard let written = context.request.parameters["tag"], References.isTag(written) else { throw HTTPError(.notFound) }
         let tag = References.normalise(written)
-        let page = try database.tagFeed(tag: tag, before: nil, limit: 30, viewerID: nil)
+        let page = try database.feed.tagFeed(tag: tag, before: nil, limit: 30, viewerID: nil)
         return atom(title: "#\(tag) · Moim", path: Paths.tag(tag), page, context)
     }
 

@@ -14,9 +14,9 @@ extension App {
     /// `GET /bookmarks`: the meetups and posts the member saved, most recently saved first.
     func bookmarks(_ context: RequestContext) throws -> HTTPResponse {
         let user = try context.requireUser()
-        let feed = feed(try database.bookmarkedPosts(userID: user.storedID, before: cursor(context)), path: Paths.bookmarks, context)
+        let feed = feed(try database.feed.bookmarkedPosts(userID: user.storedID, before: cursor(context)), path: Paths.bookmarks, context)
         let view = BookmarksView(
-            meetups: try database.bookmarkedMeetups(userID: user.storedID).map { meetupCard($0, context.language) },
+            meetups: try database.meetups.bookmarkedMeetups(userID: user.storedID).map { meetupCard($0, context.language) },
             posts: feed.posts, olderURL: feed.olderURL)
         return page(view, context, title: localizer.text(.bookmarks.title, context.language), section: .feed)
     }

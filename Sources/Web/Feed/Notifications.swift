@@ -31,9 +31,9 @@ extension App {
     func notifications(_ context: RequestContext) throws -> HTTPResponse {
         let user = try context.requireUser()
         let language = context.language
-        let groups = Self.grouped(try database.notifications(userID: user.storedID))
+        let groups = Self.grouped(try database.feed.notifications(userID: user.storedID))
         let views = groups.map { describe($0, language) }
-        try database.markNotificationsRead(userID: user.storedID)
+        try database.feed.markNotificationsRead(userID: user.storedID)
         var context = context
         context.notices.unreadNotifications = 0
         return page(NotificationsView(notifications: views), context, title: localizer.text(.notifications.title, language))

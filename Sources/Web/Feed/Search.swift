@@ -30,11 +30,11 @@ extension App {
         var view = SearchView(query: query)
         if !query.isEmpty {
             let tagQuery = References.normalise(query.hasPrefix("#") ? String(query.dropFirst()) : query)
-            view.posts = try database.searchPosts(query, viewerID: context.user?.id).map { match in
+            view.posts = try database.feed.searchPosts(query, viewerID: context.user?.id).map { match in
                 postCard(match.item, context, excerptHTML: Self.markedExcerpt(match.excerpt))
             }
-            view.users = try database.searchUsers(query.hasPrefix("@") ? String(query.dropFirst()) : query).map(UserView.init)
-            view.tags = try database.searchTags(tagQuery).map {
+            view.users = try database.feed.searchUsers(query.hasPrefix("@") ? String(query.dropFirst()) : query).map(UserView.init)
+            view.tags = try database.feed.searchTags(tagQuery).map {
                 TagCountView(tag: $0.tag, url: Paths.tag($0.tag), count: localizer.number($0.posts, language))
             }
         }

@@ -16,7 +16,7 @@ extension App {
     func tagShow(_ context: RequestContext) throws -> HTTPResponse {
         guard let written = context.request.parameters["tag"], References.isTag(written) else { throw HTTPError(.notFound) }
         let tag = References.normalise(written)
-        let feed = feed(try database.tagFeed(tag: tag, before: cursor(context), viewerID: context.user?.id), path: Paths.tag(tag), context)
+        let feed = feed(try database.feed.tagFeed(tag: tag, before: cursor(context), viewerID: context.user?.id), path: Paths.tag(tag), context)
         let view = TagView(tag: tag, atomURL: Paths.tagFeed(tag), posts: feed.posts, olderURL: feed.olderURL)
         return page(view, context, title: "#" + tag, section: .feed)
     }

@@ -21,7 +21,7 @@ extension App {
     func home(_ context: RequestContext) throws -> HTTPResponse {
         guard let user = context.user else { return try explore(context) }
         let language = context.language
-        let page = try database.homeFeed(userID: user.storedID, before: cursor(context))
+        let page = try database.feed.homeFeed(userID: user.storedID, before: cursor(context))
         var view = HomeView(exploring: false, feed: feed(page, path: context.request.path, context))
         view.welcome = localizer.text(.home.welcome, language, ["name": user.displayName])
         return self.page(view, context, title: localizer.text(.home.title, language), section: .feed)
@@ -30,9 +30,9 @@ extension App {
     /// `GET /explore`: everyone's posts, newest first.
     func explore(_ context: RequestContext) throws -> HTTPResponse {
         let language = context.language
-        let page = try database.publicFeed(before: cursor(context), viewerID: context.user?.id)
+        let page = try database.feed.publicFeed(before: cursor(context), viewerID: context.user?.id)
         var view = HomeView(exploring: true, feed: feed(page, path: context.request.path, context))
-        view.memberCount = localizer.number(try memberCount.value { try database.userCount() }, language)
+        view.memberCount = localizer.number(try memberCount.value { try database.accounts.userCount() }, language)
         return self.page(view, context, title: localizer.text(.feed.explore_title, language), section: .feed)
     }
 }

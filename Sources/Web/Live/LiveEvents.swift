@@ -16,13 +16,13 @@ extension App {
         let page: LiveStreams.Page?
         var newest: Int64 = 0
         if let meetup = query["meetup"] {
-            guard let id = Int64(meetup), id > 0, try database.meetup(id: id) != nil else { throw HTTPError(.notFound) }
+            guard let id = Int64(meetup), id > 0, try database.meetups.meetup(id: id) != nil else { throw HTTPError(.notFound) }
             page = .meetup(id)
-            newest = try database.lastTalkID(meetupID: id)
+            newest = try database.live.lastTalkID(meetupID: id)
         } else if let crew = query["crew"] {
-            guard let id = Int64(crew), id > 0, try database.crew(id: id) != nil else { throw HTTPError(.notFound) }
+            guard let id = Int64(crew), id > 0, try database.crews.crew(id: id) != nil else { throw HTTPError(.notFound) }
             page = .crew(id)
-            newest = try database.lastGuestbookID(crewID: id)
+            newest = try database.live.lastGuestbookID(crewID: id)
         } else {
             page = nil
         }

@@ -182,7 +182,7 @@ final class LiveStreams: Sendable {
         guard !wanted.isEmpty else { return }
         let listeners = state.withLock { state in wanted.compactMap { id, parts in state.listeners[id].map { (id, $0, parts) } } }
         let now = Date()
-        guard let sessions = try? database.liveSessions(ids: Array(Set(listeners.map(\.1.sessionID)))) else { return }
+        guard let sessions = try? database.live.liveSessions(ids: Array(Set(listeners.map(\.1.sessionID)))) else { return }
         var cache = PageCache(database: database)
         for (id, listener, parts) in listeners {
             // Signed out, suspended, silenced or expired: the stream ends, whatever it waited for.
@@ -237,8 +237,8 @@ private struct PageCache {
         if let known = readers[page] { return known }
         let found: Set<Int64>
         switch page {
-        case .meetup(let id): found = (try? database.talkReaders(meetupID: id)) ?? []
-        case .crew(let id): found = (try? database.guestbookReaders(crewID: id)) ?? []
+        case .meetup(let id): found = (try? database.live.talkReaders(meetupID: id)) ?? []
+        case .crew(let id): found = (try? database.live.guestbookReaders(crewID: id)) ?? []
         }
         readers[page] = found
         return found
@@ -249,8 +249,8 @@ private struct PageCache {
         if let known = messages[page], known.after <= after { return known.messages }
         let found: [LiveMessage]
         switch page {
-        case .meetup(let id): found = (try? database.talk(meetupID: id, after: after)) ?? []
-        case .crew(let id): found = (try? database.guestbook(crewID: id, after: after)) ?? []
+        case .meetup(let id): found = (try? database.live.talk(meetupID: id, after: after)) ?? []
+        case .crew(let id): found = (try? database.live.guestbook(crewID: id, after: after)) ?? []
         }
         messages[page] = (after, found)
         return found
@@ -258,19 +258,19 @@ private struct PageCache {
 
     mutating func unread(userID: Int64) -> Int? {
         if let known = unread[userID] { return known }
-        let count = try? database.unreadNotificationCount(userID: userID)
+        let count = try? database.live.unreadNotificationCount(userID: userID)
         unread[userID] = count
         return count
     }
 
     mutating func meetupState(meetupID: Int64, userID: Int64, now: Date, render: LiveRendering, language: Language) -> MeetupLiveState? {
         if meetups[meetupID] == nil {
-            meetups[meetupID] = .some((try? database.meetup(id: meetupID)).flatMap { meetup in
-                (try? database.waitlistLength(meetupID: meetupID)).map { (meetup, $0) }
+            meetups[meetupID] = .some((try? database.meetups.meetup(id: meetupID)).flatMap { meetup in
+                (try? database.meetups.waitlistLength(meetupID: meetupID)).map { (meetup, $0) }
             })
         }
         guard let (meetup, waitlist) = meetups[meetupID] ?? nil else { return nil }
-        let application = try? database.application(meetupID: meetupID, userID: userID)
+        let application = try? database.meetups.application(meetupID: meetupID, userID: userID)
         return render.meetupState(meetup, waitlist: waitlist, application: application ?? nil, viewerID: userID, now: now, language: language)
     }
 }

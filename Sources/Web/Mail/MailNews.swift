@@ -43,7 +43,7 @@ extension App {
     /// transaction as the mail is queued, so nothing is mailed twice or skipped.
     @inline(never)
     func queueNotices(now: Date) throws {
-        let pending = try database.pendingNotices(kinds: Self.noticeKinds)
+        let pending = try database.mail.pendingNotices(kinds: Self.noticeKinds)
         guard let through = pending.through else { return }
         var mails: [OutgoingMail] = []
         for (item, user, settings) in pending.items where settings.meetupNotices && settings.isVerified(user.email) && !user.isSuspended() {
@@ -61,16 +61,16 @@ extension App {
             mails.append(OutgoingMail(userID: user.id, kind: .notice, sender: mail.from.address, recipient: user.email,
                                       message: message, expiresAt: now.addingTimeInterval(MailLinks.newsLifetime)))
         }
-        try database.enqueueNotices(mails, through: through, now: now)
+        try database.mail.enqueueNotices(mails, through: through, now: now)
     }
 
     /// A digest for each member whose period has passed and who has unread notifications
     /// newer than their last digest.
     @inline(never)
     func queueDigests(now: Date) throws {
-        for (user, settings) in try database.membersDueForDigest(now: now) where !user.isSuspended() {
+        for (user, settings) in try database.mail.membersDueForDigest(now: now) where !user.isSuspended() {
             let language = mailLanguage(user)
-            let items = try database.unreadNotifications(userID: user.storedID, since: settings.lastDigestAt)
+            let items = try database.mail.unreadNotifications(userID: user.storedID, since: settings.lastDigestAt)
             let groups = Self.grouped(items)
             guard !groups.isEmpty else { continue }
             let shown = groups.prefix(10).map { describe($0, language) }

@@ -48,8 +48,8 @@ final class MailSender: Sendable {
     @discardableResult
     func deliverDue(now: Date = Date()) throws -> Delivery {
         var delivery = Delivery()
-        try database.releaseClaims(ofDeadProcesses: MailClaimant.isAlive, now: now)
-        let due = try database.claimDueMail(owner: MailClaimant.current, now: now)
+        try database.mail.releaseClaims(ofDeadProcesses: MailClaimant.isAlive, now: now)
+        let due = try database.mail.claimDueMail(owner: MailClaimant.current, now: now)
         guard !due.isEmpty else { return delivery }
         let client = SMTPClient(server: configuration.server, heloName: heloName, trustedCertificates: configuration.trustedCertificates)
         do {
@@ -64,14 +64,14 @@ final class MailSender: Sendable {
                 try client.send(from: mail.sender, to: mail.recipient, message: Array(mail.message))
             } catch .permanent(let reason) {
                 log("mail \(mail.id) to \(mail.recipient) refused: \(reason)")
-                try database.markMailFailed(id: mail.id, error: reason, now: now)
+                try database.mail.markMailFailed(id: mail.id, error: reason, now: now)
                 delivery.failed += 1
                 continue
             } catch {
                 try retryOrGiveUp(mail, error, now: now, &delivery)
                 continue
             }
-            try database.markMailSent(id: mail.id, now: now)
+            try database.mail.markMailSent(id: mail.id, now: now)
             delivery.sent += 1
         }
         return delivery
@@ -80,14 +80,14 @@ final class MailSender: Sendable {
     private func retryOrGiveUp(_ mail: OutboxMail, _ error: SMTPError, now: Date, _ delivery: inout Delivery) throws {
         if now.timeIntervalSince(mail.createdAt) >= configuration.giveUpAfter {
             log("mail \(mail.id) to \(mail.recipient) given up after \(mail.attempts + 1) attempts: \(error)")
-            try database.markMailFailed(id: mail.id, error: error.description, now: now)
+            try database.mail.markMailFailed(id: mail.id, error: error.description, now: now)
             delivery.failed += 1
             return
         }
         // 1, 2, 4 … minutes, at most an hour; the exponent is bounded so nothing overflows.
         let wait = min(configuration.firstRetry * pow(2, Double(min(mail.attempts, 20))), configuration.longestRetry)
         log("mail \(mail.id) to \(mail.recipient) deferred \(Checked.rounded(wait, in: 0...86_400) ?? 0) s: \(error)")
-        try database.markMailDeferred(id: mail.id, error: error.description, next: now.addingTimeInterval(wait))
+        try database.mail.markMailDeferred(id: mail.id, error: error.description, next: now.addingTimeInterval(wait))
         delivery.deferred += 1
     }
 

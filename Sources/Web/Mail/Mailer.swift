@@ -65,9 +65,9 @@ extension App {
                                           lifetime: lifetime, unsubscribe: unsubscribe, now: now)
         else { return false }
         if kind == .digest {
-            try database.enqueueDigest(outgoing, userID: user.storedID, now: now)
+            try database.mail.enqueueDigest(outgoing, userID: user.storedID, now: now)
         } else {
-            try database.enqueueMail(outgoing, now: now)
+            try database.mail.enqueueMail(outgoing, now: now)
         }
         mailSender?.wake()
         return true
@@ -113,7 +113,7 @@ extension App {
     /// itself only goes into the link.
     static func makeEmailToken(_ database: AppDatabase, _ user: User, purpose: EmailTokenPurpose, email: String) throws -> String {
         let token = newEmailToken()
-        try database.createEmailToken(
+        try database.accounts.createEmailToken(
             userID: user.storedID, purpose: purpose, email: email, tokenHash: token.hash,
             validFor: purpose == .reset ? MailLinks.resetLifetime : MailLinks.verifyLifetime)
         return token.link

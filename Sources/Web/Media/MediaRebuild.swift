@@ -22,7 +22,7 @@ public enum MediaRebuild {
         var cursor: Int64? = 0
         var seen = 0, made = 0, failed = 0
         while let after = cursor {
-            let page = try database.storedImages(after: after)
+            let page = try database.posts.storedImages(after: after)
             for image in page.images {
                 do {
                     made += try media.makeMissingVariants(of: image.fileName, width: image.width, jpegWidths: image.jpegWidths)

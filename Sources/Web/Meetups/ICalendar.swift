@@ -70,10 +70,10 @@ extension App {
 
     /// `GET /calendar/:token.ics`: the private feed of the meetups a member is going to.
     func calendarFeed(_ context: RequestContext) throws -> HTTPResponse {
-        guard let token = context.request.parameters["token"], token.utf8.count >= 20, let user = try database.user(calendarToken: token) else {
+        guard let token = context.request.parameters["token"], token.utf8.count >= 20, let user = try database.meetups.user(calendarToken: token) else {
             throw HTTPError(.notFound)
         }
-        let meetups = try database.meetupsGoing(userID: user.storedID, since: Date().addingTimeInterval(-30 * 86_400))
+        let meetups = try database.meetups.meetupsGoing(userID: user.storedID, since: Date().addingTimeInterval(-30 * 86_400))
         return calendarResponse(meetups, name: "Moim · \(user.displayName)", context)
     }
 

@@ -34,8 +34,8 @@ extension App {
         // Servers sharing a database take turns; each step would be right twice, but once is enough.
         try database.asLeader(of: "sweep") {
             try settleMeetups(now: now)
-            try database.pruneOutbox(before: now.addingTimeInterval(-30 * 86_400))
-            if database.isShared { try database.pruneRateEvents(before: now.addingTimeInterval(-86_400)) }
+            try database.mail.pruneOutbox(before: now.addingTimeInterval(-30 * 86_400))
+            if database.isShared { try database.security.pruneRateEvents(before: now.addingTimeInterval(-86_400)) }
             sweepPayments(now: now)
         }
         // What that changed may be news to mail at once.
@@ -46,8 +46,8 @@ extension App {
     /// places not re-confirmed in time given up. Each is a read when nothing is due (almost
     /// always), and right when two servers do it at once.
     func settleMeetups(now: Date) throws {
-        let drawn = try database.drawLotteries(now: now, rank: Lottery.rank)
-        let expired = try database.expireConfirmations(now: now)
+        let drawn = try database.meetups.drawLotteries(now: now, rank: Lottery.rank)
+        let expired = try database.meetups.expireConfirmations(now: now)
         if !drawn.isEmpty || expired > 0 { mailSender?.wake() }
     }
 }

@@ -8,7 +8,7 @@ extension App {
         { [unowned self] context in
             let user = try context.requireUser()
             let meetup = try meetup(context)
-            try database.setMeetupBookmark(meetupID: meetup.storedID, userID: user.storedID, on: on)
+            try database.meetups.setMeetupBookmark(meetupID: meetup.storedID, userID: user.storedID, on: on)
             return .redirect(to: Paths.meetup(try meetup.storedID))
         }
     }

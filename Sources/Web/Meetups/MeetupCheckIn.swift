@@ -11,7 +11,7 @@ extension App {
         let meetup = try meetup(context)
         let code = String((context.form["code"] ?? "").trimmed.prefix(12))
         let text = { (key: TextKey, arguments: [String: String]) in self.localizer.text(key, context.language, arguments) }
-        switch try database.checkIn(meetupID: meetup.storedID, userID: user.storedID, code: code) {
+        switch try database.meetups.checkIn(meetupID: meetup.storedID, userID: user.storedID, code: code) {
         case .checkedIn: return redirect(to: Paths.meetup(try meetup.storedID) + "#checkin", flash: \.checked_in)
         case .wrongCode(let left): throw HTTPError(.unprocessableContent, message: text(.meetups.checkin.wrong, ["left": String(left)]))
         case .locked: throw HTTPError(.forbidden, message: text(.meetups.checkin.locked, [:]))
@@ -32,7 +32,7 @@ extension App {
         let meetup = try hostedMeetup(context)
         let present = Set(context.form.values("present").compactMap(Checked.id))
         do {
-            try database.recordAttendance(meetupID: meetup.storedID, by: meetup.hostID, present: present)
+            try database.meetups.recordAttendance(meetupID: meetup.storedID, by: meetup.hostID, present: present)
         } catch StorageError.forbidden {
             throw HTTPError(.conflict, message: localizer.text(.meetups.errors.not_started, context.language))
         }

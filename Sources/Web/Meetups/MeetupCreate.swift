@@ -21,7 +21,7 @@ extension App {
         }
         try requireCanPost(user, .meetups, context)
         let form = MeetupForm(context.form)
-        let crew = try form.crew.isEmpty ? nil : database.crew(slug: form.crew)
+        let crew = try form.crew.isEmpty ? nil : database.crews.crew(slug: form.crew)
         let (validated, errors) = form.validate(host: user, crewID: crew?.id, timeZone: localizer.timeZone)
         guard var meetup = validated else { return renderMeetupForm(form, errors: errors, editing: nil, context) }
         if meetup.signupMode == .lottery { (meetup.lotterySeed, meetup.lotteryCommitment) = Lottery.seed() }
@@ -30,7 +30,7 @@ extension App {
             errors.add("groups", .errors.meetup_groups_leader)
             return renderMeetupForm(form, errors: errors, editing: nil, context)
         }
-        let created = try storageAction(context) { try database.createMeetup(meetup, groups: groups) }
+        let created = try storageAction(context) { try database.meetups.createMeetup(meetup, groups: groups) }
         return redirect(to: Paths.meetup(try created.storedID), flash: \.meetup_created)
     }
 
@@ -38,8 +38,8 @@ extension App {
     func meetupEdit(_ context: RequestContext) throws -> HTTPResponse {
         let meetup = try hostedMeetup(context)
         var form = MeetupForm(meetup, timeZone: localizer.timeZone)
-        form.groups = try database.paceGroups(meetupID: meetup.storedID).map { group in
-            [group.label, String(group.capacity), try group.leaderID.flatMap { try database.user(id: $0)?.username }]
+        form.groups = try database.meetups.paceGroups(meetupID: meetup.storedID).map { group in
+            [group.label, String(group.capacity), try group.leaderID.flatMap { try database.accounts.user(id: $0)?.username }]
                 .compactMap { $0 }.joined(separator: ", ")
         }.joined(separator: "\n")
         return renderMeetupForm(form, errors: FieldErrors(), editing: meetup, context)
@@ -55,7 +55,7 @@ extension App {
         let form = MeetupForm(context.form)
         var (edited, errors) = form.validate(host: user, crewID: old.crewID, timeZone: localizer.timeZone)
         // Once people have applied, the way places are given stays the same.
-        if let edited, edited.signupMode != old.signupMode, try !database.participants(meetupID: old.storedID).isEmpty {
+        if let edited, edited.signupMode != old.signupMode, try !database.meetups.participants(meetupID: old.storedID).isEmpty {
             errors.add("signup_mode", .errors.meetup_mode_locked)
         }
         if errors.isEmpty, var meetup = edited {
@@ -75,7 +75,7 @@ extension App {
                     errors.add("groups", .errors.meetup_groups_leader)
                     return renderMeetupForm(form, errors: errors, editing: old, context)
                 }
-                _ = try database.updateMeetup(meetup, by: user.storedID, change: changes.isEmpty ? nil : changes.joined(separator: " · "),
+                _ = try database.meetups.updateMeetup(meetup, by: user.storedID, change: changes.isEmpty ? nil : changes.joined(separator: " · "),
                                               reconfirm: moved || elsewhere, groups: groups)
                 return redirect(to: Paths.meetup(try old.storedID), flash: \.meetup_saved)
             } catch StorageError.full {
@@ -131,7 +131,7 @@ extension App {
         for group in MeetupForm.paceGroups(form.groups) ?? [] {
             var leaderID: Int64?
             if let name = group.leader {
-                guard let leader = try database.user(username: name) else { return nil }
+                guard let leader = try database.accounts.user(username: name) else { return nil }
                 leaderID = leader.id
             }
             groups.append(PaceGroup(label: group.label, capacity: group.capacity, leaderID: leaderID))
@@ -143,8 +143,8 @@ extension App {
     /// meeting point, else the region's centre, else Seoul.
     private func meetupPicker(_ form: MeetupForm, host: User?) -> MapPicker {
         if let point = form.coordinate { return MapPicker(around: point, zoom: 16) }
-        let crew = try? form.crew.isEmpty ? nil : database.crew(slug: form.crew)
-        if let host, let last = try? database.lastMeetupPoint(crewID: crew?.id, hostID: host.storedID) {
+        let crew = try? form.crew.isEmpty ? nil : database.crews.crew(slug: form.crew)
+        if let host, let last = try? database.meetups.lastMeetupPoint(crewID: crew?.id, hostID: host.storedID) {
             return MapPicker(around: last, zoom: 14)
         }
         if let center = RegionCenters.center(form.region.nilIfEmpty ?? crew?.region ?? host?.region) { return MapPicker(around: center, zoom: 12) }

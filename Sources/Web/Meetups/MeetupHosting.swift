@@ -7,7 +7,7 @@ extension App {
     /// `POST /meetups/:id/close`: the host stops taking signups.
     func meetupClose(_ context: RequestContext) throws -> HTTPResponse {
         let meetup = try hostedMeetup(context)
-        try database.closeMeetup(id: meetup.storedID, by: meetup.hostID)
+        try database.meetups.closeMeetup(id: meetup.storedID, by: meetup.hostID)
         return redirect(to: Paths.meetup(try meetup.storedID), flash: \.meetup_closed)
     }
 
@@ -15,11 +15,11 @@ extension App {
     func meetupDecide(_ accept: Bool) -> Page {
         { [unowned self] context in
             let meetup = try hostedMeetup(context)
-            guard let name = context.request.parameters["user"], let applicant = try database.user(username: name) else {
+            guard let name = context.request.parameters["user"], let applicant = try database.accounts.user(username: name) else {
                 throw HTTPError(.notFound)
             }
             do {
-                try database.decideApplication(meetupID: meetup.storedID, userID: applicant.storedID, by: meetup.hostID, accept: accept)
+                try database.meetups.decideApplication(meetupID: meetup.storedID, userID: applicant.storedID, by: meetup.hostID, accept: accept)
             } catch StorageError.full {
                 throw HTTPError(.conflict, message: localizer.text(.meetups.errors.full, context.language))
             } catch StorageError.notFound {

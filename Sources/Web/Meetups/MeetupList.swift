@@ -69,11 +69,11 @@ extension App {
         }
         var meetups: [Meetup], next: MeetupCursor?, distances: [Int64: Double] = [:]
         if let near {
-            let found = try database.meetups(filter, near: near.point, radius: near.meters, viewerID: context.user?.id)
+            let found = try database.meetups.meetups(filter, near: near.point, radius: near.meters, viewerID: context.user?.id)
             (meetups, next) = (found.map(\.meetup), nil)
             for (meetup, meters) in found { distances[meetup.id ?? 0] = meters }
         } else {
-            (meetups, next) = try database.meetups(filter, viewerID: context.user?.id, after: try meetupCursor(form["after"]))
+            (meetups, next) = try database.meetups.meetups(filter, viewerID: context.user?.id, after: try meetupCursor(form["after"]))
         }
         if let mine { meetups = meetups.filter { $0.ineligibility(of: mine, at: Date()).isEmpty } }
 
@@ -97,7 +97,7 @@ extension App {
             regions: choices(Choices.regions, labels: TextKey.choices.region.named, selected: filter.region, language),
             jobs: choices(Choices.jobs, labels: TextKey.choices.job.named, selected: form["job"], language),
             calendarURL: try context.user.map { user in
-                "/calendar/" + (try database.calendarToken(userID: user.storedID) { Crypto.randomToken(24) }) + ".ics"
+                "/calendar/" + (try database.meetups.calendarToken(userID: user.storedID) { Crypto.randomToken(24) }) + ".ics"
             },
             activeFilters: folded > 0 ? folded : nil,
             near: nearChoices(near, user: context.user, language),

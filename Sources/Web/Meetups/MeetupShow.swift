@@ -12,15 +12,15 @@ extension App {
         try settleMeetups(now: now)
         let meetup = try meetup(context)
         let meetupID = try meetup.storedID
-        guard let host = try database.user(id: meetup.hostID) else { throw HTTPError(.notFound) }
+        guard let host = try database.accounts.user(id: meetup.hostID) else { throw HTTPError(.notFound) }
         let viewer = context.user
         let isHost = viewer?.id == meetup.hostID
-        let application = try viewer.flatMap { try database.application(meetupID: meetupID, userID: $0.storedID) }
-        let participants = try database.participants(meetupID: meetupID)
-        let canTalk = try viewer.map { try database.canTalk(meetupID: meetupID, userID: $0.storedID) } ?? false
-        let waitlist = try database.waitlistLength(meetupID: meetupID)
+        let application = try viewer.flatMap { try database.meetups.application(meetupID: meetupID, userID: $0.storedID) }
+        let participants = try database.meetups.participants(meetupID: meetupID)
+        let canTalk = try viewer.map { try database.meetups.canTalk(meetupID: meetupID, userID: $0.storedID) } ?? false
+        let waitlist = try database.meetups.waitlistLength(meetupID: meetupID)
         // Read before the talk, so the stream starts no later than what the page shows.
-        let lastTalk = try database.lastTalkID(meetupID: meetupID)
+        let lastTalk = try database.live.lastTalkID(meetupID: meetupID)
         var detail = MeetupDetailView(
             card: meetupCard(meetup, language),
             descriptionHTML: meetup.descriptionHTML.nilIfEmpty,
@@ -59,11 +59,11 @@ extension App {
             action.willWait = meetup.signupMode == .firstCome && meetup.acceptedCount >= meetup.capacity
             action.entersDraw = meetup.signupMode == .lottery
         }
-        let groups = try database.paceGroups(meetupID: meetupID)
+        let groups = try database.meetups.paceGroups(meetupID: meetupID)
         let groupViews = try groups.map { group in
             PaceGroupView(
                 id: group.id ?? 0, label: group.label,
-                leader: try group.leaderID.flatMap { try database.user(id: $0) }.map(UserView.init),
+                leader: try group.leaderID.flatMap { try database.accounts.user(id: $0) }.map(UserView.init),
                 left: group.acceptedCount >= group.capacity ? localizer.text(.meetups.groups.full, language)
                     : localizer.count(.meetups.groups.left, group.capacity - group.acceptedCount, language),
                 going: participants.filter { $0.groupID == group.id && $0.status == .accepted }.map { UserView($0.user) })
@@ -73,7 +73,7 @@ extension App {
         if meetup.isCheckInOpen(at: now) {
             let mine = participants.first { $0.user.id == viewer?.id }
             if isHost {
-                let code = try database.checkinCode(meetupID: meetupID, make: Self.newCheckinCode)
+                let code = try database.meetups.checkinCode(meetupID: meetupID, make: Self.newCheckinCode)
                 let link = publicURL(context).origin + Paths.meetup(meetupID) + "?code=" + code + "#checkin"
                 checkin = CheckinView(hostCode: code, qr: QRCode(link).map { QRView(path: $0.svgPath, size: $0.size + 8) })
             } else if let mine, mine.status == .accepted {
@@ -103,14 +103,14 @@ extension App {
                     LotteryEntryView(rank: index + 1, username: String(name), won: index < meetup.capacity)
                 } ?? []) : nil,
             canTalk: canTalk,
-            talk: canTalk ? try database.talk(meetupID: meetupID, viewerID: viewer?.storedID ?? 0).map { entry in
+            talk: canTalk ? try database.meetups.talk(meetupID: meetupID, viewerID: viewer?.storedID ?? 0).map { entry in
                 TalkEntryView(author: UserView(entry.author), bodyHTML: entry.bodyHTML, posted: localizer.moment(entry.createdAt, language))
             } : [],
-            talkCount: try database.talkCount(meetupID: meetupID),
+            talkCount: try database.meetups.talkCount(meetupID: meetupID),
             report: reportForm(.meetup, meetupID, context),
             liveURL: viewer == nil ? nil : Paths.events + "?meetup=\(meetupID)&after=\(lastTalk)",
             liveVersion: MeetupLiveState.version(meetup, application: application, viewerID: viewer?.id ?? 0, now: now),
-            bookmarked: try viewer.map { try database.isMeetupBookmarked(meetupID: meetupID, userID: $0.storedID) } ?? false)
+            bookmarked: try viewer.map { try database.meetups.isMeetupBookmarked(meetupID: meetupID, userID: $0.storedID) } ?? false)
         return page(view, context, title: meetup.title, section: .meetups)
     }
 

@@ -11,7 +11,7 @@ extension App {
         let meetup = try meetup(context)
         let language = context.language
         let group = context.form["group"].flatMap(Checked.id)
-        let result = try storageAction(context) { try database.apply(meetupID: meetup.storedID, userID: user.storedID, groupID: group) }
+        let result = try storageAction(context) { try database.meetups.apply(meetupID: meetup.storedID, userID: user.storedID, groupID: group) }
         switch result {
         case .accepted: return redirect(to: Paths.meetup(try meetup.storedID), flash: \.meetup_accepted)
         case .pending: return redirect(to: Paths.meetup(try meetup.storedID), flash: \.meetup_pending)
@@ -33,7 +33,7 @@ extension App {
     func meetupCancel(_ context: RequestContext) throws -> HTTPResponse {
         let user = try context.requireUser()
         let meetup = try meetup(context)
-        try storageAction(context) { try database.cancelApplication(meetupID: meetup.storedID, userID: user.storedID) }
+        try storageAction(context) { try database.meetups.cancelApplication(meetupID: meetup.storedID, userID: user.storedID) }
         return redirect(to: Paths.meetup(try meetup.storedID), flash: \.meetup_cancelled)
     }
 
@@ -42,7 +42,7 @@ extension App {
         let user = try context.requireUser()
         let meetup = try meetup(context)
         try storageAction(context, [.forbidden: .meetups.errors.confirm_late]) {
-            try database.confirmPlace(meetupID: meetup.storedID, userID: user.storedID)
+            try database.meetups.confirmPlace(meetupID: meetup.storedID, userID: user.storedID)
         }
         return redirect(to: Paths.meetup(try meetup.storedID), flash: \.meetup_confirmed)
     }

@@ -10,7 +10,7 @@ extension App {
         let meetup = try meetup(context)
         let body = try shortText(context, maximum: 2000, message: .errors.crew_comment_length)
         do {
-            try database.addTalk(meetupID: meetup.storedID, authorID: user.storedID, body: body, bodyHTML: postContent(body).bodyHTML)
+            try database.meetups.addTalk(meetupID: meetup.storedID, authorID: user.storedID, body: body, bodyHTML: postContent(body).bodyHTML)
         } catch StorageError.forbidden {
             throw HTTPError(.forbidden, message: localizer.text(.meetups.errors.talk_members, context.language))
         }

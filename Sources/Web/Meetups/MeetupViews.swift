@@ -46,12 +46,12 @@ extension App {
 
     /// The meetup named by `:id`, if the viewer may see it; 404 otherwise.
     func meetup(_ context: RequestContext) throws -> Meetup {
-        guard let id = context.request.parameters["id"].flatMap(Checked.id), let meetup = try database.meetup(id: id) else {
+        guard let id = context.request.parameters["id"].flatMap(Checked.id), let meetup = try database.meetups.meetup(id: id) else {
             throw HTTPError(.notFound)
         }
         if meetup.hiddenAt != nil, context.user?.isStaff != true, context.user?.id != meetup.hostID { throw HTTPError(.notFound) }
         if meetup.crewOnly, let crewID = meetup.crewID {
-            let role = try context.user.flatMap { try database.crewRole(crewID: crewID, userID: $0.storedID) }
+            let role = try context.user.flatMap { try database.crews.crewRole(crewID: crewID, userID: $0.storedID) }
             guard role?.isMember == true else { throw HTTPError(.notFound) }
         }
         return meetup

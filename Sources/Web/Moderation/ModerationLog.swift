@@ -11,7 +11,7 @@ extension App {
     /// The log's rows. The public log names only members acted on: a label of a post,
     /// comment, crew or meetup quotes what moderators removed, or a crew-only title.
     func moderationLog(limit: Int, isPublic: Bool, _ language: Language) throws -> [LogEntryView] {
-        try database.moderationLog(limit: limit).map { entry, moderator in
+        try database.moderation.moderationLog(limit: limit).map { entry, moderator in
             LogEntryView(
                 date: localizer.dateTime(entry.createdAt, language),
                 moderator: moderator.map { "@" + $0 } ?? localizer.text(.admin.automatic, language),

@@ -15,7 +15,7 @@ extension App {
         let note = (context.form["note"] ?? "").trimmed.clipped(500)
         if reason == .other, note.isEmpty { throw HTTPError(.unprocessableContent, message: localizer.text(.moderation.report_note_needed, language)) }
         do {
-            try database.report(reporterID: user.storedID, target: target, targetID: targetID, reason: reason, note: note,
+            try database.moderation.report(reporterID: user.storedID, target: target, targetID: targetID, reason: reason, note: note,
                                 autoHideThreshold: configuration.autoHideThreshold)
         } catch StorageError.duplicate {
             throw HTTPError(.conflict, message: localizer.text(.moderation.already_reported, language))
@@ -32,7 +32,7 @@ extension App {
         _ = try context.requireUser()
         guard let target = context.form["target_type"].flatMap(ModerationTarget.init(rawValue:)),
               let id = context.form["target_id"].flatMap(Checked.id),
-              let label = try database.targetLabel(target, id: id)
+              let label = try database.moderation.targetLabel(target, id: id)
         else { throw HTTPError(.notFound) }
         var report = reportForm(target, id, context)
         report.returnTo = Paths.local(context.form["return_to"])

@@ -5,7 +5,7 @@ extension App {
     /// `POST /warnings/ack`: "I have read this."
     func warningsAcknowledge(_ context: RequestContext) throws -> HTTPResponse {
         let user = try context.requireUser()
-        try database.acknowledgeWarnings(userID: user.storedID)
+        try database.moderation.acknowledgeWarnings(userID: user.storedID)
         return redirect(to: Paths.local(context.form["return_to"]))
     }
 }

@@ -107,11 +107,11 @@ public final class Metrics: RequestObserver, Sendable {
             registry.makeGauge(descriptor: Series.replicas, labels: [("state", "configured")]).set(Double(replicas.configured))
             registry.makeGauge(descriptor: Series.replicas, labels: [("state", "taking_reads")]).set(Double(replicas.fresh))
         }
-        let outbox = try database.outboxCounts()
+        let outbox = try database.mail.outboxCounts()
         for (state, count) in [("queued", outbox.queued), ("sent", outbox.sent), ("failed", outbox.failed)] {
             registry.makeGauge(descriptor: Series.outbox, labels: [("state", state)]).set(Double(count))
         }
-        registry.makeGauge(descriptor: Series.backlog).set(Double(try database.noticeBacklog()))
+        registry.makeGauge(descriptor: Series.backlog).set(Double(try database.mail.noticeBacklog()))
         let memory = Self.memory()
         registry.makeGauge(descriptor: Series.resident).set(Double(memory.resident))
         registry.makeGauge(descriptor: Series.peak).set(Double(memory.peak))

@@ -64,7 +64,7 @@ extension App {
         let isStaff = role?.isStaff == true
         var names = Dictionary(members.map { ($0.user.id ?? 0, $0.user.displayName) }, uniquingKeysWith: { first, _ in first })
         let base = Paths.crewLedger(crew.slug)
-        let periods = try database.duesPeriods(crewID: crew.storedID).map { period, paidBy in
+        let periods = try database.payments.duesPeriods(crewID: crew.storedID).map { period, paidBy in
             let viewerPaid = context.user?.id.map(paidBy.contains) ?? false
             return DuesPeriodView(
                 name: period.name, amount: money(period.amount, crew.feeCurrency, language), due: period.dueOn,
@@ -77,11 +77,11 @@ extension App {
         var payments: [LedgerPaymentView] = []
         var check: [LedgerCheckRow]?
         if isStaff {
-            let all = try database.payments(crewID: crew.storedID)
+            let all = try database.payments.payments(crewID: crew.storedID)
             // Attempts that never took money (closed windows) would only crowd the list.
             let shown = all.filter { $0.state != .cancelled && $0.state != .expired }.prefix(100)
             for id in Set(shown.compactMap(\.userID)) where names[id] == nil {
-                names[id] = try database.user(id: id)?.displayName
+                names[id] = try database.accounts.user(id: id)?.displayName
             }
             payments = shown.map { payment in
                 LedgerPaymentView(
@@ -103,7 +103,7 @@ extension App {
 
     /// Each payment's net as the ledger has it against what its provider says now.
     private func checkAgainstProviders(_ payments: [Payment], crew: Crew, _ language: Language) throws -> [LedgerCheckRow] {
-        let ledger = try database.ledgerNet(crewID: crew.storedID)
+        let ledger = try database.payments.ledgerNet(crewID: crew.storedID)
         return payments.filter { $0.state.holdsMoney }.map { payment in
             let ours = ledger[payment.id ?? 0] ?? 0
             let theirs: Int?
@@ -130,7 +130,7 @@ extension App {
     func paymentRefund(_ context: RequestContext) throws -> HTTPResponse {
         let (crew, user) = try staffCrew(context)
         let language = context.language
-        guard let publicID = context.request.parameters["id"], let payment = try database.payment(publicID: publicID), payment.crewID == crew.id else {
+        guard let publicID = context.request.parameters["id"], let payment = try database.payments.payment(publicID: publicID), payment.crewID == crew.id else {
             throw HTTPError(.notFound)
         }
         let reason = (context.form["reason"] ?? "").trimmed
@@ -163,7 +163,7 @@ extension App {
             throw HTTPError(.unprocessableContent, message: localizer.text(.payments.errors.period, context.language))
         }
         _ = try storageAction(context, Self.crewRefusals) {
-            try database.openDuesPeriod(DuesPeriod(crewID: try crew.storedID, name: name, amount: amount, dueOn: due, createdBy: try user.storedID, createdAt: Date()))
+            try database.payments.openDuesPeriod(DuesPeriod(crewID: try crew.storedID, name: name, amount: amount, dueOn: due, createdBy: try user.storedID, createdAt: Date()))
         }
         return redirect(to: Paths.crewLedger(crew.slug), flash: \.dues_opened)
     }
@@ -172,15 +172,15 @@ extension App {
     func duesPeriodClose(_ context: RequestContext) throws -> HTTPResponse {
         let (crew, user) = try staffCrew(context)
         guard let id = Checked.integer(context.request.parameters["id"] ?? "", in: 1...Int.max) else { throw HTTPError(.notFound) }
-        try storageAction(context, Self.crewRefusals) { try database.closeDuesPeriod(id: Int64(id), crewID: try crew.storedID, by: try user.storedID) }
+        try storageAction(context, Self.crewRefusals) { try database.payments.closeDuesPeriod(id: Int64(id), crewID: try crew.storedID, by: try user.storedID) }
         return redirect(to: Paths.crewLedger(crew.slug), flash: \.dues_closed)
     }
 
     /// `GET /crews/:slug/ledger.csv`: the books for the treasurer's spreadsheet.
     func crewLedgerCSV(_ context: RequestContext) throws -> HTTPResponse {
         let (crew, _) = try staffCrew(context)
-        let ledger = try database.ledger(crewID: crew.storedID)
-        let names = Dictionary(try database.crewMembers(crewID: crew.storedID).map { ($0.user.id ?? 0, $0.user.username) }, uniquingKeysWith: { a, _ in a })
+        let ledger = try database.crews.ledger(crewID: crew.storedID)
+        let names = Dictionary(try database.crews.crewMembers(crewID: crew.storedID).map { ($0.user.id ?? 0, $0.user.username) }, uniquingKeysWith: { a, _ in a })
         var lines = ["date,kind,member,amount,currency,provider,reference,note"]
         for entry in ledger.entries {
             let signed = entry.kind.isExpense ? -entry.amount : entry.amount

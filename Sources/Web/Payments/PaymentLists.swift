@@ -35,7 +35,7 @@ extension App {
     /// `GET /settings/payments`: what the member paid, and what came back.
     func settingsPayments(_ context: RequestContext) throws -> HTTPResponse {
         let user = try context.requireUser()
-        let rows = try database.payments(userID: user.storedID).map { row(payment: $0.payment, crewName: $0.crewName, crewSlug: $0.crewSlug, who: nil, context.language) }
+        let rows = try database.payments.payments(userID: user.storedID).map { row(payment: $0.payment, crewName: $0.crewName, crewSlug: $0.crewSlug, who: nil, context.language) }
         let view = PaymentListView(title: localizer.text(.payments.mine, context.language), isAdmin: false, rows: rows, states: [],
                                    olderURL: nil, testMode: paymentProviders.isTestMode)
         return page(view, context, title: view.title)
@@ -46,7 +46,7 @@ extension App {
         let language = context.language
         let state = context.form["state"].flatMap(Payment.State.init(rawValue:))
         let before = context.form["before"].flatMap { Checked.integer($0, in: 1...Int.max) }.map(Int64.init)
-        let found = try database.allPayments(state: state, before: before, limit: 50)
+        let found = try database.payments.allPayments(state: state, before: before, limit: 50)
         let rows = found.map { row(payment: $0.payment, crewName: $0.crewName, crewSlug: $0.crewSlug, who: $0.username.map { "@" + $0 }, language) }
         let older = found.count == 50 ? found.last?.payment.id.map { "/admin/payments?before=\($0)" + (state.map { "&state=" + $0.rawValue } ?? "") } : nil
         let view = PaymentListView(

@@ -19,7 +19,7 @@ extension App {
         }
         let verdict = Self.verdict(payment, answer)
         let received = Money.whole(max(0, answer.amount - answer.refunded), answer.currency)
-        let (settled, outcome) = try database.settlePayment(id: payment.storedID, verdict: verdict, received: received, today: today(now), now: now)
+        let (settled, outcome) = try database.payments.settlePayment(id: payment.storedID, verdict: verdict, received: received, today: today(now), now: now)
         if outcome != .unchanged {
             log("payment \(settled.publicID) (\(settled.provider)) \(payment.state.rawValue) → \(settled.state.rawValue)"
                 + (settled.failure.isEmpty ? "" : ": \(settled.failure)"))
@@ -69,7 +69,7 @@ extension App {
         let key = "moim-refund-\(payment.publicID)-\(payment.refundedAmount)-\(amount ?? 0)"
         let refund = try provider.refund(payment, amount: minor, reason: reason, key: key)
         let given = min(Money.whole(refund.amount, payment.currency), payment.refundable)
-        let updated = try database.recordRefund(paymentID: payment.storedID, refundID: refund.id, amount: given, reason: reason, by: staffID,
+        let updated = try database.payments.recordRefund(paymentID: payment.storedID, refundID: refund.id, amount: given, reason: reason, by: staffID,
                                                 today: today(now), now: now)
         log("payment \(payment.publicID): \(given) \(payment.currency) given back (\(refund.id))")
         mailReceipt(updated, refund: given)
@@ -92,9 +92,9 @@ extension App {
     func mailReceipt(_ payment: Payment, refund: Int?) {
         guard configuration.mail != nil, let userID = payment.userID else { return }
         do {
-            guard let user = try database.user(id: userID), try database.mailSettings(userID: userID).isVerified(user.email) else { return }
+            guard let user = try database.accounts.user(id: userID), try database.mail.mailSettings(userID: userID).isVerified(user.email) else { return }
             let language = mailLanguage(user)
-            let crew = try database.crew(id: payment.crewID)
+            let crew = try database.crews.crew(id: payment.crewID)
             let arguments = ["amount": money(refund ?? payment.amount, payment.currency, language), "crew": crew?.name ?? "",
                              "what": payment.orderName, "reason": payment.refundReason]
             let sentence = localizer.text(refund == nil ? .payments.mail.paid : .payments.mail.refunded, language, arguments)
@@ -122,14 +122,14 @@ extension App {
         // A provider that hangs holds up the rest of the sweep at most this long; what is left waits a minute.
         let deadline = Date().addingTimeInterval(30)
         do {
-            for payment in try database.openPayments(uncheckedFor: 60, now: now) where Date() < deadline {
+            for payment in try database.payments.openPayments(uncheckedFor: 60, now: now) where Date() < deadline {
                 do {
                     try settle(payment, now: now)
                 } catch {
                     log("payment \(payment.publicID): the provider could not be asked: \(error)")
                 }
             }
-            for payment in try database.refundsOwed() where Date() < deadline {
+            for payment in try database.payments.refundsOwed() where Date() < deadline {
                 do {
                     try giveBack(payment, amount: nil, reason: localizer.text(.payments.refund_reasons.voided, .en), by: nil, now: now)
                 } catch {

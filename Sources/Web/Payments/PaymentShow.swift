@@ -73,7 +73,7 @@ extension App {
     /// `GET /payments/:id/return`: where the provider sends the browser back. What the address
     /// says is never believed: the provider is asked.
     func paymentReturn(_ context: RequestContext) throws -> HTTPResponse {
-        guard let publicID = context.request.parameters["id"], let payment = try database.payment(publicID: publicID) else {
+        guard let publicID = context.request.parameters["id"], let payment = try database.payments.payment(publicID: publicID) else {
             throw HTTPError(.notFound, message: localizer.text(.payments.errors.unknown, context.language))
         }
         let query = context.request.query
@@ -91,7 +91,7 @@ extension App {
             // Closed in the window (PortOne's `code`, Stripe's cancel address) and nothing paid: the attempt ends.
             if settled.state == .pending, query["code"] != nil || query["cancelled"] != nil, context.user?.id == payment.userID {
                 try paymentProviders.provider(payment.provider)?.expire(settled)
-                (settled, _) = try database.settlePayment(id: settled.storedID, verdict: .cancelled, received: 0, today: today())
+                (settled, _) = try database.payments.settlePayment(id: settled.storedID, verdict: .cancelled, received: 0, today: today())
             }
         } catch let error as PaymentAPIError {
             // The provider will say later; the result page shows it pending, and the sweep asks again.
@@ -103,9 +103,9 @@ extension App {
     /// `GET /payments/:id`: the payment's result, for its payer, the crew's staff and site staff.
     func paymentShow(_ context: RequestContext) throws -> HTTPResponse {
         let user = try context.requireUser()
-        guard let publicID = context.request.parameters["id"], let payment = try database.payment(publicID: publicID),
-              let crew = try database.crew(id: payment.crewID) else { throw HTTPError(.notFound) }
-        let isStaff = try database.crewRole(crewID: crew.storedID, userID: user.storedID)?.isStaff == true
+        guard let publicID = context.request.parameters["id"], let payment = try database.payments.payment(publicID: publicID),
+              let crew = try database.crews.crew(id: payment.crewID) else { throw HTTPError(.notFound) }
+        let isStaff = try database.crews.crewRole(crewID: crew.storedID, userID: user.storedID)?.isStaff == true
         guard payment.userID == user.id || isStaff || user.isStaff else { throw HTTPError(.notFound) }
         let language = context.language
         let state = payment.state == .paid && payment.refundedAmount > 0 ? "partly_refunded" : payment.state.rawValue
@@ -133,8 +133,8 @@ extension App {
     /// The payment named by `:id`, which the signed-in member pays.
     private func payerPayment(_ context: RequestContext) throws -> (Payment, Crew, User) {
         let user = try context.requireUser()
-        guard let publicID = context.request.parameters["id"], let payment = try database.payment(publicID: publicID), payment.userID == user.id,
-              let crew = try database.crew(id: payment.crewID) else { throw HTTPError(.notFound) }
+        guard let publicID = context.request.parameters["id"], let payment = try database.payments.payment(publicID: publicID), payment.userID == user.id,
+              let crew = try database.crews.crew(id: payment.crewID) else { throw HTTPError(.notFound) }
         return (payment, crew, user)
     }
 }

@@ -74,7 +74,7 @@ extension App {
             amount: shown, currency: crew.feeCurrency, orderName: ask.orderName, inviteCode: context.form["code"]?.trimmed,
             publicID: Self.newPaymentID(),
             lifetime: configuration.payments?.attemptLifetime ?? 3_600)
-        let (payment, isNew) = try storageAction(context, Self.crewRefusals) { try database.openPayment(request) }
+        let (payment, isNew) = try storageAction(context, Self.crewRefusals) { try database.payments.openPayment(request) }
         if !isNew {
             if let url = payment.checkoutURL { return .redirect(to: url) }
             return redirect(to: Paths.paymentWindow(payment.publicID))
@@ -84,7 +84,7 @@ extension App {
             switch try provider.prepare(payment, returnURL: origin + Paths.paymentReturn(payment.publicID),
                                         cancelURL: origin + Paths.paymentReturn(payment.publicID) + "?cancelled=1", payer: user, language: language) {
             case .redirect(let url, let reference):
-                try database.setPaymentCheckout(id: payment.storedID, reference: reference, checkoutURL: url)
+                try database.payments.setPaymentCheckout(id: payment.storedID, reference: reference, checkoutURL: url)
                 return .redirect(to: url)
             case .window:
                 return redirect(to: Paths.paymentWindow(payment.publicID))
@@ -92,7 +92,7 @@ extension App {
         } catch {
             // Nobody can pay an attempt the provider never heard of: close it, and say when to try again.
             log("payment \(payment.publicID): \(provider.id) could not be readied: \(error)")
-            _ = try? database.settlePayment(id: payment.storedID, verdict: .cancelled, received: 0, today: today())
+            _ = try? database.payments.settlePayment(id: payment.storedID, verdict: .cancelled, received: 0, today: today())
             throw HTTPError(.serviceUnavailable, message: localizer.text(.payments.errors.unavailable, language), headers: ["Retry-After": "60"])
         }
     }
@@ -104,7 +104,7 @@ extension App {
         if context.form["for"] == "dues" {
             guard role?.isMember == true else { throw refusal(.forbidden, language, Self.crewRefusals) }
             guard let id = Checked.integer(context.form["period"] ?? "", in: 1...Int.max).map(Int64.init),
-                  let period = try database.duesPeriod(id: id), period.crewID == crew.id, period.closedAt == nil else { throw HTTPError(.notFound) }
+                  let period = try database.payments.duesPeriod(id: id), period.crewID == crew.id, period.closedAt == nil else { throw HTTPError(.notFound) }
             return (.dues, period.amount, "\(crew.name) · \(period.name)", period)
         }
         guard crew.feeAmount > 0 else { throw HTTPError(.notFound) }

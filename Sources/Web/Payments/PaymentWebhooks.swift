@@ -23,9 +23,9 @@ extension App {
             log("webhook from \(id) ignored: \(type.prefix(80).debugDescription)")
             return .text("ignored\n")
         case .payment(let publicID):
-            payment = try database.payment(publicID: publicID)
+            payment = try database.payments.payment(publicID: publicID)
         case .reference(let reference):
-            payment = try database.payment(provider: id, reference: reference)
+            payment = try database.payments.payment(provider: id, reference: reference)
         }
         guard let payment, payment.provider == id else {
             log("webhook from \(id) about a payment Moim does not know: \(String(describing: notice).prefix(120))")

@@ -20,7 +20,7 @@ extension App {
         let limits = configuration.newAccountLimits
         guard let kind, isNewAccount(user), let cap = limits.perDay[kind] else { return }
         let since = Date().addingTimeInterval(-86_400)
-        if try database.createdCount(kind, userID: user.storedID, since: since) >= cap {
+        if try database.moderation.createdCount(kind, userID: user.storedID, since: since) >= cap {
             throw HTTPError(.tooManyRequests, message: localizer.text(.moderation.new_account_cap, language, ["days": String(limits.days)]),
                             headers: ["Retry-After": "3600"])
         }

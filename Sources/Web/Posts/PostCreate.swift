@@ -14,7 +14,7 @@ extension App {
             return renderPostForm(body: form.body, errors: errors, badFile: badFile, editing: nil, context)
         }
         let crew = try (context.form["crew"]).flatMap { $0.isEmpty ? nil : $0 }.map { slug -> Crew in
-            guard let crew = try database.crew(slug: slug) else { throw HTTPError(.notFound) }
+            guard let crew = try database.crews.crew(slug: slug) else { throw HTTPError(.notFound) }
             return crew
         }
         let content = try postContent(form.body)
@@ -29,7 +29,7 @@ extension App {
                                        jpegWidths: image.jpegWidths))
             }
             let post = try storageAction(context) {
-                try database.createPost(authorID: user.storedID, content: content, photos: photos, crewID: crew?.storedID)
+                try database.posts.createPost(authorID: user.storedID, content: content, photos: photos, crewID: crew?.storedID)
             }
             return redirect(to: Paths.post(try post.storedID), flash: \.post_published)
         } catch {

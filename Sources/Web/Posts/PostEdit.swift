@@ -23,7 +23,7 @@ extension App {
         guard errors.isEmpty else {
             return renderPostForm(body: form.body, errors: errors, badFile: nil, editing: postID, context)
         }
-        _ = try database.updatePost(id: postID, authorID: user.storedID, content: postContent(form.body))
+        _ = try database.posts.updatePost(id: postID, authorID: user.storedID, content: postContent(form.body))
         return redirect(to: Paths.post(postID), flash: \.post_saved)
     }
 
@@ -34,10 +34,10 @@ extension App {
         guard let id = context.request.parameters["id"].flatMap(Checked.id) else { throw HTTPError(.notFound) }
         let files: [String]
         do {
-            files = try database.deletePost(id: id, authorID: user.storedID)
+            files = try database.posts.deletePost(id: id, authorID: user.storedID)
         } catch StorageError.notFound {
             do {
-                files = try database.deleteCrewPost(id: id, by: user.storedID)
+                files = try database.crews.deleteCrewPost(id: id, by: user.storedID)
             } catch StorageError.notFound, StorageError.forbidden {
                 throw HTTPError(.notFound)
             }

@@ -56,7 +56,7 @@ extension App {
         var ids: [String: Int64] = [:]
         var failure: (any Error)? = nil
         let document = MarkdownRenderer.render(markdown) { candidates in
-            do { ids = try database.userIDs(usernames: candidates) } catch { failure = error }
+            do { ids = try database.posts.userIDs(usernames: candidates) } catch { failure = error }
             return Set(ids.keys)
         }
         if let failure { throw failure }

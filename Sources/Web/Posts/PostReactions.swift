@@ -6,19 +6,19 @@ import Storage
 /// the button was pressed.
 extension App {
     func postLike(_ context: RequestContext) throws -> HTTPResponse {
-        try react(context) { try database.like(postID: $0, userID: $1) }
+        try react(context) { try database.posts.like(postID: $0, userID: $1) }
     }
 
     func postUnlike(_ context: RequestContext) throws -> HTTPResponse {
-        try react(context) { try database.unlike(postID: $0, userID: $1) }
+        try react(context) { try database.posts.unlike(postID: $0, userID: $1) }
     }
 
     func postBookmark(_ context: RequestContext) throws -> HTTPResponse {
-        try react(context) { try database.bookmark(postID: $0, userID: $1) }
+        try react(context) { try database.posts.bookmark(postID: $0, userID: $1) }
     }
 
     func postUnbookmark(_ context: RequestContext) throws -> HTTPResponse {
-        try react(context) { try database.unbookmark(postID: $0, userID: $1) }
+        try react(context) { try database.posts.unbookmark(postID: $0, userID: $1) }
     }
 
     private func react(_ context: RequestContext, _ action: (Int64, Int64) throws -> Void) throws -> HTTPResponse {

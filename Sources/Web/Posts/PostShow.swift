@@ -18,14 +18,14 @@ extension App {
     func postShow(_ context: RequestContext) throws -> HTTPResponse {
         let item = try feedItem(context)
         let language = context.language
-        let thread = try database.thread(postID: item.post.storedID, viewerID: context.user?.id)
+        let thread = try database.comments.thread(postID: item.post.storedID, viewerID: context.user?.id)
         let title = item.post.body.isEmpty
             ? localizer.text(.posts.title_by, language, ["name": item.author.displayName])
             : String(item.post.body.prefix(60))
         let replyingTo = context.form["reply"].flatMap(Checked.id)
         var canModerate = false
         if let crewID = item.post.crewID, let viewer = context.user, item.author.id != viewer.id {
-            canModerate = try database.crewRole(crewID: crewID, userID: viewer.storedID)?.isStaff == true
+            canModerate = try database.crews.crewRole(crewID: crewID, userID: viewer.storedID)?.isStaff == true
         }
         let view = PostPageView(
             post: postCard(item, context, first: true),
@@ -39,7 +39,7 @@ extension App {
     /// The post named by the `:id` parameter, as the viewer sees it, or 404.
     func feedItem(_ context: RequestContext) throws -> FeedItem {
         guard let id = context.request.parameters["id"].flatMap(Checked.id),
-              let item = try database.feedItem(postID: id, viewerID: context.user?.id)
+              let item = try database.feed.feedItem(postID: id, viewerID: context.user?.id)
         else { throw HTTPError(.notFound) }
         return item
     }

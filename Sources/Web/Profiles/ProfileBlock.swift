@@ -7,7 +7,7 @@ extension App {
         { [unowned self] context in
             let me = try context.requireUser()
             let user = try profileUser(context)
-            try storageAction(context) { try database.setBlock(blockerID: me.storedID, blockedID: user.storedID, on: on) }
+            try storageAction(context) { try database.moderation.setBlock(blockerID: me.storedID, blockedID: user.storedID, on: on) }
             return redirect(to: Paths.profile(user.username), flash: on ? \.blocked : \.unblocked)
         }
     }

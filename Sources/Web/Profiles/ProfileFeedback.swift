@@ -7,7 +7,7 @@ extension App {
         let owner = try profileUser(context)
         guard context.user?.id == owner.id else { throw HTTPError(.notFound) }
         let language = context.language
-        let archive = try database.feedbackArchive(userID: owner.storedID)
+        let archive = try database.retros.feedbackArchive(userID: owner.storedID)
         let view = FeedbackArchiveView(
             counts: archive.counts.map { KeywordCountView(keyword: $0.keyword, count: $0.count) },
             items: archive.items.map { item in

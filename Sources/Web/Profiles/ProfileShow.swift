@@ -67,7 +67,7 @@ extension App {
     func profileShow(_ context: RequestContext) throws -> HTTPResponse {
         let member = try memberProfile(context)
         let user = member.user
-        let page = try database.userPosts(userID: user.storedID, before: cursor(context), viewerID: context.user?.id)
+        let page = try database.feed.userPosts(userID: user.storedID, before: cursor(context), viewerID: context.user?.id)
         let feed = feed(page, path: Paths.profile(user.username), context)
         var view = try profile(member, tab: .posts, context)
         view.posts = feed.posts
@@ -81,7 +81,7 @@ extension App {
             let member = try memberProfile(context)
             let user = member.user
             let cursor = try cursor(context)
-            let (people, next) = try database.follows(of: user.storedID, followers: tab == .followers, after: cursor)
+            let (people, next) = try database.profiles.follows(of: user.storedID, followers: tab == .followers, after: cursor)
             let path = tab == .followers ? Paths.followers(user.username) : Paths.following(user.username)
             var view = try profile(member, tab: tab, context)
             view.people = people.map(UserView.init)
@@ -92,7 +92,7 @@ extension App {
 
     /// The member named by `:username`, or 404.
     func profileUser(_ context: RequestContext) throws -> User {
-        guard let name = context.request.parameters["username"], let user = try database.user(username: name) else {
+        guard let name = context.request.parameters["username"], let user = try database.accounts.user(username: name) else {
             throw HTTPError(.notFound)
         }
         return user
@@ -101,7 +101,7 @@ extension App {
     /// The member named by `:username` with their counts, or 404.
     private func memberProfile(_ context: RequestContext) throws -> MemberProfile {
         guard let name = context.request.parameters["username"],
-              let member = try database.memberProfile(username: name, viewerID: context.user?.id)
+              let member = try database.profiles.memberProfile(username: name, viewerID: context.user?.id)
         else { throw HTTPError(.notFound) }
         return member
     }
@@ -123,7 +123,7 @@ extension App {
             joined: localizer.text(.profile.joined, language, ["date": localizer.monthYear(user.createdAt, language)]),
             workplace: user.verifiedWorkplace().map { localizer.text(.workplace.profile, language, ["domain": $0]) },
             bio: user.bio.nilIfEmpty,
-            crews: try database.crews(ofUser: userID).map { entry in
+            crews: try database.crews.crews(ofUser: userID).map { entry in
                 ProfileCrewView(url: Paths.crew(entry.crew.slug), name: entry.crew.name,
                                 role: localizer.text(entry.role.textKey, language))
             },
@@ -155,9 +155,9 @@ extension App {
             let me = try context.requireUser()
             let user = try profileUser(context)
             if follow {
-                try storageAction(context) { try database.follow(followerID: me.storedID, followeeID: user.storedID) }
+                try storageAction(context) { try database.profiles.follow(followerID: me.storedID, followeeID: user.storedID) }
             } else {
-                try database.unfollow(followerID: me.storedID, followeeID: user.storedID)
+                try database.profiles.unfollow(followerID: me.storedID, followeeID: user.storedID)
             }
             return .redirect(to: Paths.local(context.form["return_to"] ?? Paths.profile(user.username)))
         }

@@ -19,7 +19,7 @@ extension App {
         }
         guard errors.isEmpty else { return try renderSettings(ProfileFields(user), user: user, errors: errors, newEmail: email, context) }
         // Each change mails two addresses: the same hourly limit as asking for the link again.
-        if mailEnabled, try database.emailTokenCount(userID: user.storedID, purpose: .verify, since: Date().addingTimeInterval(-3_600)) >= 3 {
+        if mailEnabled, try database.accounts.emailTokenCount(userID: user.storedID, purpose: .verify, since: Date().addingTimeInterval(-3_600)) >= 3 {
             throw HTTPError(.tooManyRequests, message: localizer.text(.errors.verify_limit, context.language))
         }
         var changed = user
@@ -28,7 +28,7 @@ extension App {
         // address whose mails were lost on the way.
         let (mails, tokenHash) = addressChangeMails(changed, oldAddress: user.email)
         do {
-            try database.changeEmail(userID: user.storedID, to: email, proof: mailEnabled ? (tokenHash, MailLinks.verifyLifetime) : nil, mails: mails)
+            try database.accounts.changeEmail(userID: user.storedID, to: email, proof: mailEnabled ? (tokenHash, MailLinks.verifyLifetime) : nil, mails: mails)
         } catch StorageError.emailTaken {
             errors.add("email", .errors.email_taken)
             return try renderSettings(ProfileFields(user), user: user, errors: errors, newEmail: email, context)

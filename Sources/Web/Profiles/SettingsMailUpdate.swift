@@ -9,7 +9,7 @@ extension App {
         guard let digest = MailSettings.Digest(rawValue: context.form["digest"] ?? "") else {
             throw HTTPError(.unprocessableContent, message: localizer.text(.errors.choice, context.language))
         }
-        try database.updateMailSettings(userID: user.storedID, digest: digest, meetupNotices: context.form["meetup_notices"] == "on")
+        try database.mail.updateMailSettings(userID: user.storedID, digest: digest, meetupNotices: context.form["meetup_notices"] == "on")
         return redirect(to: Paths.settings, flash: \.mail_saved)
     }
 }

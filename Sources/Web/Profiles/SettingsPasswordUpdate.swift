@@ -13,7 +13,7 @@ extension App {
             errors.add("current_password", .errors.current_password)
         }
         guard errors.isEmpty else { return try renderSettings(ProfileFields(user), user: user, errors: errors, context) }
-        try database.changePassword(userID: user.storedID, passwordHash: passwords.hash(new), keepingSession: context.session?.id)
+        try database.accounts.changePassword(userID: user.storedID, passwordHash: passwords.hash(new), keepingSession: context.session?.id)
         return redirect(to: Paths.settings, flash: \.password_changed)
     }
 }

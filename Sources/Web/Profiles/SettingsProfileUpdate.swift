@@ -8,7 +8,7 @@ extension App {
         var errors = FieldErrors()
         fields.validate(into: &errors)
         guard errors.isEmpty else { return try renderSettings(fields, user: user, errors: errors, context) }
-        _ = try database.updateProfile(userID: user.storedID, fields.changes)
+        _ = try database.profiles.updateProfile(userID: user.storedID, fields.changes)
         return redirect(to: Paths.settings, flash: \.profile_saved)
     }
 }

@@ -6,7 +6,7 @@ extension App {
     func settingsRunningUpdate(_ context: RequestContext) throws -> HTTPResponse {
         let user = try context.requireUser()
         let units = context.form["units"] == "mi" ? "mi" : "km"
-        try database.setRunPreferences(userID: user.storedID, units: units, onLeaderboard: context.form["leaderboard"] == "on")
+        try database.profiles.setRunPreferences(userID: user.storedID, units: units, onLeaderboard: context.form["leaderboard"] == "on")
         return redirect(to: Paths.settings, flash: \.prefs_saved)
     }
 }

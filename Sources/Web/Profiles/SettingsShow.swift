@@ -37,7 +37,7 @@ extension App {
     func renderSettings(_ fields: ProfileFields, user: User, errors: FieldErrors, newEmail: String = "", workEmail: String = "",
                         _ context: RequestContext) throws -> HTTPResponse {
         let language = context.language
-        let mail = try database.mailSettings(userID: user.storedID)
+        let mail = try database.mail.mailSettings(userID: user.storedID)
         let view = SettingsView(
             username: user.username, email: user.email, profile: profileForm(fields, language),
             errors: errors.localized(localizer, language), unitsKm: user.units != "mi", onLeaderboard: user.onLeaderboard,

@@ -45,7 +45,7 @@ extension App {
         workplaceCodeLimit.record(key)
         let code = WorkAddress.newCode()
         let now = Date()
-        try database.startWorkplaceCheck(
+        try database.profiles.startWorkplaceCheck(
             userID: user.storedID, domain: domain, addressHash: Crypto.sha256(Array(address.utf8)),
             codeHash: WorkAddress.codeHash(code, userID: user.storedID), expiresAt: now.addingTimeInterval(Self.workplaceCodeLifetime), now: now)
         try sendWorkplaceCode(code, to: address, user: user)
@@ -63,7 +63,7 @@ extension App {
             return try renderSettings(ProfileFields(user), user: user, errors: errors, context)
         }
         let hash = WorkAddress.codeHash(typed, userID: try user.storedID)
-        let result = try storageAction(context) { try database.confirmWorkplace(userID: user.storedID, codeHash: hash) }
+        let result = try storageAction(context) { try database.profiles.confirmWorkplace(userID: user.storedID, codeHash: hash) }
         switch result {
         case .verified:
             let next = context.form["next"].flatMap(Self.meetupAddress)
@@ -81,7 +81,7 @@ extension App {
     /// `POST /settings/workplace/remove`
     func workplaceRemove(_ context: RequestContext) throws -> HTTPResponse {
         let user = try context.requireUser()
-        try database.removeWorkplace(userID: user.storedID)
+        try database.profiles.removeWorkplace(userID: user.storedID)
         return redirect(to: Paths.settings + "#workplace", flash: \.workplace_removed)
     }
 
@@ -103,7 +103,7 @@ extension App {
             let arguments = ["domain": domain, "date": localizer.date(expiry, language)]
             status = localizer.text(expiry > now ? .workplace.verified_until : .workplace.lapsed, language, arguments)
         }
-        let pending = try database.workplaceCheck(userID: user.storedID, now: now).map { check in
+        let pending = try database.profiles.workplaceCheck(userID: user.storedID, now: now).map { check in
             localizer.text(.workplace.pending, language, ["domain": check.domain, "time": localizer.dateTime(check.expiresAt, language)])
         }
         return WorkplaceSettingsView(

@@ -40,17 +40,17 @@ extension App {
     /// notification went).
     @inline(never)
     func pushMessage(_ delivery: PushDelivery, now: Date) -> PushMessage? {
-        guard let user = try? database.user(id: delivery.userID), !user.isSuspended(at: now), !user.isSilenced(at: now) else {
+        guard let user = try? database.accounts.user(id: delivery.userID), !user.isSuspended(at: now), !user.isSilenced(at: now) else {
             return nil
         }
         let language = mailLanguage(user)
         if let id = delivery.talkID {
-            guard let news = try? database.talkNews(id: id, for: delivery.userID) else { return nil }
+            guard let news = try? database.push.talkNews(id: id, for: delivery.userID) else { return nil }
             let body = news.author.displayName + ": " + news.body.clipped(180)
             return message(title: news.meetupTitle, body: body, url: Paths.meetup(news.meetupID) + "#talk",
                            ttl: 3_600, urgency: .normal, topic: "talk-\(news.meetupID)")
         }
-        guard let id = delivery.notificationID, let item = try? database.notificationItem(id: id, userID: delivery.userID) else { return nil }
+        guard let id = delivery.notificationID, let item = try? database.push.notificationItem(id: id, userID: delivery.userID) else { return nil }
         let line = describe([item], language)
         let kind = PushKind(item.notification.kind)
         let urgent: Set<PushKind> = [.decisions, .moved, .waitlist, .confirm]

@@ -38,7 +38,7 @@ final class PushSender: Sendable {
     init(database: AppDatabase, configuration: PushConfiguration) throws {
         self.database = database
         self.configuration = configuration
-        let kept = try database.siteKey(named: "vapid") { P256Key.generate()?.privateKey ?? [] }
+        let kept = try database.push.siteKey(named: "vapid") { P256Key.generate()?.privateKey ?? [] }
         guard let key = P256Key(privateKey: kept) else { throw ConfigurationError("the site's VAPID key in the database is not a P-256 key") }
         client = PushClient(vapid: VAPID(key: key, subject: configuration.subject), timeout: configuration.timeout, allowedHosts: configuration.allowedHosts)
     }
@@ -72,7 +72,7 @@ final class PushSender: Sendable {
     @inline(never)
     @discardableResult
     func deliverDue(now: Date = Date(), message: (PushDelivery) -> PushMessage?) throws -> Delivery {
-        let due = try database.duePushes(limit: Self.batch, now: now)
+        let due = try database.push.duePushes(limit: Self.batch, now: now)
         var outcomes: [(PushDelivery, PushOutcome?)] = []
         var work: [(PushDelivery, PushMessage)] = []
         for delivery in due {
@@ -98,21 +98,21 @@ final class PushSender: Sendable {
         for (delivery, outcome) in outcomes + results.withLock({ $0 }) {
             switch outcome {
             case .delivered?:
-                try database.pushDelivered(delivery, now: now)
+                try database.push.pushDelivered(delivery, now: now)
                 tally.delivered += 1
             case .gone?:
-                try database.pushSubscriptionGone(delivery)
+                try database.push.pushSubscriptionGone(delivery)
                 tally.gone += 1
             case .retry(let after)? where delivery.attempts + 1 < Self.maximumAttempts:
                 let backoff = min(3_600, 60 << min(delivery.attempts, 6))
-                try database.pushDeferred(delivery, next: now.addingTimeInterval(TimeInterval(max(backoff, min(after ?? 0, 86_400)))))
+                try database.push.pushDeferred(delivery, next: now.addingTimeInterval(TimeInterval(max(backoff, min(after ?? 0, 86_400)))))
                 tally.deferred += 1
             case .refused(let status)?:
                 FileHandle.standardError.write(Data("push \(delivery.id) refused by the push service (\(status)); dropped\n".utf8))
-                try database.pushDropped(delivery)
+                try database.push.pushDropped(delivery)
                 tally.dropped += 1
             case .retry?, nil:
-                try database.pushDropped(delivery)
+                try database.push.pushDropped(delivery)
                 tally.dropped += 1
             }
         }

@@ -29,8 +29,8 @@ extension App {
     func pushSettingsShow(_ context: RequestContext) throws -> HTTPResponse {
         let user = try context.requireUser()
         let language = context.language
-        let devices = try database.pushDevices(userID: user.storedID, sessionID: context.session?.id)
-        let kinds = try database.pushKinds(userID: user.storedID)
+        let devices = try database.push.pushDevices(userID: user.storedID, sessionID: context.session?.id)
+        let kinds = try database.push.pushKinds(userID: user.storedID)
         let view = PushSettingsView(
             publicKey: pushSender?.publicKey,
             devices: devices.map { device in
@@ -47,7 +47,7 @@ extension App {
     func pushKindsUpdate(_ context: RequestContext) throws -> HTTPResponse {
         let user = try context.requireUser()
         let chosen = Set(context.form.values("kind").compactMap(PushKind.init(rawValue:)))
-        try database.setPushKinds(userID: user.storedID, chosen)
+        try database.push.setPushKinds(userID: user.storedID, chosen)
         return redirect(to: Paths.pushSettings, flash: \.push_saved)
     }
 
@@ -68,7 +68,7 @@ extension App {
         let typed = (form["name"] ?? "").trimmed
         let name = typed.isEmpty ? Self.deviceName(context.request.headers["user-agent"]) : typed.clipped(60)
         do {
-            try database.subscribePush(userID: user.storedID, sessionID: session, endpoint: subscription.endpoint,
+            try database.push.subscribePush(userID: user.storedID, sessionID: session, endpoint: subscription.endpoint,
                                        p256dh: subscription.p256dh, auth: subscription.auth, name: name)
         } catch StorageError.full {
             throw HTTPError(.unprocessableContent, message: localizer.text(.push.errors.too_many, language))
@@ -80,7 +80,7 @@ extension App {
     func pushDeviceRemove(_ context: RequestContext) throws -> HTTPResponse {
         let user = try context.requireUser()
         guard let id = context.request.parameters["id"].flatMap({ Int64($0) }) else { throw HTTPError(.notFound) }
-        try storageAction(context) { try database.unsubscribePush(id: id, userID: user.storedID) }
+        try storageAction(context) { try database.push.unsubscribePush(id: id, userID: user.storedID) }
         return redirect(to: Paths.pushSettings, flash: \.push_removed)
     }
 

@@ -32,7 +32,7 @@ extension App {
             throw HTTPError(.badRequest)
         }
         let units = context.user?.units ?? runner.units
-        let records = try database.records(userID: runner.storedID, from: month, to: next, viewerID: context.user?.id)
+        let records = try database.records.records(userID: runner.storedID, from: month, to: next, viewerID: context.user?.id)
         let byDay = Dictionary(grouping: records) { calendar.component(.day, from: $0.startedAt) }
         let leading = (calendar.component(.weekday, from: month) + 5) % 7
         let days = calendar.range(of: .day, in: .month, for: month)?.count ?? 30

@@ -59,7 +59,7 @@ extension App {
                                note: note, noteHTML: MarkdownRenderer.html(note), visibility: visibility, meetupID: meetupID, track: track?.encoded,
                                splits: track.map { $0.splits().map(String.init).joined(separator: ",") }.flatMap { $0.isEmpty ? nil : $0 },
                                clientKey: clientKey)
-        let saved = try storageAction(context) { try database.createRecord(record) }
+        let saved = try storageAction(context) { try database.records.createRecord(record) }
         return redirect(to: Paths.record(saved.id ?? 0), flash: \.record_saved)
     }
 
@@ -75,7 +75,7 @@ extension App {
 
     private func renderRecordForm(_ user: User, values: [String: String], errors: FieldErrors, _ context: RequestContext) throws -> HTTPResponse {
         let language = context.language
-        let meetups = try database.recentMeetupsAttended(userID: user.storedID)
+        let meetups = try database.records.recentMeetupsAttended(userID: user.storedID)
         let view = RecordFormView(
             v: RecordFormValues(
                 startedAt: values["started_at"] ?? MeetupForm.local(Date(), localizer.timeZone),

@@ -26,8 +26,8 @@ extension App {
     /// `GET /records/:id`: the run, its route (trimmed at both ends for others) and profile.
     func recordShow(_ context: RequestContext) throws -> HTTPResponse {
         guard let id = context.request.parameters["id"].flatMap(Checked.id),
-              let record = try database.record(id: id, viewerID: context.user?.id),
-              let runner = try database.user(id: record.userID)
+              let record = try database.records.record(id: id, viewerID: context.user?.id),
+              let runner = try database.accounts.user(id: record.userID)
         else { throw HTTPError(.notFound) }
         let language = context.language
         let isOwner = context.user?.id == record.userID
@@ -56,7 +56,7 @@ extension App {
             }
             run.trimmed = !isOwner
         }
-        if let meetupID = record.meetupID, let meetup = try database.meetup(id: meetupID) {
+        if let meetupID = record.meetupID, let meetup = try database.meetups.meetup(id: meetupID) {
             run.meetup = MeetupLinkView(title: meetup.title, url: Paths.meetup(meetupID))
         }
         let title = localizer.text(.records.run_title, language, ["date": localizer.date(record.startedAt, language)])
@@ -81,7 +81,7 @@ extension App {
             return renderRecordEdit(record, note: note, visibility: visibility?.rawValue ?? "", errors: errors, user: user, context)
         }
         try storageAction(context) {
-            try database.updateRecord(id: id, userID: user.storedID, note: note, noteHTML: MarkdownRenderer.html(note), visibility: visibility)
+            try database.records.updateRecord(id: id, userID: user.storedID, note: note, noteHTML: MarkdownRenderer.html(note), visibility: visibility)
         }
         return redirect(to: Paths.record(id), flash: \.record_updated)
     }
@@ -90,7 +90,7 @@ extension App {
     private func ownRecord(_ context: RequestContext) throws -> (User, RunRecord) {
         let user = try context.requireUser()
         guard let id = context.request.parameters["id"].flatMap(Checked.id),
-              let record = try database.record(id: id, viewerID: user.id), record.userID == user.id
+              let record = try database.records.record(id: id, viewerID: user.id), record.userID == user.id
         else { throw HTTPError(.notFound) }
         return (user, record)
     }
@@ -110,7 +110,7 @@ extension App {
     func recordDelete(_ context: RequestContext) throws -> HTTPResponse {
         let user = try context.requireUser()
         guard let id = context.request.parameters["id"].flatMap(Checked.id) else { throw HTTPError(.notFound) }
-        do { try database.deleteRecord(id: id, userID: user.storedID) } catch StorageError.notFound { throw HTTPError(.notFound) }
+        do { try database.records.deleteRecord(id: id, userID: user.storedID) } catch StorageError.notFound { throw HTTPError(.notFound) }
         return redirect(to: "/records", flash: \.record_deleted)
     }
 }

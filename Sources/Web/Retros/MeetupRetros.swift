@@ -23,7 +23,7 @@ extension App {
     func meetupRetroShow(_ context: RequestContext) throws -> HTTPResponse {
         let (meetup, user) = try retroMeetup(context)
         let base = Paths.meetupRetro(try meetup.storedID)
-        let retro = try database.retro(meetupID: meetup.storedID)
+        let retro = try database.retros.retro(meetupID: meetup.storedID)
         let isHost = meetup.hostID == user.id
         let view = MeetupRetroPageView(
             meetup: MeetupLinkView(title: meetup.title, url: Paths.meetup(try meetup.storedID)),
@@ -41,14 +41,14 @@ extension App {
         guard name.isName(1, 60),
               let start = Checked.localDateTime((context.form["starts_at"] ?? "").trimmed, in: localizer.timeZone)
         else { throw HTTPError(.unprocessableContent, message: localizer.text(.retros.errors.form, context.language)) }
-        _ = try storageAction(context) { try database.createRetro(meetupID: meetup.storedID, by: user.storedID, name: name, startsAt: start) }
+        _ = try storageAction(context) { try database.retros.createRetro(meetupID: meetup.storedID, by: user.storedID, name: name, startsAt: start) }
         return redirect(to: Paths.meetupRetro(try meetup.storedID), flash: \.retro_created)
     }
 
     /// `POST /meetups/:id/retro/feedback`
     func meetupFeedbackCreate(_ context: RequestContext) throws -> HTTPResponse {
         let (meetup, user) = try retroMeetup(context)
-        guard let retro = try database.retro(meetupID: meetup.storedID) else { throw HTTPError(.notFound) }
+        guard let retro = try database.retros.retro(meetupID: meetup.storedID) else { throw HTTPError(.notFound) }
         return try saveFeedback(retro, base: Paths.meetupRetro(try meetup.storedID), user: user, context)
     }
 
@@ -61,8 +61,8 @@ extension App {
     /// `POST /meetups/:id/retro/close`: the host, once it has started.
     func meetupRetroClose(_ context: RequestContext) throws -> HTTPResponse {
         let (meetup, user) = try retroMeetup(context)
-        guard let retro = try database.retro(meetupID: meetup.storedID) else { throw HTTPError(.notFound) }
-        try storageAction(context) { try database.closeRetro(id: retro.storedID, by: user.storedID) }
+        guard let retro = try database.retros.retro(meetupID: meetup.storedID) else { throw HTTPError(.notFound) }
+        try storageAction(context) { try database.retros.closeRetro(id: retro.storedID, by: user.storedID) }
         return redirect(to: Paths.meetupRetro(try meetup.storedID), flash: \.retro_closed)
     }
 
@@ -70,7 +70,7 @@ extension App {
     private func retroMeetup(_ context: RequestContext) throws -> (Meetup, User) {
         let user = try context.requireUser()
         let meetup = try meetup(context)
-        guard try database.takesPart(inRetroOfMeetup: meetup.storedID, userID: user.storedID) else {
+        guard try database.retros.takesPart(inRetroOfMeetup: meetup.storedID, userID: user.storedID) else {
             throw HTTPError(.forbidden, message: localizer.text(.retros.errors.attendees_only, context.language))
         }
         return (meetup, user)

@@ -7,7 +7,7 @@ extension App {
     func retroClose(_ context: RequestContext) throws -> HTTPResponse {
         let (crew, user) = try staffCrew(context)
         guard let retro = try retro(context, crew) else { throw HTTPError(.notFound) }
-        try storageAction(context, Self.crewRefusals) { try database.closeRetro(id: retro.storedID, by: user.storedID) }
+        try storageAction(context, Self.crewRefusals) { try database.retros.closeRetro(id: retro.storedID, by: user.storedID) }
         return redirect(to: Paths.crew(crew.slug) + "/retros", flash: \.retro_closed)
     }
 }

@@ -14,15 +14,15 @@ extension App {
     /// Leaves feedback in `retro` for the member named by `recipient`.
     func saveFeedback(_ retro: Retro, base: String, user: User, _ context: RequestContext) throws -> HTTPResponse {
         let fields = try feedbackFields(context)
-        guard let recipient = try context.form["recipient"].flatMap({ try database.user(username: $0) }),
-              try database.retroMembers(retro).contains(where: { $0.id == recipient.id && $0.id != user.id })
+        guard let recipient = try context.form["recipient"].flatMap({ try database.accounts.user(username: $0) }),
+              try database.retros.retroMembers(retro).contains(where: { $0.id == recipient.id && $0.id != user.id })
         else {
             throw HTTPError(.unprocessableContent, message: localizer.text(.retros.errors.recipient, context.language))
         }
         let feedback = Feedback(retroID: try retro.storedID, authorID: try user.storedID, recipientID: try recipient.storedID, kind: fields.kind,
                                 keyword: fields.keyword, description: fields.description, toStart: fields.toStart)
         do {
-            _ = try database.addFeedback(feedback)
+            _ = try database.retros.addFeedback(feedback)
         } catch StorageError.forbidden {
             throw HTTPError(.conflict, message: localizer.text(.retros.errors.started, context.language))
         }
@@ -42,7 +42,7 @@ extension App {
         let delete = context.form["delete"] == "1"
         let fields = delete ? (kind: Feedback.Kind.continue, keyword: "", description: "", toStart: "") : try feedbackFields(context)
         do {
-            try database.changeFeedback(id: id, authorID: user.storedID, keyword: fields.keyword, description: fields.description,
+            try database.retros.changeFeedback(id: id, authorID: user.storedID, keyword: fields.keyword, description: fields.description,
                                         toStart: fields.toStart, kind: fields.kind, delete: delete)
         } catch StorageError.forbidden {
             throw HTTPError(.conflict, message: localizer.text(.retros.errors.started, context.language))

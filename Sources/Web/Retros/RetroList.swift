@@ -11,7 +11,7 @@ extension App {
         let now = Date()
         var view = try crewPage(crew, tab: .retros, role: role, context)
         view.retrosTab = CrewRetrosTab(
-            retros: try database.retros(crewID: crew.storedID).map { retro in
+            retros: try database.retros.retros(crewID: crew.storedID).map { retro in
                 RetroRowView(
                     name: retro.name, url: Paths.retro(retro, crew: crew.slug), when: localizer.dateTime(retro.startsAt, language),
                     state: localizer.text(retro.closedAt != nil ? .retros.closed : retro.hasStarted(at: now) ? .retros.open : .retros.upcoming, language))
@@ -28,7 +28,7 @@ extension App {
         guard name.isName(1, 60),
               let start = Checked.localDateTime((context.form["starts_at"] ?? "").trimmed, in: localizer.timeZone)
         else { throw HTTPError(.unprocessableContent, message: localizer.text(.retros.errors.form, context.language)) }
-        let retro = try storageAction(context, Self.crewRefusals) { try database.createRetro(crewID: crew.storedID, by: user.storedID, name: name, startsAt: start) }
+        let retro = try storageAction(context, Self.crewRefusals) { try database.retros.createRetro(crewID: crew.storedID, by: user.storedID, name: name, startsAt: start) }
         return redirect(to: Paths.retro(retro, crew: crew.slug), flash: \.retro_created)
     }
 }

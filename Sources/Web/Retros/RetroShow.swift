@@ -18,8 +18,8 @@ extension App {
     func retroTab(_ retro: Retro, base: String, manages: Bool, user: User, _ context: RequestContext) throws -> CrewRetrosTab {
         let language = context.language
         let now = Date()
-        let written = try database.feedbackWritten(retroID: retro.storedID, authorID: user.storedID)
-        let received = try database.feedbackReceived(retroID: retro.storedID, recipientID: user.storedID, now: now)
+        let written = try database.retros.feedbackWritten(retroID: retro.storedID, authorID: user.storedID)
+        let received = try database.retros.feedbackReceived(retroID: retro.storedID, recipientID: user.storedID, now: now)
         let chip = { (item: (feedback: Feedback, author: User)) in
             FeedbackChipView(keyword: item.feedback.keyword, description: item.feedback.description,
                              toStart: item.feedback.toStart.nilIfEmpty, author: item.author.displayName)
@@ -29,7 +29,7 @@ extension App {
                 name: retro.name, url: base, when: localizer.dateTime(retro.startsAt, language),
                 started: retro.hasStarted(at: now), closed: retro.closedAt != nil,
                 canClose: manages && retro.hasStarted(at: now) && retro.closedAt == nil))
-        tab.recipients = try database.retroMembers(retro).filter { $0.id != user.id }
+        tab.recipients = try database.retros.retroMembers(retro).filter { $0.id != user.id }
             .map { Choice(value: $0.username, label: $0.displayName, selected: false) }
         tab.written = written.map { item in
             WrittenFeedbackView(

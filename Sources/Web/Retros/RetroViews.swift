@@ -8,14 +8,14 @@ extension App {
     func retroCrew(_ context: RequestContext) throws -> (Crew, CrewRole?) {
         let user = try context.requireUser()
         let crew = try crew(context)
-        let role = try database.crewRole(crewID: crew.storedID, userID: user.storedID)
+        let role = try database.crews.crewRole(crewID: crew.storedID, userID: user.storedID)
         guard role?.isMember == true else { throw HTTPError(.forbidden, message: localizer.text(.retros.errors.members_only, context.language)) }
         return (crew, role)
     }
 
     /// The retrospective of `:id` when it is `crew`'s, else nil.
     func retro(_ context: RequestContext, _ crew: Crew) throws -> Retro? {
-        guard let id = context.request.parameters["id"].flatMap(Checked.id), let retro = try database.retro(id: id), retro.crewID == crew.id else { return nil }
+        guard let id = context.request.parameters["id"].flatMap(Checked.id), let retro = try database.retros.retro(id: id), retro.crewID == crew.id else { return nil }
         return retro
     }
 }

@@ -25,7 +25,7 @@ final class RateLimiter: Sendable {
     /// Seconds until `key` may act again, or nil if it may act now. A shared count that
     /// cannot be read lets the request through: the database it needs is down anyway.
     func retryAfter(_ key: String, now: Date = Date()) -> Int? {
-        let (count, oldest) = shared.flatMap { try? $0.rateEvents(key: sharedKey(key), since: now.addingTimeInterval(-window)) }
+        let (count, oldest) = shared.flatMap { try? $0.security.rateEvents(key: sharedKey(key), since: now.addingTimeInterval(-window)) }
             ?? events.withLock { events in
                 let recent = (events[key] ?? []).filter { now.timeIntervalSince($0) < window }
                 return (recent.count, recent.first)
@@ -38,7 +38,7 @@ final class RateLimiter: Sendable {
 
     func record(_ key: String, now: Date = Date()) {
         if let shared {
-            try? shared.recordRateEvent(key: sharedKey(key), at: now)
+            try? shared.security.recordRateEvent(key: sharedKey(key), at: now)
             return
         }
         events.withLock { events in
@@ -51,7 +51,7 @@ final class RateLimiter: Sendable {
 
     func reset(_ key: String) {
         if let shared {
-            try? shared.resetRateEvents(key: sharedKey(key))
+            try? shared.security.resetRateEvents(key: sharedKey(key))
             return
         }
         _ = events.withLock { $0.removeValue(forKey: key) }

@@ -10,30 +10,30 @@ extension App {
               let bytes = Crypto.decodeBase64URL(token), bytes.count == 32
         else { return nil }
         let now = Date()
-        guard let member = try database.session(
+        guard let member = try database.sessions.session(
             tokenHash: Crypto.sha256(bytes), lifetime: configuration.sessionLifetime, now: now),
             !member.user.isSuspended(at: now)
         else { return nil }
         // Recording every request would turn every page view into a write.
         if now.timeIntervalSince(member.session.lastSeenAt) > 600 {
-            try database.touchSession(id: member.session.storedID, now: now)
+            try database.sessions.touchSession(id: member.session.storedID, now: now)
         }
         return member
     }
 
     /// Starts a new session for `user` (ending `previous`, if any) and sets its cookie on `response`.
     func signIn(_ user: User, replacing previous: Session?, on response: inout HTTPResponse) throws {
-        if let previous { try database.deleteSession(id: previous.storedID) }
+        if let previous { try database.sessions.deleteSession(id: previous.storedID) }
         // Signing in is rare enough to also sweep away everyone's expired sessions.
-        _ = try database.deleteExpiredSessions(lifetime: configuration.sessionLifetime)
+        _ = try database.sessions.deleteExpiredSessions(lifetime: configuration.sessionLifetime)
         let token = Crypto.randomBytes(32)
-        _ = try database.createSession(userID: user.storedID, tokenHash: Crypto.sha256(token), csrfToken: Crypto.randomToken())
+        _ = try database.sessions.createSession(userID: user.storedID, tokenHash: Crypto.sha256(token), csrfToken: Crypto.randomToken())
         let maxAge = Int(configuration.sessionLifetime.absolute)
         response.setCookie(SetCookie(name: cookies.session, value: Crypto.base64URL(token), maxAge: maxAge, secure: cookies.secure))
     }
 
     func signOut(_ session: Session?, on response: inout HTTPResponse) throws {
-        if let session { try database.deleteSession(id: session.storedID) }
+        if let session { try database.sessions.deleteSession(id: session.storedID) }
         response.setCookie(.expired(cookies.session, secure: cookies.secure))
     }
 }

@@ -11,14 +11,14 @@ private struct Fixture {
     init(_ names: [String] = ["mina", "jun", "hana"], database: AppDatabase? = nil) throws {
         self.database = try database ?? TestDatabase.fresh()
         for name in names {
-            let user = try self.database.createUser(User(username: name, email: "\(name)@example.com", passwordHash: "x", displayName: name))
+            let user = try self.database.accounts.createUser(User(username: name, email: "\(name)@example.com", passwordHash: "x", displayName: name))
             ids[name] = try user.storedID
         }
     }
 
     @discardableResult
     func post(_ author: String, _ body: String, tags: [String] = [], mentions: [Int64] = []) throws -> Post {
-        try database.createPost(authorID: ids[author]!, content: PostContent(body: body, bodyHTML: "<p>\(body)</p>", tags: tags, mentionedUserIDs: mentions), photos: [])
+        try database.posts.createPost(authorID: ids[author]!, content: PostContent(body: body, bodyHTML: "<p>\(body)</p>", tags: tags, mentionedUserIDs: mentions), photos: [])
     }
 }
 
@@ -30,7 +30,7 @@ private struct Fixture {
         var cursor: Int64? = nil
         var extra = 0
         repeat {
-            let page = try fixture.database.publicFeed(before: cursor, limit: 10, viewerID: nil)
+            let page = try fixture.database.feed.publicFeed(before: cursor, limit: 10, viewerID: nil)
             seen += page.items.map(\.post.body)
             cursor = page.nextCursor
             // Someone posts between page loads.
@@ -45,8 +45,8 @@ private struct Fixture {
         try fixture.post("mina", "mine")
         try fixture.post("jun", "from jun")
         try fixture.post("hana", "from hana")
-        try fixture.database.follow(followerID: fixture.ids["mina"]!, followeeID: fixture.ids["jun"]!)
-        let feed = try fixture.database.homeFeed(userID: fixture.ids["mina"]!, before: nil)
+        try fixture.database.profiles.follow(followerID: fixture.ids["mina"]!, followeeID: fixture.ids["jun"]!)
+        let feed = try fixture.database.feed.homeFeed(userID: fixture.ids["mina"]!, before: nil)
         #expect(feed.items.map(\.post.body) == ["from jun", "mine"])
         #expect(feed.items.first?.author.username == "jun")
     }
@@ -55,9 +55,9 @@ private struct Fixture {
         let fixture = try Fixture()
         try fixture.post("mina", "#Run", tags: ["run"])
         try fixture.post("jun", "#한강러닝", tags: ["한강러닝"])
-        #expect(try fixture.database.tagFeed(tag: "run", before: nil, viewerID: nil).items.count == 1)
-        #expect(try fixture.database.tagFeed(tag: "한강러닝", before: nil, viewerID: nil).items.first?.author.username == "jun")
-        #expect(try fixture.database.searchTags("한강").first?.tag == "한강러닝")
+        #expect(try fixture.database.feed.tagFeed(tag: "run", before: nil, viewerID: nil).items.count == 1)
+        #expect(try fixture.database.feed.tagFeed(tag: "한강러닝", before: nil, viewerID: nil).items.first?.author.username == "jun")
+        #expect(try fixture.database.feed.searchTags("한강").first?.tag == "한강러닝")
     }
 
     /// What a viewer may not see is left out by the query, so a page still holds `limit`
@@ -72,14 +72,14 @@ private struct Fixture {
         try fixture.database.write { db in
             for body in hidden { try db.execute("UPDATE posts SET hiddenAt = ? WHERE body = ?", [Date(), body]) }
         }
-        try fixture.database.setBlock(blockerID: fixture.ids["hana"]!, blockedID: fixture.ids["jun"]!, on: true)
-        _ = try fixture.database.setRole(.moderator, username: "admin")
+        try fixture.database.moderation.setBlock(blockerID: fixture.ids["hana"]!, blockedID: fixture.ids["jun"]!, on: true)
+        _ = try fixture.database.accounts.setRole(.moderator, username: "admin")
 
         func walk(_ viewer: String) throws -> [String] {
             var seen: [String] = []
             var cursor: Int64? = nil
             repeat {
-                let page = try fixture.database.publicFeed(before: cursor, limit: 5, viewerID: fixture.ids[viewer])
+                let page = try fixture.database.feed.publicFeed(before: cursor, limit: 5, viewerID: fixture.ids[viewer])
                 if page.nextCursor != nil { #expect(page.items.count == 5) }
                 seen += page.items.map(\.post.body)
                 cursor = page.nextCursor
@@ -98,19 +98,19 @@ private struct Fixture {
         let fixture = try Fixture()
         let post = try fixture.post("mina", "hello")
         let jun = fixture.ids["jun"]!, postID = try post.storedID
-        try fixture.database.like(postID: postID, userID: jun)
-        try fixture.database.like(postID: postID, userID: jun)
-        try fixture.database.bookmark(postID: postID, userID: jun)
-        try fixture.database.bookmark(postID: postID, userID: jun)
-        try fixture.database.follow(followerID: jun, followeeID: fixture.ids["mina"]!)
-        try fixture.database.follow(followerID: jun, followeeID: fixture.ids["mina"]!)
-        let item = try #require(try fixture.database.feedItem(postID: postID, viewerID: jun))
+        try fixture.database.posts.like(postID: postID, userID: jun)
+        try fixture.database.posts.like(postID: postID, userID: jun)
+        try fixture.database.posts.bookmark(postID: postID, userID: jun)
+        try fixture.database.posts.bookmark(postID: postID, userID: jun)
+        try fixture.database.profiles.follow(followerID: jun, followeeID: fixture.ids["mina"]!)
+        try fixture.database.profiles.follow(followerID: jun, followeeID: fixture.ids["mina"]!)
+        let item = try #require(try fixture.database.feed.feedItem(postID: postID, viewerID: jun))
         #expect(item.post.likeCount == 1 && item.likedByViewer && item.bookmarkedByViewer)
-        #expect(try fixture.database.memberProfile(username: "mina", viewerID: nil)?.counts.followers == 1)
-        #expect(try fixture.database.notifications(userID: fixture.ids["mina"]!).count == 1)
-        try fixture.database.unlike(postID: postID, userID: jun)
-        try fixture.database.unlike(postID: postID, userID: jun)
-        #expect(try fixture.database.feedItem(postID: postID, viewerID: jun)?.post.likeCount == 0)
+        #expect(try fixture.database.profiles.memberProfile(username: "mina", viewerID: nil)?.counts.followers == 1)
+        #expect(try fixture.database.feed.notifications(userID: fixture.ids["mina"]!).count == 1)
+        try fixture.database.posts.unlike(postID: postID, userID: jun)
+        try fixture.database.posts.unlike(postID: postID, userID: jun)
+        #expect(try fixture.database.feed.feedItem(postID: postID, viewerID: jun)?.post.likeCount == 0)
     }
 
     @Test func racingLikesFollowsAndBookmarksCountOnce() throws {
@@ -119,14 +119,14 @@ private struct Fixture {
         let postID = try fixture.post("mina", "race").storedID
         let jun = fixture.ids["jun"]!
         DispatchQueue.concurrentPerform(iterations: 16) { _ in
-            try? fixture.database.like(postID: postID, userID: jun)
-            try? fixture.database.follow(followerID: jun, followeeID: fixture.ids["mina"]!)
-            try? fixture.database.bookmark(postID: postID, userID: jun)
+            try? fixture.database.posts.like(postID: postID, userID: jun)
+            try? fixture.database.profiles.follow(followerID: jun, followeeID: fixture.ids["mina"]!)
+            try? fixture.database.posts.bookmark(postID: postID, userID: jun)
         }
-        let item = try #require(try fixture.database.feedItem(postID: postID, viewerID: jun))
+        let item = try #require(try fixture.database.feed.feedItem(postID: postID, viewerID: jun))
         #expect(item.post.likeCount == 1 && item.bookmarkedByViewer)
-        #expect(try fixture.database.memberProfile(username: "mina", viewerID: nil)?.counts.followers == 1)
-        #expect(try fixture.database.notifications(userID: fixture.ids["mina"]!).count == 1)
+        #expect(try fixture.database.profiles.memberProfile(username: "mina", viewerID: nil)?.counts.followers == 1)
+        #expect(try fixture.database.feed.notifications(userID: fixture.ids["mina"]!).count == 1)
         try fixture.database.close()
     }
 
@@ -135,41 +135,41 @@ private struct Fixture {
         let mina = fixture.ids["mina"]!, jun = fixture.ids["jun"]!, hana = fixture.ids["hana"]!
         let postID = try fixture.post("mina", "long run").storedID
         let content = { (text: String, mentions: [Int64]) in PostContent(body: text, bodyHTML: text, tags: [], mentionedUserIDs: mentions) }
-        let first = try fixture.database.addComment(postID: postID, authorID: jun, parentID: nil, content: content("nice", []))
-        let reply = try fixture.database.addComment(postID: postID, authorID: hana, parentID: first.id, content: content("agreed @jun @mina", [jun, mina]))
-        _ = try fixture.database.addComment(postID: postID, authorID: mina, parentID: nil, content: content("thanks", []))
+        let first = try fixture.database.comments.addComment(postID: postID, authorID: jun, parentID: nil, content: content("nice", []))
+        let reply = try fixture.database.comments.addComment(postID: postID, authorID: hana, parentID: first.id, content: content("agreed @jun @mina", [jun, mina]))
+        _ = try fixture.database.comments.addComment(postID: postID, authorID: mina, parentID: nil, content: content("thanks", []))
 
-        let thread = try fixture.database.thread(postID: postID)
+        let thread = try fixture.database.comments.thread(postID: postID)
         #expect(thread.map(\.comment.bodyHTML) == ["nice", "agreed @jun @mina", "thanks"])
         #expect(thread.map(\.comment.depth) == [0, 1, 0])
         // jun: comment notification not his (he commented); reply from hana once (not also a mention).
-        #expect(try fixture.database.notifications(userID: jun).map(\.notification.kind) == [.reply])
-        #expect(Set(try fixture.database.notifications(userID: mina).map(\.notification.kind)) == [.comment])
+        #expect(try fixture.database.feed.notifications(userID: jun).map(\.notification.kind) == [.reply])
+        #expect(Set(try fixture.database.feed.notifications(userID: mina).map(\.notification.kind)) == [.comment])
 
-        try fixture.database.deleteComment(id: first.storedID, authorID: jun)
-        let afterDelete = try fixture.database.thread(postID: postID)
+        try fixture.database.comments.deleteComment(id: first.storedID, authorID: jun)
+        let afterDelete = try fixture.database.comments.thread(postID: postID)
         #expect(afterDelete.first?.comment.deletedAt != nil)
         #expect(afterDelete.count == 3)
-        try fixture.database.deleteComment(id: reply.storedID, authorID: hana)
-        #expect(try fixture.database.thread(postID: postID).count == 2)
-        #expect(try fixture.database.feedItem(postID: postID, viewerID: nil)?.post.commentCount == 1)
+        try fixture.database.comments.deleteComment(id: reply.storedID, authorID: hana)
+        #expect(try fixture.database.comments.thread(postID: postID).count == 2)
+        #expect(try fixture.database.feed.feedItem(postID: postID, viewerID: nil)?.post.commentCount == 1)
     }
 
     @Test func searchFindsKoreanAndEnglishSubstrings() throws {
         let fixture = try Fixture()
         try fixture.post("mina", "오늘 한강에서 러닝했어요")
         try fixture.post("jun", "Sunday long run along the river")
-        #expect(try fixture.database.searchPosts("한강에서", viewerID: nil).count == 1)
-        #expect(try fixture.database.searchPosts("러닝", viewerID: nil).first?.excerpt.contains(SearchMarker.start + "러닝" + SearchMarker.end) == true)
-        #expect(try fixture.database.searchPosts("long RUN", viewerID: nil).count == 1)
-        #expect(try fixture.database.searchPosts("\"; DROP TABLE posts; --", viewerID: nil).isEmpty)
-        #expect(try fixture.database.searchUsers("MI").first?.username == "mina")
+        #expect(try fixture.database.feed.searchPosts("한강에서", viewerID: nil).count == 1)
+        #expect(try fixture.database.feed.searchPosts("러닝", viewerID: nil).first?.excerpt.contains(SearchMarker.start + "러닝" + SearchMarker.end) == true)
+        #expect(try fixture.database.feed.searchPosts("long RUN", viewerID: nil).count == 1)
+        #expect(try fixture.database.feed.searchPosts("\"; DROP TABLE posts; --", viewerID: nil).isEmpty)
+        #expect(try fixture.database.feed.searchUsers("MI").first?.username == "mina")
         // A display name matches anywhere in it; what no username can start with still finds names.
-        _ = try fixture.database.createUser(User(username: "hana_k", email: "hana.k@example.com", passwordHash: "x", displayName: "김하나 Kim"))
-        #expect(try fixture.database.searchUsers("하나").map(\.username) == ["hana_k"])
-        #expect(try fixture.database.searchUsers("hana_").map(\.username) == ["hana_k"])
-        #expect(try fixture.database.searchUsers("a_k").isEmpty)
-        #expect(try fixture.database.searchUsers("%").isEmpty)
+        _ = try fixture.database.accounts.createUser(User(username: "hana_k", email: "hana.k@example.com", passwordHash: "x", displayName: "김하나 Kim"))
+        #expect(try fixture.database.feed.searchUsers("하나").map(\.username) == ["hana_k"])
+        #expect(try fixture.database.feed.searchUsers("hana_").map(\.username) == ["hana_k"])
+        #expect(try fixture.database.feed.searchUsers("a_k").isEmpty)
+        #expect(try fixture.database.feed.searchUsers("%").isEmpty)
     }
 
     /// The member of that very username or display name first, then the others by username,
@@ -178,14 +178,14 @@ private struct Fixture {
         let fixture = try Fixture()
         for (username, name) in [("runner", "Runner"), ("runner_b", "B Runner"), ("arunner", "김러너"), ("zed", "Runner Zed"),
                                  ("kim", "러닝 김"), ("leo", "러닝")] {
-            _ = try fixture.database.createUser(User(username: username, email: "\(username)@example.com", passwordHash: "x", displayName: name))
+            _ = try fixture.database.accounts.createUser(User(username: username, email: "\(username)@example.com", passwordHash: "x", displayName: name))
         }
-        #expect(try fixture.database.searchUsers("runner").map(\.username) == ["runner", "runner_b", "zed"])
-        #expect(try fixture.database.searchUsers("RUNNER", limit: 2).map(\.username) == ["runner", "runner_b"])
-        #expect(try fixture.database.searchUsers("러닝").map(\.username) == ["leo", "kim"])
-        #expect(try fixture.database.searchUsers("runner zed").map(\.username) == ["zed"])
-        #expect(try fixture.database.searchUsers("러너").map(\.username) == ["arunner"])
-        #expect(try fixture.database.searchUsers("o'; --").isEmpty)
+        #expect(try fixture.database.feed.searchUsers("runner").map(\.username) == ["runner", "runner_b", "zed"])
+        #expect(try fixture.database.feed.searchUsers("RUNNER", limit: 2).map(\.username) == ["runner", "runner_b"])
+        #expect(try fixture.database.feed.searchUsers("러닝").map(\.username) == ["leo", "kim"])
+        #expect(try fixture.database.feed.searchUsers("runner zed").map(\.username) == ["zed"])
+        #expect(try fixture.database.feed.searchUsers("러너").map(\.username) == ["arunner"])
+        #expect(try fixture.database.feed.searchUsers("o'; --").isEmpty)
     }
 
     @Test func textWithoutCaseIsMatchedExactly() {
@@ -200,10 +200,10 @@ private struct Fixture {
         let fixture = try Fixture()
         let postID = try fixture.post("mina", "mine").storedID
         let edit = PostContent(body: "hacked", bodyHTML: "hacked", tags: [], mentionedUserIDs: [])
-        #expect(throws: StorageError.notFound) { try fixture.database.updatePost(id: postID, authorID: fixture.ids["jun"]!, content: edit) }
-        #expect(throws: StorageError.notFound) { try fixture.database.deletePost(id: postID, authorID: fixture.ids["jun"]!) }
-        #expect(try fixture.database.deletePost(id: postID, authorID: fixture.ids["mina"]!) == [])
-        #expect(try fixture.database.feedItem(postID: postID, viewerID: nil) == nil)
+        #expect(throws: StorageError.notFound) { try fixture.database.posts.updatePost(id: postID, authorID: fixture.ids["jun"]!, content: edit) }
+        #expect(throws: StorageError.notFound) { try fixture.database.posts.deletePost(id: postID, authorID: fixture.ids["jun"]!) }
+        #expect(try fixture.database.posts.deletePost(id: postID, authorID: fixture.ids["mina"]!) == [])
+        #expect(try fixture.database.feed.feedItem(postID: postID, viewerID: nil) == nil)
     }
 }
 
@@ -238,7 +238,7 @@ private struct Fixture {
         let expected = try definition(fixture.database)
         #expect(try timelines(fixture.database) == expected, "timeline rows after \(step)")
         for (name, id) in fixture.ids {
-            let feed = try fixture.database.homeFeed(userID: id, before: nil, limit: 50).items.compactMap(\.post.id)
+            let feed = try fixture.database.feed.homeFeed(userID: id, before: nil, limit: 50).items.compactMap(\.post.id)
             #expect(feed == expected[id, default: []], "\(name)'s feed after \(step)")
         }
     }
@@ -251,37 +251,37 @@ private struct Fixture {
                        meetingTime: "", meetingPlace: "", feeAmount: 0, feeCurrency: "KRW", feePeriod: .month,
                        joinPolicy: policy, memberCap: nil)
         }
-        let open = try fixture.database.createCrew(ownerID: owner, fields: fields("open", .open), inviteCode: nil).storedID
-        let strict = try fixture.database.createCrew(ownerID: owner, fields: fields("strict", .approval), inviteCode: nil).storedID
+        let open = try fixture.database.crews.createCrew(ownerID: owner, fields: fields("open", .open), inviteCode: nil).storedID
+        let strict = try fixture.database.crews.createCrew(ownerID: owner, fields: fields("strict", .approval), inviteCode: nil).storedID
         func crewPost(_ author: Int64, _ crew: Int64, _ body: String) throws -> Int64 {
-            try fixture.database.createPost(authorID: author, content: PostContent(body: body, bodyHTML: body, tags: [], mentionedUserIDs: []),
+            try fixture.database.posts.createPost(authorID: author, content: PostContent(body: body, bodyHTML: body, tags: [], mentionedUserIDs: []),
                                             photos: [], crewID: crew).storedID
         }
-        _ = try fixture.database.joinCrew(id: open, userID: jun, inviteCode: nil)
+        _ = try fixture.database.crews.joinCrew(id: open, userID: jun, inviteCode: nil)
         try fixture.post("jun", "jun's own")
         _ = try crewPost(jun, open, "jun in the open crew")
         _ = try crewPost(owner, strict, "owner in the strict crew")
         try expectConsistent(fixture, "posting")
 
-        try fixture.database.follow(followerID: mina, followeeID: jun)
+        try fixture.database.profiles.follow(followerID: mina, followeeID: jun)
         try expectConsistent(fixture, "following")
-        _ = try fixture.database.joinCrew(id: open, userID: mina, inviteCode: nil)
+        _ = try fixture.database.crews.joinCrew(id: open, userID: mina, inviteCode: nil)
         try expectConsistent(fixture, "joining a crew whose posts she also sees by following")
-        try fixture.database.unfollow(followerID: mina, followeeID: jun)
+        try fixture.database.profiles.unfollow(followerID: mina, followeeID: jun)
         try expectConsistent(fixture, "unfollowing: the crew post stays, the other goes")
-        try fixture.database.follow(followerID: mina, followeeID: jun)
-        try fixture.database.leaveCrew(id: open, userID: mina)
+        try fixture.database.profiles.follow(followerID: mina, followeeID: jun)
+        try fixture.database.crews.leaveCrew(id: open, userID: mina)
         try expectConsistent(fixture, "leaving: the followee's crew post stays")
 
-        #expect(try fixture.database.joinCrew(id: strict, userID: hana, inviteCode: nil) == .pending)
+        #expect(try fixture.database.crews.joinCrew(id: strict, userID: hana, inviteCode: nil) == .pending)
         try expectConsistent(fixture, "asking to join: nothing yet")
-        try fixture.database.decideJoinRequest(crewID: strict, applicantID: hana, by: owner, accept: true)
+        try fixture.database.crews.decideJoinRequest(crewID: strict, applicantID: hana, by: owner, accept: true)
         try expectConsistent(fixture, "being accepted")
         let later = try crewPost(owner, strict, "owner again")
         try expectConsistent(fixture, "a new crew post")
-        _ = try fixture.database.deletePost(id: later, authorID: owner)
+        _ = try fixture.database.posts.deletePost(id: later, authorID: owner)
         try expectConsistent(fixture, "deleting a post")
-        try fixture.database.removeCrewMember(crewID: strict, userID: hana, by: owner)
+        try fixture.database.crews.removeCrewMember(crewID: strict, userID: hana, by: owner)
         try expectConsistent(fixture, "being removed from a crew")
 
         fixture.ids["owner"] = nil
@@ -296,6 +296,6 @@ private struct Fixture {
         try fixture.database.write { db in
             try db.execute("INSERT INTO timeline (userID, postID) VALUES (?, ?)", [fixture.ids["hana"]!, post])
         }
-        #expect(try fixture.database.homeFeed(userID: fixture.ids["hana"]!, before: nil).items.isEmpty)
+        #expect(try fixture.database.feed.homeFeed(userID: fixture.ids["hana"]!, before: nil).items.isEmpty)
     }
 }

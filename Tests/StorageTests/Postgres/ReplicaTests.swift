@@ -36,14 +36,14 @@ struct ReplicaRoutingTests {
         defer { try? database.close() }
         let before = try #require(try PostgresConnection(url: url).text("SELECT pg_current_wal_lsn()::text").flatMap(WALPosition.init(postgres:)))
         let (_, wrote) = try database.scoped(replicaAllowed: true, mustSee: nil) {
-            try database.recordRateEvent(key: "replica-test")
-            return try database.rateEvents(key: "replica-test", since: .distantPast).count
+            try database.security.recordRateEvent(key: "replica-test")
+            return try database.security.rateEvents(key: "replica-test", since: .distantPast).count
         }
         let position = try #require(wrote)
         #expect(position > before)
         #expect(position.value != .max)
         let (read, none) = try database.scoped(replicaAllowed: true, mustSee: position) {
-            try database.rateEvents(key: "replica-test", since: .distantPast).count
+            try database.security.rateEvents(key: "replica-test", since: .distantPast).count
         }
         #expect(read == 1)
         #expect(none == nil)

@@ -14,29 +14,29 @@ import Testing
     @Test func aFileDatabaseReadsWhatWasJustWrittenFromManyThreads() throws {
         let database = try temporaryDatabase()
         defer { try? database.close() }
-        let mina = try database.createUser(User(username: "mina", email: "mina@example.com", passwordHash: "x", displayName: "Mina"))
+        let mina = try database.accounts.createUser(User(username: "mina", email: "mina@example.com", passwordHash: "x", displayName: "Mina"))
         let token = Data(repeating: 7, count: 32)
-        _ = try database.createSession(userID: mina.storedID, tokenHash: token, csrfToken: "csrf")
+        _ = try database.sessions.createSession(userID: mina.storedID, tokenHash: token, csrfToken: "csrf")
         let lifetime = SessionLifetime()
-        #expect(try database.session(tokenHash: token, lifetime: lifetime)?.user.username == "mina")
-        #expect(try database.session(tokenHash: Data(repeating: 8, count: 32), lifetime: lifetime) == nil)
+        #expect(try database.sessions.session(tokenHash: token, lifetime: lifetime)?.user.username == "mina")
+        #expect(try database.sessions.session(tokenHash: Data(repeating: 8, count: 32), lifetime: lifetime) == nil)
 
         // Each thread writes a post and must see it at once in the feed, read on another connection.
         let failures = Mutex(0)
         DispatchQueue.concurrentPerform(iterations: 8) { number in
             do {
-                let post = try database.createPost(
+                let post = try database.posts.createPost(
                     authorID: mina.storedID, content: PostContent(body: "run \(number)", bodyHTML: "<p>run \(number)</p>", tags: [], mentionedUserIDs: []),
                     photos: [])
-                let item = try database.feedItem(postID: post.storedID, viewerID: nil)
+                let item = try database.feed.feedItem(postID: post.storedID, viewerID: nil)
                 if item?.post.body != "run \(number)" || item?.author.username != "mina" { failures.withLock { $0 += 1 } }
-                _ = try database.session(tokenHash: token, lifetime: lifetime)
+                _ = try database.sessions.session(tokenHash: token, lifetime: lifetime)
             } catch {
                 failures.withLock { $0 += 1 }
             }
         }
         #expect(failures.withLock { $0 } == 0)
-        #expect(try database.publicFeed(before: nil, viewerID: nil).items.count == 8)
+        #expect(try database.feed.publicFeed(before: nil, viewerID: nil).items.count == 8)
     }
 
     /// A session is kept between writes: any write of this process shows on the next read
@@ -45,24 +45,24 @@ import Testing
         let directory = NSTemporaryDirectory() + "moim-read-\(UUID().uuidString)"
         let database = try AppDatabase.open(directory: directory)
         defer { try? database.close() }
-        let mina = try database.createUser(User(username: "mina", email: "mina@example.com", passwordHash: "x", displayName: "Mina"))
-        let jun = try database.createUser(User(username: "jun", email: "jun@example.com", passwordHash: "x", displayName: "Jun"))
+        let mina = try database.accounts.createUser(User(username: "mina", email: "mina@example.com", passwordHash: "x", displayName: "Mina"))
+        let jun = try database.accounts.createUser(User(username: "jun", email: "jun@example.com", passwordHash: "x", displayName: "Jun"))
         let token = Data(repeating: 7, count: 32)
-        let session = try database.createSession(userID: mina.storedID, tokenHash: token, csrfToken: "csrf")
+        let session = try database.sessions.createSession(userID: mina.storedID, tokenHash: token, csrfToken: "csrf")
         let lifetime = SessionLifetime()
-        #expect(try database.session(tokenHash: token, lifetime: lifetime)?.notices.unreadNotifications == 0)
+        #expect(try database.sessions.session(tokenHash: token, lifetime: lifetime)?.notices.unreadNotifications == 0)
 
         // Jun follows Mina, which notifies her: her next page counts it.
-        try database.follow(followerID: jun.storedID, followeeID: mina.storedID)
-        #expect(try database.session(tokenHash: token, lifetime: lifetime)?.notices.unreadNotifications == 1)
+        try database.profiles.follow(followerID: jun.storedID, followeeID: mina.storedID)
+        #expect(try database.sessions.session(tokenHash: token, lifetime: lifetime)?.notices.unreadNotifications == 1)
 
         // Another process on the same file (a `moim` command) signs her out: seen within a second.
         let other = try AppDatabase.open(directory: directory)
         defer { try? other.close() }
-        #expect(try database.session(tokenHash: token, lifetime: lifetime) != nil)
-        try other.deleteSession(id: session.storedID)
+        #expect(try database.sessions.session(tokenHash: token, lifetime: lifetime) != nil)
+        try other.sessions.deleteSession(id: session.storedID)
         usleep(1_100_000)
-        #expect(try database.session(tokenHash: token, lifetime: lifetime) == nil)
+        #expect(try database.sessions.session(tokenHash: token, lifetime: lifetime) == nil)
     }
 
     @Test func storedDatesReadWithoutACalendarMatchGRDB() throws {
@@ -110,22 +110,22 @@ import Testing
         let database = try temporaryDatabase()
         defer { try? database.close() }
         let user = { (name: String, role: User.Role) in
-            try database.createUser(User(username: name, email: name + "@example.com", passwordHash: "x", displayName: name, role: role))
+            try database.accounts.createUser(User(username: name, email: name + "@example.com", passwordHash: "x", displayName: name, role: role))
         }
         let mina = try user("mina", .member), jun = try user("jun", .member), hana = try user("hana", .member), staff = try user("staff", .admin)
-        try database.follow(followerID: jun.storedID, followeeID: mina.storedID)
-        try database.markNotificationsRead(userID: mina.storedID)
-        try database.follow(followerID: hana.storedID, followeeID: mina.storedID)
+        try database.profiles.follow(followerID: jun.storedID, followeeID: mina.storedID)
+        try database.feed.markNotificationsRead(userID: mina.storedID)
+        try database.profiles.follow(followerID: hana.storedID, followeeID: mina.storedID)
         for reason in ["first", "second"] {
-            try database.sanction(.warn, userID: mina.storedID, by: staff.storedID, until: nil, reason: reason)
+            try database.moderation.sanction(.warn, userID: mina.storedID, by: staff.storedID, until: nil, reason: reason)
         }
-        try database.acknowledgeWarnings(userID: mina.storedID)
-        try database.sanction(.warn, userID: mina.storedID, by: staff.storedID, until: nil, reason: "third")
+        try database.moderation.acknowledgeWarnings(userID: mina.storedID)
+        try database.moderation.sanction(.warn, userID: mina.storedID, by: staff.storedID, until: nil, reason: "third")
         let token = Data(repeating: 9, count: 32)
-        _ = try database.createSession(userID: mina.storedID, tokenHash: token, csrfToken: "csrf")
+        _ = try database.sessions.createSession(userID: mina.storedID, tokenHash: token, csrfToken: "csrf")
 
         // Then her pages count one notification and show one warning
-        let notices = try #require(try database.session(tokenHash: token, lifetime: SessionLifetime())).notices
+        let notices = try #require(try database.sessions.session(tokenHash: token, lifetime: SessionLifetime())).notices
         #expect(notices.unreadNotifications == 1 && notices.warnings == ["third"])
         // And the counts read indexes of unread rows, not every row she ever had (or everyone's warnings)
         let plan = { (sql: String) in

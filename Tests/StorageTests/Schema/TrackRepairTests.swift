@@ -33,11 +33,11 @@ import Testing
         let database = try AppDatabase(queue)
 
         // Then every stored point is finite and believable, and a track with nothing left is gone
-        let repaired = try #require(try database.record(id: 1, viewerID: 1)?.track)
+        let repaired = try #require(try database.records.record(id: 1, viewerID: 1)?.track)
         let points = Track(encoded: repaired).points
         #expect(points.count == 3)
         #expect(points.allSatisfy { $0.latitude.isFinite && $0.longitude.isFinite && ($0.elevation.map(\.isFinite) ?? true) })
         #expect(points.map(\.elevation) == [nil, nil, 12])
-        #expect(try database.record(id: 2, viewerID: 1)?.track == nil)
+        #expect(try database.records.record(id: 2, viewerID: 1)?.track == nil)
     }
 }

@@ -111,7 +111,7 @@ import TestSupport
         #expect(form.contains("Naver") && !form.contains("mina@naver.com"), "Naver does not say the address is verified")
         let created = browser.post("/signup/provider", [("username", "mina"), ("display_name", "Mina Kim"), ("email", "mina@example.com")])
         #expect(created.status == .seeOther)
-        #expect(try site.database.user(provider: "naver", subject: "naver-4711")?.username == "mina")
+        #expect(try site.database.accounts.user(provider: "naver", subject: "naver-4711")?.username == "mina")
         #expect(profiles.requests.contains("/v1/nid/me"))
         // The answer works once, and only in the browser that asked.
         #expect(browser.get(callback).status == .badRequest)
@@ -193,7 +193,7 @@ import TestSupport
         browser.post("/signup/provider", [("username", "mina"), ("display_name", "Mina")])
         #expect(!browser.get("/settings").bodyText.contains("/settings/providers/oidc/unlink"))
         #expect(browser.post("/settings/providers/oidc/unlink", [], from: "/settings").status == .seeOther)
-        #expect(try site.database.identities(userID: try #require(try site.database.user(username: "mina")?.id)) == ["oidc"])
+        #expect(try site.database.accounts.identities(userID: try #require(try site.database.accounts.user(username: "mina")?.id)) == ["oidc"])
         // She sets a first password (there is none to give), and then may unlink.
         #expect(!browser.get("/settings").bodyText.contains(#"name="current_password""#))
         let set = browser.post("/settings/password", [("new_password", "correct horse battery"), ("new_password_confirmation", "correct horse battery")],

@@ -41,7 +41,7 @@ import Storage
     @Test func theUsernameIsLowercasedAndTheProfileFieldsAreKept() throws {
         let site = try TestSite()
         site.browser().signUp(username: "Hana", extra: [("gender", "female"), ("birth_year", "1994"), ("job", "developer"), ("region", "seoul")])
-        let user = try #require(try site.database.user(username: "hana"))
+        let user = try #require(try site.database.accounts.user(username: "hana"))
         #expect(user.username == "hana")
         #expect(user.gender == "female" && user.birthYear == 1994 && user.job == "developer" && user.region == "seoul")
     }
@@ -59,7 +59,7 @@ import Storage
         #expect(sameEmail.status == .unprocessableContent)
         #expect(sameEmail.bodyText.contains("An account already uses this email"))
         #expect(sameEmail.bodyText.contains("value=\"mina2\""))
-        #expect(try site.database.userCount() == 1)
+        #expect(try site.database.accounts.userCount() == 1)
     }
 
     @Test(arguments: [
@@ -83,7 +83,7 @@ import Storage
         #expect(response.status == .unprocessableContent)
         #expect(response.bodyText.contains("id=\"\(field)-error\""))
         #expect(response.bodyText.contains(message))
-        #expect(try site.database.userCount() == 0)
+        #expect(try site.database.accounts.userCount() == 0)
     }
 
     @Test func theEleventhAccountFromOneNetworkKeepsWhatWasTypedAndSaysHowLongToWait() throws {
@@ -119,7 +119,7 @@ import Storage
     @Test func theDatabaseHoldsOnlyAnArgon2Hash() throws {
         let site = try TestSite()
         site.browser().signUp(username: "mina", password: "correct horse battery")
-        let user = try #require(try site.database.user(username: "mina"))
+        let user = try #require(try site.database.accounts.user(username: "mina"))
         #expect(user.passwordHash.hasPrefix("$argon2id$"))
         #expect(!user.passwordHash.contains("correct horse battery"))
     }

@@ -40,7 +40,7 @@ import Storage
         owner.post(url + "/members/jun/accept", [], from: url + "/members")
         let forbidden = jun.post(url + "/members/mina/accept", [], from: url)
         #expect(forbidden.status == .forbidden)
-        #expect(try site.database.crewRole(crewID: site.database.crew(slug: "night-owls")!.storedID, userID: site.database.user(username: "mina")!.storedID) == .pending)
+        #expect(try site.database.crews.crewRole(crewID: site.database.crews.crew(slug: "night-owls")!.storedID, userID: site.database.accounts.user(username: "mina")!.storedID) == .pending)
 
         // The owner accepts; Mina is told.
         #expect(owner.post(url + "/members/mina/accept", [], from: url + "/members").status == .seeOther)
@@ -58,8 +58,8 @@ import Storage
         let attempt = staff.post(url + "/members/owner/transfer", [], from: url)
         #expect(attempt.status == .forbidden)
         #expect(owner.post(url + "/leave", [], from: url).status == .conflict)
-        let crewID = try #require(try site.database.crew(slug: "trail-cats")?.id)
-        #expect(try site.database.crewRole(crewID: crewID, userID: site.database.user(username: "owner")!.storedID) == .owner)
+        let crewID = try #require(try site.database.crews.crew(slug: "trail-cats")?.id)
+        #expect(try site.database.crews.crewRole(crewID: crewID, userID: site.database.accounts.user(username: "owner")!.storedID) == .owner)
     }
 
     @Test func inviteCodesAndCapsAreEnforced() throws {
@@ -72,7 +72,7 @@ import Storage
         #expect(mina.post(url + "/join", [("code", String(code).lowercased())], from: url).status == .seeOther)
         let full = jun.post(url + "/join", [("code", String(code))], from: url)
         #expect(full.status == .conflict || full.status == .forbidden)
-        #expect(try site.database.crew(slug: "secret-runners")?.memberCount == 2)
+        #expect(try site.database.crews.crew(slug: "secret-runners")?.memberCount == 2)
     }
 
     @Test func staffRecordDuesAndMembersSeeTheLedger() throws {

@@ -75,7 +75,7 @@ import Storage
         #expect(answer.status == .ok)
         #expect(answer.bodyText.contains("If an account matches"))
         try site.app.runMail()
-        let counts = try site.database.outboxCounts()
+        let counts = try site.database.mail.outboxCounts()
         #expect(counts.queued == 0 && counts.sent == 0 && counts.failed == 0)
         #expect(sink.messages().isEmpty)
     }
@@ -86,13 +86,13 @@ import Storage
         _ = site.members("mina")
         let link = try #require(try App.resetLink(database: site.database, username: "mina", origin: Self.origin))
         let hash = try #require(App.emailTokenHash(String(link.split(separator: "/").last ?? "")))
-        #expect(try site.database.resetTokenUser(tokenHash: hash, now: Date().addingTimeInterval(3_590)).get().username == "mina")
-        #expect(try site.database.resetTokenUser(tokenHash: hash, now: Date().addingTimeInterval(3_601)) == .failure(.expired))
+        #expect(try site.database.accounts.resetTokenUser(tokenHash: hash, now: Date().addingTimeInterval(3_590)).get().username == "mina")
+        #expect(try site.database.accounts.resetTokenUser(tokenHash: hash, now: Date().addingTimeInterval(3_601)) == .failure(.expired))
 
         // Per account: 3 links an hour (the admin's counts), silently; per network: 5 requests.
         let visitor = site.browser(address: "203.0.113.9")
         for _ in 0..<4 { #expect(visitor.post("/password/forgot", [("login", "mina")]).status == .ok) }
-        #expect(try site.database.outbox(userID: 1).filter { $0.kind == .reset }.count == 2)
+        #expect(try site.database.mail.outbox(userID: 1).filter { $0.kind == .reset }.count == 2)
         #expect(visitor.post("/password/forgot", [("login", "mina")]).status == .ok)
         let refused = visitor.post("/password/forgot", [("login", "mina")])
         #expect(refused.status == .tooManyRequests)
@@ -151,7 +151,7 @@ import Storage
         // So is changing the address again, which would mail two more.
         let again = mina.post("/settings/email", [("email", "mina@third.example.org"), ("email_password", "correct horse battery")], from: "/settings")
         #expect(again.status == .tooManyRequests)
-        #expect(try site.database.user(username: "mina")?.email == "mina@new.example.org")
+        #expect(try site.database.accounts.user(username: "mina")?.email == "mina@new.example.org")
     }
 
     @Test func aDigestGathersUnreadNotificationsAndOneClickUnsubscribesWithoutSigningIn() throws {
@@ -186,7 +186,7 @@ import Storage
         #expect(provider.get(path).bodyText.contains("Stop the digest emails"))
         let done = provider.post(path, [("List-Unsubscribe", "One-Click")], withoutToken: ())
         #expect(done.status == .ok)
-        #expect(try site.database.mailSettings(userID: 1).digest == .off)
+        #expect(try site.database.mail.mailSettings(userID: 1).digest == .off)
         #expect(site.browser().post("/unsubscribe/" + String(repeating: "0", count: 48), [("List-Unsubscribe", "One-Click")], withoutToken: ()).status == .notFound)
         #expect(people[0].get("/settings").bodyText.contains(#"<option value="off" selected>"#))
     }
@@ -242,7 +242,7 @@ import Storage
         _ = site.members("mina")
         try site.app.runMail()
         #expect(sink.messages().isEmpty)
-        var queued = try #require(try database.outbox(userID: 1).first)
+        var queued = try #require(try database.mail.outbox(userID: 1).first)
         #expect(queued.status == .queued)
         #expect(queued.lastError.contains("451"))
         // Not before the wait is over.
@@ -253,7 +253,7 @@ import Storage
         let port = sink.port
         sink.stop()
         try site.app.runMail(now: Date().addingTimeInterval(61))
-        queued = try #require(try database.outbox(userID: 1).first)
+        queued = try #require(try database.mail.outbox(userID: 1).first)
         #expect(queued.status == .queued)
         #expect(queued.attempts == 2)
         try database.close()
@@ -265,7 +265,7 @@ import Storage
         try site.app.runMail(now: Date().addingTimeInterval(3 * 60 + 2))
         let received = back.waitForMessages(1)
         #expect(received.map(\.recipient) == ["mina@example.com"])
-        #expect(try database.outbox(userID: 1).first?.status == .sent)
+        #expect(try database.mail.outbox(userID: 1).first?.status == .sent)
         try database.close()
     }
 
@@ -283,8 +283,8 @@ import Storage
         let site = try site(sink)
         _ = site.members("mina")
         // A sender that died holding the claim: its pid no longer exists.
-        #expect(try site.database.claimDueMail(owner: MailClaimant.id(pid: try deadProcess())).count == 1)
-        #expect(try site.database.claimDueMail(owner: MailClaimant.current).isEmpty)  // still claimed
+        #expect(try site.database.mail.claimDueMail(owner: MailClaimant.id(pid: try deadProcess())).count == 1)
+        #expect(try site.database.mail.claimDueMail(owner: MailClaimant.current).isEmpty)  // still claimed
         try site.app.runMail()
         #expect(sink.waitForMessages(1).map(\.recipient) == ["mina@example.com"])
     }
@@ -295,7 +295,7 @@ import Storage
         _ = site.members("mina")
         // The other server's process may be alive on its own machine: its claim holds here.
         let elsewhere = (MailClaimant.machine ^ 1) << 32 | Int64(try deadProcess())
-        #expect(try site.database.claimDueMail(owner: elsewhere).count == 1)
+        #expect(try site.database.mail.claimDueMail(owner: elsewhere).count == 1)
         try site.app.runMail()
         #expect(sink.messages().isEmpty)
         // Until it runs out.
@@ -310,13 +310,13 @@ import Storage
         let site = try site(sink)
         site.browser().signUp(username: "ghost", email: "ghost@nowhere.test")
         try site.app.runMail()
-        let mail = try #require(try site.database.outbox(userID: 1).first)
+        let mail = try #require(try site.database.mail.outbox(userID: 1).first)
         #expect(mail.status == .failed)
         #expect(mail.lastError.contains("550"))
         #expect(mail.message.isEmpty)
         // Staff see why, on the member's admin page and on the dashboard.
         let admin = site.members("staffer")[0]
-        _ = try site.database.setRole(.admin, username: "staffer")
+        _ = try site.database.accounts.setRole(.admin, username: "staffer")
         admin.logIn("staffer")
         let page = admin.get("/admin/users/ghost").bodyText
         #expect(page.contains("Address check") && page.contains("Failed") && page.contains("550 5.1.1 No such user here"))
@@ -335,7 +335,7 @@ import Storage
         #expect(site.browser().post("/password/forgot", [("login", "mina")]).status == .ok)
         try site.app.runMail()
         #expect(sink.messages().allSatisfy { !$0.raw.contains("Bcc:") })
-        #expect(try site.database.outbox(userID: 1).allSatisfy { $0.kind != .reset })
+        #expect(try site.database.mail.outbox(userID: 1).allSatisfy { $0.kind != .reset })
     }
 
     @Test func withoutAMailServerThePagesSaySo() throws {

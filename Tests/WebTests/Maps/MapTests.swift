@@ -181,7 +181,7 @@ import TestSupport
             + [("map", "17/37.52867/126.93330")], from: "/meetups/new")
         #expect(created.status == .seeOther)
         let id = try #require(created.headers["Location"].flatMap { Int64($0.split(separator: "/").last ?? "") })
-        let meetup = try #require(try site.site.database.meetup(id: id))
+        let meetup = try #require(try site.site.database.meetups.meetup(id: id))
         let stored = try #require(Coordinate(latitude: meetup.latitude ?? 0, longitude: meetup.longitude ?? 0))
         #expect(stored.distance(to: Coordinate(latitude: 37.528_674_374_4, longitude: 126.933_300_814_8)!) < 1)
     }

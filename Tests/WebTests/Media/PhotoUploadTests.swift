@@ -100,7 +100,7 @@ extension Array where Element == UInt8 {
         // Its mean colour waits behind it while it loads.
         let tone = try #require(page.firstMatch(of: /decoding="async" class="tone-(\d+)"/)?.1)
         #expect((0..<64).contains(Int(tone) ?? -1))
-        #expect(try site.database.feedItem(postID: 1, viewerID: nil)?.photos.first?.tone != nil)
+        #expect(try site.database.feed.feedItem(postID: 1, viewerID: nil)?.photos.first?.tone != nil)
         // Each file is served with its type; at each width, the WebP list offers the smaller file.
         var bytes: [String: [Int]] = [:]
         for (list, name) in [(webp, "webp"), (jpeg.1, "jpeg")] {
@@ -131,7 +131,7 @@ extension Array where Element == UInt8 {
         let photo = [UInt8](try Data(contentsOf: URL(fileURLWithPath: folder + "/grain.jpg")))
         let created = mina.postMultipart("/posts", [("body", "Night run")], files: [("photos", "night.jpg", photo)], from: "/posts/new")
         let page = mina.get(try #require(created.headers["Location"])).bodyText
-        let stored = try #require(try site.database.feedItem(postID: 1, viewerID: nil)?.photos.first)
+        let stored = try #require(try site.database.feed.feedItem(postID: 1, viewerID: nil)?.photos.first)
         #expect(!stored.jpegWidths.isEmpty)
         let webp = String(try #require(page.firstMatch(of: /<source type="image\/webp" srcset="([^"]+)"/)?.1))
         for entry in webp.split(separator: ", ") {
@@ -187,8 +187,8 @@ extension Array where Element == UInt8 {
         let folder = site.app.configuration.mediaDirectory
         let token = "CCCCCCCCCCCCCCCCCCCCCC"
         try run("/usr/bin/vips", ["black", folder + "/\(token).jpg", "3000", "2000", "--bands", "3"])
-        let author = try #require(try site.database.createUser(User(username: "mina", email: "mina@example.com", passwordHash: "x", displayName: "Mina")).id)
-        _ = try site.database.createPost(authorID: author, content: PostContent(body: "old", bodyHTML: "<p>old</p>", tags: [], mentionedUserIDs: []),
+        let author = try #require(try site.database.accounts.createUser(User(username: "mina", email: "mina@example.com", passwordHash: "x", displayName: "Mina")).id)
+        _ = try site.database.posts.createPost(authorID: author, content: PostContent(body: "old", bodyHTML: "<p>old</p>", tags: [], mentionedUserIDs: []),
                                          photos: [NewPhoto(fileName: "\(token).jpg", mediaType: "image/jpeg", width: 3000, height: 2000, byteCount: 1)])
 
         // When the rebuild runs, every variant pages ask for is made

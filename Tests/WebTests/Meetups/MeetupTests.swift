@@ -78,7 +78,7 @@ import TestSupport
         let people = site.members("hostess")
         let url = try #require(host(people[0], extra: [("title", "Long run; with, commas\\ and a very long title")]).headers["Location"])
         let id = try #require(Int64(url.split(separator: "/").last ?? ""))
-        let meetup = try #require(try site.database.meetup(id: id))
+        let meetup = try #require(try site.database.meetups.meetup(id: id))
         let response = people[0].get(url + ".ics")
         #expect(response.headers["Content-Type"] == "text/calendar; charset=utf-8")
         let text = response.bodyText
@@ -168,11 +168,11 @@ import TestSupport
 
         // A day later (the clock moved, not slept): Jun's place goes to Hana, and both are told.
         let later = Date().addingTimeInterval(Double(AppDatabase.confirmationWindow) + 60)
-        #expect(throws: StorageError.forbidden) { try site.database.confirmPlace(meetupID: meetupID, userID: try #require(try site.database.user(username: "jun")?.id), now: later) }
+        #expect(throws: StorageError.forbidden) { try site.database.meetups.confirmPlace(meetupID: meetupID, userID: try #require(try site.database.accounts.user(username: "jun")?.id), now: later) }
         // Two sweeps racing: each expired place is handled once.
         let expired = Mutex(0)
         DispatchQueue.concurrentPerform(iterations: 2) { _ in
-            let count = (try? site.database.expireConfirmations(now: later)) ?? 0
+            let count = (try? site.database.meetups.expireConfirmations(now: later)) ?? 0
             expired.withLock { $0 += count }
         }
         #expect(expired.withLock { $0 } == 1)
@@ -203,11 +203,11 @@ import TestSupport
         let later = now.addingTimeInterval(2 * 86_400 + 60)
         let draws = Mutex(0)
         DispatchQueue.concurrentPerform(iterations: 2) { _ in
-            let drawn = (try? site.database.drawLotteries(now: later, rank: Lottery.rank).count) ?? 0
+            let drawn = (try? site.database.meetups.drawLotteries(now: later, rank: Lottery.rank).count) ?? 0
             draws.withLock { $0 += drawn }
         }
         #expect(draws.withLock { $0 } == 1)
-        #expect(try site.database.drawLotteries(now: later.addingTimeInterval(3_600), rank: Lottery.rank).isEmpty)
+        #expect(try site.database.meetups.drawLotteries(now: later.addingTimeInterval(3_600), rank: Lottery.rank).isEmpty)
 
         // The seed is revealed; it matches the commitment, and the order follows the rule.
         let after = hostess.get(url).bodyText
@@ -268,19 +268,19 @@ import TestSupport
         #expect(mina.post(url + "/checkin", [("code", code)], from: url).status == .forbidden)
 
         // Jun guesses in parallel: still five at most.
-        let junID = try #require(try site.database.user(username: "jun")?.id)
+        let junID = try #require(try site.database.accounts.user(username: "jun")?.id)
         DispatchQueue.concurrentPerform(iterations: 12) { index in
-            _ = try? site.database.checkIn(meetupID: meetupID, userID: junID, code: String(format: "%06d", (Int(code) ?? 0) + index + 1))
+            _ = try? site.database.meetups.checkIn(meetupID: meetupID, userID: junID, code: String(format: "%06d", (Int(code) ?? 0) + index + 1))
         }
-        #expect(try site.database.checkIn(meetupID: meetupID, userID: junID, code: code) == .locked)
+        #expect(try site.database.meetups.checkIn(meetupID: meetupID, userID: junID, code: code) == .locked)
         #expect(try site.database.checkInFailures(meetupID: meetupID, userID: junID) == 5)
 
         // Hana follows the QR code's link: the code is filled in, and she is present.
         #expect(hana.get(url + "?code=" + code).bodyText.contains("value=\"\(code)\""))
         #expect(hana.post(url + "/checkin", [("code", code)], from: url).status == .seeOther)
         #expect(hana.get(url).bodyText.contains("You are checked in."))
-        let hanaID = try #require(try site.database.user(username: "hana")?.id)
-        #expect(try site.database.attendance(userID: hanaID) == (attended: 1, recorded: 1))
+        let hanaID = try #require(try site.database.accounts.user(username: "hana")?.id)
+        #expect(try site.database.meetups.attendance(userID: hanaID) == (attended: 1, recorded: 1))
         // Someone not going cannot.
         let outsider = site.members("outsider")[0]
         #expect(outsider.post(url + "/checkin", [("code", code)], from: url).status == .forbidden)
@@ -293,31 +293,31 @@ import TestSupport
         let people = site.members(names[0], names[1], names[2], names[3], names[4], names[5], names[6], names[7], names[8], names[9])
         let url = try #require(host(people[0], extra: [("capacity", "99"), ("groups", "5:00 /km, 2, mina\n6:00 /km, 1")]).headers["Location"])
         let meetupID = try #require(Int64(url.split(separator: "/").last ?? ""))
-        let groups = try site.database.paceGroups(meetupID: meetupID)
+        let groups = try site.database.meetups.paceGroups(meetupID: meetupID)
         #expect(groups.map(\.label) == ["5:00 /km", "6:00 /km"] && groups.map(\.capacity) == [2, 1])
-        #expect(try site.database.meetup(id: meetupID)?.capacity == 3)  // the groups' places, not the 99 typed
+        #expect(try site.database.meetups.meetup(id: meetupID)?.capacity == 3)  // the groups' places, not the 99 typed
         let page = people[1].get(url).bodyText
         #expect(page.contains("<strong>5:00 /km</strong> · led by <a href=\"/u/mina\">") && page.contains("2 places left"))
         #expect(people[1].post(url + "/apply", [], from: url).bodyText.contains("Choose a pace group."))
 
         // Eight people rush the one place at 6:00: exactly one gets it, the others wait for that group.
         let slow = try #require(groups[1].id), fast = try #require(groups[0].id)
-        let ids = try names[2...].map { try #require(try site.database.user(username: $0)?.id) }
+        let ids = try names[2...].map { try #require(try site.database.accounts.user(username: $0)?.id) }
         DispatchQueue.concurrentPerform(iterations: ids.count) { index in
-            _ = try? site.database.apply(meetupID: meetupID, userID: ids[index], groupID: slow)
+            _ = try? site.database.meetups.apply(meetupID: meetupID, userID: ids[index], groupID: slow)
         }
-        let afterRush = try site.database.participants(meetupID: meetupID)
+        let afterRush = try site.database.meetups.participants(meetupID: meetupID)
         #expect(afterRush.filter { $0.status == .accepted }.count == 1 && afterRush.filter { $0.status == .waitlisted }.count == 7)
-        #expect(try site.database.paceGroups(meetupID: meetupID).map(\.acceptedCount) == [0, 1])
+        #expect(try site.database.meetups.paceGroups(meetupID: meetupID).map(\.acceptedCount) == [0, 1])
 
         // The 5:00 group still has its places; a place given up at 6:00 goes to the first waiting there.
         #expect(people[1].post(url + "/apply", [("group", String(fast))], from: url).status == .seeOther)
         let first = try #require(afterRush.first { $0.status == .accepted }?.user.id)
         let next = try #require(afterRush.first { $0.status == .waitlisted }?.user.id)
-        try site.database.cancelApplication(meetupID: meetupID, userID: first)
-        let afterCancel = try site.database.participants(meetupID: meetupID)
+        try site.database.meetups.cancelApplication(meetupID: meetupID, userID: first)
+        let afterCancel = try site.database.meetups.participants(meetupID: meetupID)
         #expect(afterCancel.first { $0.user.id == next }?.status == .accepted)
-        #expect(try site.database.paceGroups(meetupID: meetupID).map(\.acceptedCount) == [1, 1])
+        #expect(try site.database.meetups.paceGroups(meetupID: meetupID).map(\.acceptedCount) == [1, 1])
 
         // People have applied: the groups stay as they are.
         let edit = people[0].post(url + "/edit", [

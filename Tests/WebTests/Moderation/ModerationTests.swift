@@ -19,7 +19,7 @@ import Storage
         moderator.post("/admin/moderate", [("action", "delete"), ("target_type", "post"), ("target_id", String(id)), ("reason", "spam")], from: "/admin/reports")
         #expect(mina.get(url).status == .notFound)
         // Each action appears in the log exactly once.
-        let log = try site.database.moderationLog()
+        let log = try site.database.moderation.moderationLog()
         #expect(log.map(\.entry.action) == ["delete", "restore", "hide"])
         _ = site
     }
@@ -96,6 +96,6 @@ import Storage
         let sent = people[1].post("/reports", [("target_type", "comment"), ("target_id", "1"), ("reason", "harassment"), ("note", ""),
                                                ("return_to", url)], from: String(link).replacingOccurrences(of: "&amp;", with: "&"))
         #expect(sent.status == .seeOther)
-        #expect(try site.database.openReportCount() == 1)
+        #expect(try site.database.moderation.openReportCount() == 1)
     }
 }

@@ -23,7 +23,7 @@ import Storage
     @Test func aBackupTakenWhileWritingHoldsEveryWriteAcknowledgedBeforeItBegan() throws {
         let data = temporary("backup-load")
         let database = try AppDatabase.open(directory: data)
-        let author = try database.createUser(User(username: "mina", email: "mina@example.com", passwordHash: "x", displayName: "Mina"))
+        let author = try database.accounts.createUser(User(username: "mina", email: "mina@example.com", passwordHash: "x", displayName: "Mina"))
         let acknowledged = Mutex<[Int64]>([])
         let stop = Atomic(false)
         // Two writers commit posts as fast as they can, before, during and after the backup.
@@ -32,7 +32,7 @@ import Storage
                 var count = 0
                 while !stop.load(ordering: .relaxed) {
                     count += 1
-                    guard let post = try? database.createPost(
+                    guard let post = try? database.posts.createPost(
                         authorID: author.storedID, content: PostContent(body: "run \(number)-\(count)", bodyHTML: "<p>run</p>", tags: [], mentionedUserIDs: []),
                         photos: []), let id = post.id else { continue }
                     acknowledged.withLock { $0.append(id) }
@@ -83,7 +83,7 @@ import Storage
     @Test func aDamagedIncompleteOrForeignArchiveIsRefusedAndLeavesNothing() throws {
         let data = temporary("backup-damage")
         let database = try AppDatabase.open(directory: data)
-        _ = try database.createUser(User(username: "mina", email: "mina@example.com", passwordHash: "x", displayName: "Mina"))
+        _ = try database.accounts.createUser(User(username: "mina", email: "mina@example.com", passwordHash: "x", displayName: "Mina"))
         try database.close()
         let archive = temporary("backup") + ".tar"
         _ = try Backup.write(data: data, to: archive)
@@ -142,12 +142,12 @@ struct PostgresBackupTests {
         let post = try #require(created.headers["Location"])
         let image = try #require(mina.get(post).bodyText.firstMatch(of: /src="\/media\/([A-Za-z0-9_-]{22}\.jpg)"/)?.1)
         let stop = Atomic(false)
-        let database = site.database, author = try #require(try site.database.user(username: "mina")?.id)
+        let database = site.database, author = try #require(try site.database.accounts.user(username: "mina")?.id)
         let writer = Thread {
             var count = 0
             while !stop.load(ordering: .relaxed) {
                 count += 1
-                _ = try? database.createPost(authorID: author, content: PostContent(body: "run \(count)", bodyHTML: "<p>run</p>", tags: [], mentionedUserIDs: []),
+                _ = try? database.posts.createPost(authorID: author, content: PostContent(body: "run \(count)", bodyHTML: "<p>run</p>", tags: [], mentionedUserIDs: []),
                                              photos: [])
             }
         }

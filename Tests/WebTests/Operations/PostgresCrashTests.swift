@@ -68,11 +68,11 @@ struct PostgresCrashTests {
         let cluster = try Cluster()
         let url = try AppDatabase.createPostgresDatabase(named: "crash", server: cluster.url)
         let setup = try AppDatabase.open(postgres: url, connections: 2)
-        let author = try #require(try setup.createUser(User(username: "hostess", email: "hostess@example.com", passwordHash: "x", displayName: "Hostess")).id)
+        let author = try #require(try setup.accounts.createUser(User(username: "hostess", email: "hostess@example.com", passwordHash: "x", displayName: "Hostess")).id)
         var posts: [Int64] = []
         for number in 1...200 {
             let content = PostContent(body: "Run \(number)", bodyHTML: "<p>Run \(number)</p>", tags: [], mentionedUserIDs: [])
-            let post = try setup.createPost(authorID: author, content: content, photos: [])
+            let post = try setup.posts.createPost(authorID: author, content: content, photos: [])
             posts.append(try #require(post.id))
         }
         try setup.close()

@@ -85,7 +85,7 @@ import TestSupport
         #expect(try AppDatabase.check(databaseAt: restored + "/moim.sqlite").integrity == "ok")
         let copy = try AppDatabase.open(directory: restored)
         defer { try? copy.close() }
-        let stored = try copy.user(username: "mina").flatMap { Int($0.bio) } ?? 0
+        let stored = try copy.accounts.user(username: "mina").flatMap { Int($0.bio) } ?? 0
         // Every save acknowledged more than the sync interval (1 s, plus a second of margin)
         // before the kill is there.
         let safe = acknowledged.last { killedAt.timeIntervalSince($0.at) > 2 }?.bio ?? 0

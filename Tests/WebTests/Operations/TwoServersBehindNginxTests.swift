@@ -27,11 +27,11 @@ struct TwoServersBehindNginxTests {
         let meetup = try #require(people[0].post("/meetups", fields, from: "/meetups/new").headers["Location"])
         for entrant in people[1...] { #expect(entrant.post(meetup + "/apply", [], from: meetup).status == .seeOther) }
         let id = try #require(Int64(meetup.split(separator: "/").last ?? ""))
-        let hostess = try #require(try site.database.user(username: "hostess")?.id)
+        let hostess = try #require(try site.database.accounts.user(username: "hostess")?.id)
         var posts: [Int64] = []
         for number in 1...40 {
             let content = PostContent(body: "Run \(number)", bodyHTML: "<p>Run \(number)</p>", tags: [], mentionedUserIDs: [])
-            posts.append(try #require(try site.database.createPost(authorID: hostess, content: content, photos: []).id))
+            posts.append(try #require(try site.database.posts.createPost(authorID: hostess, content: content, photos: []).id))
         }
         #expect(try site.database.applicationCount(meetupID: id) == 3)
         try site.database.moveMeetup(id: id, deadline: Date().addingTimeInterval(-60))

@@ -35,24 +35,24 @@ import TestSupport
         let started = browser.post(crew + "/pay", [("for", "join"), ("amount", String(amount)), ("provider", provider)] + extra, from: crew + "/pay")
         #expect(started.status == .seeOther)
         let location = try #require(started.headers["Location"])
-        let payment = try #require(try site.database.payments(userID: try userID("mina")).first?.payment)
+        let payment = try #require(try site.database.payments.payments(userID: try userID("mina")).first?.payment)
         return (payment.publicID, location)
     }
 
     private func userID(_ username: String) throws -> Int64 {
-        try #require(try site.database.user(username: username)).storedID
+        try #require(try site.database.accounts.user(username: username)).storedID
     }
 
     private func crewID(_ path: String) throws -> Int64 {
-        try #require(try site.database.crew(slug: String(path.dropFirst("/crews/".count)))).storedID
+        try #require(try site.database.crews.crew(slug: String(path.dropFirst("/crews/".count)))).storedID
     }
 
     private func payment(_ publicID: String) throws -> Payment {
-        try #require(try site.database.payment(publicID: publicID))
+        try #require(try site.database.payments.payment(publicID: publicID))
     }
 
     private func role(_ crew: String, _ username: String) throws -> CrewRole? {
-        try site.database.crewRole(crewID: try crewID(crew), userID: try userID(username))
+        try site.database.crews.crewRole(crewID: try crewID(crew), userID: try userID(username))
     }
 
     @Test func aMemberJoinsAnOpenCrewByPayingThroughPortOneAndNothingTwiceMakesTwoOfAnything() throws {
@@ -89,9 +89,9 @@ import TestSupport
         let body = #"{"type":"Transaction.Paid","timestamp":"2026-11-26T00:00:00Z","data":{"paymentId":"\#(id)","storeId":"\#(PaymentDouble.storeID)","transactionId":"tx"}}"#
         let hook = mina.webhook("/payments/webhooks/portone", body: body, headers: try double.sign("portone", body))
         #expect(hook.status == .ok && hook.bodyText == "ok\n")
-        let ledger = try site.database.ledger(crewID: try crewID(crew))
+        let ledger = try site.database.crews.ledger(crewID: try crewID(crew))
         #expect(ledger.entries.filter { $0.kind == .fee }.count == 1 && ledger.income == 10_000)
-        #expect(try site.database.crew(id: try crewID(crew))?.memberCount == 2)
+        #expect(try site.database.crews.crew(id: try crewID(crew))?.memberCount == 2)
         #expect(owner.get(crew + "/ledger").bodyText.contains("Join fee"))
 
         // What Moim told PortOne, and that PortOne's SDK read every answer the double gave.
@@ -127,7 +127,7 @@ import TestSupport
         #expect(payment.state == .voided && payment.refundedAmount == 9_000 && payment.failure.contains("9000"))
         #expect(try double.get("/payments/\(second)", authorization: "PortOne portone-test-secret")["status"] as? String == "CANCELLED")
         #expect(mina.get("/payments/\(second)").bodyText.contains("Your money is being returned"))
-        let ledger = try site.database.ledger(crewID: payment.crewID)
+        let ledger = try site.database.crews.ledger(crewID: payment.crewID)
         #expect(ledger.balance == 0 && ledger.entries.contains { $0.kind == .failure })
         // A payment PortOne files under another store is nobody's payment here.
         let (third, _) = try startPaying(mina, crew, provider: "portone", amount: 10_000)
@@ -168,7 +168,7 @@ import TestSupport
         #expect(mina.webhook("/payments/webhooks/portone", body: body, headers: headers).status == .ok)
         #expect(mina.webhook("/payments/webhooks/portone", body: body, headers: headers).status == .ok)
         #expect(try role(crew, "mina") == .member)
-        #expect(try site.database.ledger(crewID: try crewID(crew)).income == 5_000)
+        #expect(try site.database.crews.ledger(crewID: try crewID(crew)).income == 5_000)
     }
 
     @Test func stripeCheckoutNeedsNoScriptAndStaffRefundPartOfItAgainstWhatStripeSays() throws {
@@ -224,7 +224,7 @@ import TestSupport
         let payment = try payment(id)
         #expect(payment.refundedAmount == 30_000 && payment.refundReason.contains("declined"))
         #expect(try double.get("/payments/\(id)", authorization: "PortOne portone-test-secret")["status"] as? String == "CANCELLED")
-        let ledger = try site.database.ledger(crewID: payment.crewID)
+        let ledger = try site.database.crews.ledger(crewID: payment.crewID)
         #expect(ledger.income == 30_000 && ledger.expenses == 30_000 && ledger.balance == 0)
         #expect(mina.get("/notifications").bodyText.contains("Seoul Hoops"))
     }
@@ -237,7 +237,7 @@ import TestSupport
         #expect(owner.post(crew + "/dues", [("name", "June dues"), ("amount", "20000"), ("due", "2026-06-30")], from: crew + "/ledger").status == .seeOther)
         let ledger = mina.get(crew + "/ledger").bodyText
         #expect(ledger.contains("June dues") && ledger.contains("₩20,000") && ledger.contains("0 of 2 paid online"))
-        let period = try #require(try site.database.duesPeriods(crewID: try crewID(crew)).first?.period)
+        let period = try #require(try site.database.payments.duesPeriods(crewID: try crewID(crew)).first?.period)
         let payURL = crew + "/pay?for=dues&period=\(period.id ?? 0)"
         #expect(mina.get(payURL).bodyText.contains("Busan Bay · June dues"))
         let started = mina.post(crew + "/pay", [("for", "dues"), ("period", "\(period.id ?? 0)"), ("amount", "20000"), ("provider", "portone")], from: payURL)
@@ -257,7 +257,7 @@ import TestSupport
         let down = mina.post(crew + "/pay", [("for", "join"), ("amount", "10000"), ("provider", "portone")], from: crew + "/pay")
         #expect(down.status == .serviceUnavailable && down.headers["Retry-After"] == "60")
         #expect(down.bodyText.contains("try again in a minute"))
-        let failed = try #require(try site.database.payments(userID: try userID("mina")).first?.payment)
+        let failed = try #require(try site.database.payments.payments(userID: try userID("mina")).first?.payment)
         #expect(failed.state == .cancelled)
         try double.control("fault", #"{"prefix":"/payments/"}"#)
 
@@ -330,8 +330,8 @@ import TestSupport
         let (owner, mina) = { let b = first.members("owner", "mina"); return (b[0], b[1]) }()
         let crew = createCrew(owner, name: "Two Rivers", fee: 10_000)
         mina.post(crew + "/pay", [("for", "join"), ("amount", "10000"), ("provider", "portone")], from: crew + "/pay")
-        let userID = try #require(try first.database.user(username: "mina")).storedID
-        let id = try #require(try first.database.payments(userID: userID).first?.payment.publicID)
+        let userID = try #require(try first.database.accounts.user(username: "mina")).storedID
+        let id = try #require(try first.database.payments.payments(userID: userID).first?.payment.publicID)
         _ = try double.portOneWindow(paymentID: id, amount: 10_000, returnURL: "http://moim.test/payments/\(id)/return")
 
         let body = #"{"type":"Transaction.Paid","timestamp":"2026-11-26T00:00:00Z","data":{"paymentId":"\#(id)","storeId":"\#(PaymentDouble.storeID)","transactionId":"tx"}}"#
@@ -346,10 +346,10 @@ import TestSupport
             answers.withLock { $0.append(status) }
         }
         #expect(answers.withLock { $0 }.sorted { $0.code < $1.code } == [.ok, .seeOther])
-        let crewID = try #require(try second.database.crew(slug: "two-rivers")).storedID
-        #expect(try second.database.crewRole(crewID: crewID, userID: userID) == .member)
-        #expect(try second.database.crew(id: crewID)?.memberCount == 2)
-        #expect(try second.database.ledger(crewID: crewID).entries.filter { $0.kind == .fee }.count == 1)
+        let crewID = try #require(try second.database.crews.crew(slug: "two-rivers")).storedID
+        #expect(try second.database.crews.crewRole(crewID: crewID, userID: userID) == .member)
+        #expect(try second.database.crews.crew(id: crewID)?.memberCount == 2)
+        #expect(try second.database.crews.ledger(crewID: crewID).entries.filter { $0.kind == .fee }.count == 1)
     }
 
     /// Hostile requests through the real server: each gets its answer, and it stays up.

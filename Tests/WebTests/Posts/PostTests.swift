@@ -17,7 +17,7 @@ import Storage
         #expect(refused.status == .unprocessableContent)
         #expect(refused.bodyText.contains("notes.jpg: This file is not a JPEG, PNG, WebP, GIF, HEIC or AVIF image."))
         #expect(refused.bodyText.contains(">look</textarea>"))
-        #expect(try site.database.publicFeed(before: nil, viewerID: nil).items.isEmpty)
+        #expect(try site.database.feed.publicFeed(before: nil, viewerID: nil).items.isEmpty)
         #expect(try FileManager.default.contentsOfDirectory(atPath: configuration.mediaDirectory).isEmpty)
     }
     @Test func anOversizedPhotoIsRefused() throws {
@@ -32,7 +32,7 @@ import Storage
         let eleven = (0..<11).map { ("photos", "p\($0).jpg", (try? fixture("gps.jpg")) ?? []) }
         let tooMany = mina.postMultipart("/posts", [("body", "many")], files: eleven, from: "/posts/new")
         #expect(tooMany.bodyText.contains("Attach at most 10 photos."))
-        #expect(try site.database.publicFeed(before: nil, viewerID: nil).items.isEmpty)
+        #expect(try site.database.feed.publicFeed(before: nil, viewerID: nil).items.isEmpty)
     }
     @Test func onlyTheAuthorMayEditOrDeleteAPost() throws {
         let site = try TestSite()

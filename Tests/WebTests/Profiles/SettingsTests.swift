@@ -36,7 +36,7 @@ import Storage
         #expect(response.status == .unprocessableContent)
         #expect(response.bodyText.contains("id=\"display_name-error\""))
         #expect(response.bodyText.contains("id=\"bio-error\""))
-        #expect(try site.database.user(username: "mina")?.displayName == "Mina Kim")
+        #expect(try site.database.accounts.user(username: "mina")?.displayName == "Mina Kim")
     }
 
     @Test func changingThePasswordSignsOutOtherBrowsers() throws {

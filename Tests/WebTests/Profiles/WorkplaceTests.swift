@@ -63,7 +63,7 @@ import Storage
         let settings = try #require(refused.headers["Location"])
         #expect(settings.hasPrefix("/settings?for=") && settings.hasSuffix("#workplace"))
         #expect(mina.get(settings).bodyText.contains("verify your workplace below"))
-        #expect(try site.database.participants(meetupID: try #require(Int64(run.split(separator: "/").last ?? ""))).isEmpty)
+        #expect(try site.database.meetups.participants(meetupID: try #require(Int64(run.split(separator: "/").last ?? ""))).isEmpty)
 
         // Free mail proves nothing; neither does something that is not an address.
         for address in ["mina@gmail.com", "mina@mail.naver.com", "mina@Daum.net", "mina@acme", "<script>@acme.co.kr"] {
@@ -113,32 +113,32 @@ import Storage
         let sink = try MailSink()
         let site = try site(sink)
         let mina = site.members("mina")[0]
-        let minaID = try #require(try site.database.user(username: "mina")?.id)
+        let minaID = try #require(try site.database.accounts.user(username: "mina")?.id)
         let start = Date()
         let hash = { @Sendable (code: String) in WorkAddress.codeHash(code, userID: minaID) }
         func ask(at now: Date) throws {
-            try site.database.startWorkplaceCheck(userID: minaID, domain: "acme.co.kr", addressHash: Crypto.sha256(Array("mina@acme.co.kr".utf8)),
+            try site.database.profiles.startWorkplaceCheck(userID: minaID, domain: "acme.co.kr", addressHash: Crypto.sha256(Array("mina@acme.co.kr".utf8)),
                                                   codeHash: hash("123456"), expiresAt: now.addingTimeInterval(App.workplaceCodeLifetime), now: now)
         }
 
         // Past its half hour a code is void.
         try ask(at: start)
-        #expect(try site.database.confirmWorkplace(userID: minaID, codeHash: hash("123456"), now: start.addingTimeInterval(31 * 60)) == .noCode)
+        #expect(try site.database.profiles.confirmWorkplace(userID: minaID, codeHash: hash("123456"), now: start.addingTimeInterval(31 * 60)) == .noCode)
 
         // Five wrong tries, even at once, and the right code no longer works.
         try ask(at: start)
         let results = Mutex<[WorkplaceConfirmation]>([])
         DispatchQueue.concurrentPerform(iterations: 8) { index in
-            let result = try? site.database.confirmWorkplace(userID: minaID, codeHash: hash(String(format: "%06d", 200_000 + index)), now: start)
+            let result = try? site.database.profiles.confirmWorkplace(userID: minaID, codeHash: hash(String(format: "%06d", 200_000 + index)), now: start)
             results.withLock { $0.append(result ?? .noCode) }
         }
         #expect(results.withLock { $0.filter { if case .wrongCode = $0 { true } else { false } }.count } == 5)
-        #expect(try site.database.confirmWorkplace(userID: minaID, codeHash: hash("123456"), now: start) == .noCode)
+        #expect(try site.database.profiles.confirmWorkplace(userID: minaID, codeHash: hash("123456"), now: start) == .noCode)
 
         // A code that works: verified for a year, then the rule no longer lets her in.
         try ask(at: start)
-        #expect(try site.database.confirmWorkplace(userID: minaID, codeHash: hash("123456"), now: start) == .verified(domain: "acme.co.kr"))
-        let user = try #require(try site.database.user(username: "mina"))
+        #expect(try site.database.profiles.confirmWorkplace(userID: minaID, codeHash: hash("123456"), now: start) == .verified(domain: "acme.co.kr"))
+        let user = try #require(try site.database.accounts.user(username: "mina"))
         #expect(user.verifiedWorkplace(at: start.addingTimeInterval(364 * 86_400)) == "acme.co.kr")
         #expect(user.verifiedWorkplace(at: start.addingTimeInterval(366 * 86_400)) == nil)
         var meetup = Meetup(
@@ -168,19 +168,19 @@ import Storage
         let meetupID = try #require(Int64(run.split(separator: "/").last ?? ""))
         var ids: [Int64] = []
         for (index, name) in names.enumerated() {
-            let id = try #require(try site.database.user(username: name)?.id)
+            let id = try #require(try site.database.accounts.user(username: name)?.id)
             ids.append(id)
             guard index.isMultiple(of: 2) else { continue }
-            try site.database.startWorkplaceCheck(userID: id, domain: "acme.co.kr", addressHash: Crypto.sha256(Array("\(name)@acme.co.kr".utf8)),
+            try site.database.profiles.startWorkplaceCheck(userID: id, domain: "acme.co.kr", addressHash: Crypto.sha256(Array("\(name)@acme.co.kr".utf8)),
                                                   codeHash: WorkAddress.codeHash("654321", userID: id), expiresAt: Date().addingTimeInterval(600))
-            #expect(try site.database.confirmWorkplace(userID: id, codeHash: WorkAddress.codeHash("654321", userID: id)) == .verified(domain: "acme.co.kr"))
+            #expect(try site.database.profiles.confirmWorkplace(userID: id, codeHash: WorkAddress.codeHash("654321", userID: id)) == .verified(domain: "acme.co.kr"))
         }
         let verified = Set(ids.enumerated().filter { $0.offset.isMultiple(of: 2) }.map(\.element))
         let applicants = ids
         DispatchQueue.concurrentPerform(iterations: applicants.count) { index in
-            _ = try? site.database.apply(meetupID: meetupID, userID: applicants[index])
+            _ = try? site.database.meetups.apply(meetupID: meetupID, userID: applicants[index])
         }
-        let standing = try site.database.participants(meetupID: meetupID)
+        let standing = try site.database.meetups.participants(meetupID: meetupID)
         #expect(standing.allSatisfy { verified.contains($0.user.id ?? 0) })
         #expect(standing.filter { $0.status == .accepted }.count == 2 && standing.filter { $0.status == .waitlisted }.count == 2)
     }

@@ -61,7 +61,7 @@ import TestSupport
     }
 
     private func userID(_ username: String) throws -> Int64 {
-        try #require(try site.database.user(username: username)).storedID
+        try #require(try site.database.accounts.user(username: username)).storedID
     }
 
     private func payloads() throws -> [[String: Any]] {
@@ -114,7 +114,7 @@ import TestSupport
         mina.post(meetup + "/apply", [], from: meetup)
         host.post(meetup + "/applications/mina/accept", [], from: meetup)
         #expect(try site.app.runPush().gone == 1)
-        #expect(try site.database.pushDevices(userID: try userID("mina"), sessionID: nil).isEmpty)
+        #expect(try site.database.push.pushDevices(userID: try userID("mina"), sessionID: nil).isEmpty)
     }
 
     @Test func aThrottledServiceIsAskedAgainLaterAndAHangingOneHoldsNothingElse() throws {
@@ -146,22 +146,22 @@ import TestSupport
             #expect(answer.status == .unprocessableContent, "\(endpoint.prefix(40)) \(p256dh.prefix(10)) \(auth)")
         }
         let minaID = try userID("mina")
-        #expect(try site.database.pushDevices(userID: minaID, sessionID: nil).isEmpty)
+        #expect(try site.database.push.pushDevices(userID: minaID, sessionID: nil).isEmpty)
         // Jun signs in on a browser Mina used: its endpoint becomes his, and none of hers goes there.
         mina.post("/settings/notifications/devices", [("endpoint", good.endpoint), ("p256dh", good.p256dh), ("auth", good.auth)], from: "/settings/notifications")
         jun.post("/settings/notifications/devices", [("endpoint", good.endpoint), ("p256dh", good.p256dh), ("auth", good.auth)], from: "/settings/notifications")
         let junID = try userID("jun")
-        #expect(try site.database.pushDevices(userID: junID, sessionID: nil).count == 1)
-        #expect(try site.database.pushDevices(userID: minaID, sessionID: nil).isEmpty, "taken over by the member signed in now")
+        #expect(try site.database.push.pushDevices(userID: junID, sessionID: nil).count == 1)
+        #expect(try site.database.push.pushDevices(userID: minaID, sessionID: nil).isEmpty, "taken over by the member signed in now")
 
         for _ in 0..<10 { try turnOn(mina) }
         let eleventh = try service.subscribe()
         #expect(mina.post("/settings/notifications/devices", [("endpoint", eleventh.endpoint), ("p256dh", eleventh.p256dh), ("auth", eleventh.auth)],
                           from: "/settings/notifications").status == .unprocessableContent)
-        #expect(try site.database.pushDevices(userID: minaID, sessionID: nil).count == 10)
+        #expect(try site.database.push.pushDevices(userID: minaID, sessionID: nil).count == 10)
         // Signing out ends the session, and with it the session's devices.
         mina.logOut()
-        #expect(try site.database.pushDevices(userID: minaID, sessionID: nil).isEmpty)
+        #expect(try site.database.push.pushDevices(userID: minaID, sessionID: nil).isEmpty)
     }
 
     @Test func theSiteInstallsOnTheHomeScreen() throws {
@@ -198,8 +198,8 @@ import TestSupport
         // Jun leaves; then the host writes in the talk, and a moderator silences Mina before it goes out.
         #expect(jun.post(meetup + "/cancel", [], from: meetup).status == .seeOther)
         host.post(meetup + "/comments", [("body", "Rain: we meet under the bridge")], from: meetup)
-        _ = try site.database.setRole(.admin, username: "host")
-        try site.database.sanction(.silence, userID: try userID("mina"), by: try userID("host"), until: nil, reason: "spam")
+        _ = try site.database.accounts.setRole(.admin, username: "host")
+        try site.database.moderation.sanction(.silence, userID: try userID("mina"), by: try userID("host"), until: nil, reason: "spam")
         #expect(try site.app.runPush() == PushSender.Delivery(dropped: 1), "Mina's talk push dropped; none queued for Jun")
         #expect(try service.messages().delivered.count == 2)
     }

@@ -26,8 +26,8 @@ import Storage
     }
 
     private func records(_ live: LiveSite) throws -> [RunRecord] {
-        let id = try #require(try live.site.database.user(username: "hostile")).storedID
-        return try live.site.database.records(userID: id, from: .distantPast, to: .distantFuture, viewerID: id)
+        let id = try #require(try live.site.database.accounts.user(username: "hostile")).storedID
+        return try live.site.database.records.records(userID: id, from: .distantPast, to: .distantFuture, viewerID: id)
     }
 
     @Test func aRunSentAgainIsTheSameRecord() throws {

@@ -17,7 +17,7 @@ import Testing
         mina.signUp(username: "mina", displayName: "Mina Kim")
         jun.signUp(username: "jun", displayName: "Jun Park")
         moddy.signUp(username: "moddy", displayName: "Moddy")
-        _ = try site.database.setRole(.moderator, username: "moddy")
+        _ = try site.database.accounts.setRole(.moderator, username: "moddy")
         moddy.logIn("moddy")
         jun.post("/u/mina/follow", [], from: "/u/mina")
         let post = try #require(mina.post("/posts", [("body", "Easy 5K by the river")], from: "/posts/new").headers["Location"])
@@ -47,7 +47,7 @@ import Testing
         }
         // A moderator hides Jun's comment: readers see the placeholder, Jun the note.
         let postID = try #require(Int64(post.split(separator: "/").last ?? ""))
-        let comment = try #require(try site.database.thread(postID: postID).first?.comment.id)
+        let comment = try #require(try site.database.comments.thread(postID: postID).first?.comment.id)
         #expect(moddy.post("/admin/moderate", [("action", "hide"), ("target_type", "comment"), ("target_id", String(comment)), ("reason", "rule 3")],
                            from: "/admin/reports").status == .seeOther)
         let reader = other.browser()

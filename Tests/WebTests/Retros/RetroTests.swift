@@ -82,7 +82,7 @@ import TestSupport
 
         // It took place two hours ago; Mina and Jun came, Hana did not.
         try site.database.moveMeetup(id: meetupID, startsAt: Date().addingTimeInterval(-7_200), deadline: Date().addingTimeInterval(-7_300))
-        let ids = try ["mina", "jun"].map { try #require(try site.database.user(username: $0)?.id) }
+        let ids = try ["mina", "jun"].map { try #require(try site.database.accounts.user(username: $0)?.id) }
         #expect(hostess.post(url + "/attendance", ids.map { ("present", String($0)) }, from: url).status == .seeOther)
         #expect(mina.get(url).bodyText.contains("href=\"\(url)/retro\""))
         #expect(!hana.get(url).bodyText.contains("href=\"\(url)/retro\""))

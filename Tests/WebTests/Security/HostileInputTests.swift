@@ -29,7 +29,7 @@ import TestSupport
         let answer = try live.post("/records", [("started_at", "2026-11-01T07:00"), ("distance", "10"), ("duration", "50:00"),
                                                 ("elevation", "12abc"), ("visibility", "public")])
         #expect(answer.statusCode == 422)
-        #expect(try live.site.database.records(userID: 1, from: .distantPast, to: .distantFuture, viewerID: 1).isEmpty)
+        #expect(try live.site.database.records.records(userID: 1, from: .distantPast, to: .distantFuture, viewerID: 1).isEmpty)
     }
 
     @Test(arguments: ["1e19", "inf", "1e39", "-1e39", "nan"])
@@ -52,7 +52,7 @@ import TestSupport
         for value: Float in [37.5, 126.9, .infinity, .nan, 126.9, 1e38, 37.6, 127.0, -.infinity, 37.7, 127.1, .nan] {
             withUnsafeBytes(of: value.bitPattern.littleEndian) { poison.append(contentsOf: $0) }
         }
-        let record = try live.site.database.createRecord(RunRecord(
+        let record = try live.site.database.records.createRecord(RunRecord(
             userID: 1, startedAt: Date(), distanceMeters: 5000, durationSeconds: 1800, elevationGain: 0, note: "", noteHTML: "",
             visibility: .public, meetupID: nil, track: poison))
         let page = try live.get(Paths.record(try #require(record.id)))
@@ -112,7 +112,7 @@ import TestSupport
         let live = try LiveSite()
         let answer = try live.post("/settings/workplace/confirm", [("work_code", code), ("next", "//evil.test/%0D%0A")])
         #expect(answer.statusCode == 422)
-        #expect(try live.site.database.user(username: "hostile")?.workplaceDomain == nil)
+        #expect(try live.site.database.accounts.user(username: "hostile")?.workplaceDomain == nil)
         // Without a mail server there is no code to ask for; the list filter takes anything.
         #expect(try live.post("/settings/workplace", [("work_email", "a@\u{0}.kr")]).statusCode == 404)
         #expect(try live.get("/meetups?workplace=%00%FF").statusCode == 200)
@@ -132,7 +132,7 @@ import TestSupport
         let live = try LiveSite()
         let answer = try live.post("/settings", [("display_name", name), ("bio", "")])
         #expect(answer.statusCode == 422)
-        #expect(try live.site.database.user(username: "hostile")?.displayName == "Mina Kim")
+        #expect(try live.site.database.accounts.user(username: "hostile")?.displayName == "Mina Kim")
         #expect(live.isUp)
     }
 
@@ -156,7 +156,7 @@ import TestSupport
                 + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n" + body)
             #expect(answer.statusCode == 404)
         }
-        #expect(try live.site.database.mailSettings(userID: 1).meetupNotices)
+        #expect(try live.site.database.mail.mailSettings(userID: 1).meetupNotices)
         #expect(live.isUp)
     }
 
@@ -171,7 +171,7 @@ import TestSupport
     @Test func thePublicLogDoesNotRepublishWhatWasRemoved() throws {
         let site = try TestSite()
         let people = site.members("author", "boss")
-        _ = try site.database.setRole(.admin, username: "boss")
+        _ = try site.database.accounts.setRole(.admin, username: "boss")
         people[1].logIn("boss")
         let url = try #require(people[0].post("/posts", [("body", "my secret phone number is 010-1234")], from: "/posts/new").headers["Location"])
         let id = String(url.split(separator: "/").last ?? "")

@@ -13,7 +13,7 @@ import Storage
         let forged = browser.post("/signup", [("username", "mina"), ("_csrf", String(repeating: "A", count: 43))], withoutToken: ())
         #expect(forged.status == .forbidden)
         #expect(forged.bodyText.contains("This form has expired"))
-        #expect(try site.database.userCount() == 0)
+        #expect(try site.database.accounts.userCount() == 0)
     }
 
     @Test func aFormPostedFromAnotherSiteIsRefused() throws {

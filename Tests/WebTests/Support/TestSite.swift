@@ -32,8 +32,8 @@ struct TestSite {
     static func staffed(_ configuration: WebConfiguration = TestSite.configuration()) throws -> (TestSite, admin: Browser, moderator: Browser, mina: Browser, jun: Browser) {
         let site = try TestSite(configuration: configuration)
         let people = site.members("boss", "moddy", "mina", "jun")
-        _ = try site.database.setRole(.admin, username: "boss")
-        _ = try site.database.setRole(.moderator, username: "moddy")
+        _ = try site.database.accounts.setRole(.admin, username: "boss")
+        _ = try site.database.accounts.setRole(.moderator, username: "moddy")
         people[0].logIn("boss")
         people[1].logIn("moddy")
         return (site, people[0], people[1], people[2], people[3])
