@@ -64,7 +64,8 @@ enum TextKeys {
         for path in tree.namespaces where !path.isEmpty {
             lines.append("    struct \(typeName(path)): Sendable {")
             lines.append("        /// The text of this namespace called `name`, for a name read from data: nil for none.")
-            lines.append("        func named(_ name: String) -> TextKey? { TextKey.named(\(literal(path.joined(separator: ".") + ".")) + name) }")
+            lines.append("        func named(_ name: String) -> TextKey? { Self.byName[name] }")
+            lines.append(contentsOf: tree.byName(path: path).map { "        " + $0 })
             lines += tree.members(path: path).map { "        " + $0 }
             lines.append("    }")
         }
@@ -90,6 +91,15 @@ enum TextKeys {
                 leaves[Array(segments.dropLast()), default: []].append(segments[segments.count - 1])
             }
             namespaces.sort { $0.joined(separator: ".") < $1.joined(separator: ".") }
+        }
+
+        /// A namespace's texts by their last segment, for `named(_:)`: one lookup of a short
+        /// name, where building the whole key first took an allocation per value shown.
+        func byName(path: [String]) -> [String] {
+            let prefix = path.map { $0 + "." }.joined()
+            let entries = (leaves[path] ?? []).sorted().map { "\(literal($0)): TextKey(\(literal(prefix + $0)))," }
+            guard !entries.isEmpty else { return ["private static let byName: [String: TextKey] = [:]"] }
+            return ["private static let byName: [String: TextKey] = ["] + entries.map { "    " + $0 } + ["]"]
         }
 
         /// The declarations of a namespace's members: its texts, counted texts and namespaces.

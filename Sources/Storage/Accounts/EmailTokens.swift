@@ -78,7 +78,7 @@ extension AppDatabase {
 
     fileprivate func usableToken(_ db: SQLConnection, _ tokenHash: Data, purpose: EmailTokenPurpose, now: Date) throws -> Result<(user: User, email: String), EmailTokenError> {
         let token = try db.fetchOne("""
-            SELECT \(User.selection("users")), emailTokens.email, emailTokens.expiresAt, emailTokens.usedAt FROM emailTokens JOIN users ON users.id = emailTokens.userID
+            SELECT \(User.selection.qualified), emailTokens.email, emailTokens.expiresAt, emailTokens.usedAt FROM emailTokens JOIN users ON users.id = emailTokens.userID
             WHERE tokenHash = ? AND purpose = ?
             """, [tokenHash, purpose.rawValue]) { row in
             let extra = User.columns.count

@@ -68,7 +68,7 @@ extension AccountStore {
     /// The member this provider account signs in as.
     public func user(provider: String, subject: String) throws -> User? {
         try database.read { db in
-            try db.record(User.self, "SELECT \(User.selection("users")) FROM identities JOIN users ON users.id = identities.userID WHERE provider = ? AND subject = ?",
+            try db.record(User.self, "SELECT \(User.selection.qualified) FROM identities JOIN users ON users.id = identities.userID WHERE provider = ? AND subject = ?",
                           [provider, subject])
         }
     }

@@ -109,9 +109,10 @@ public struct ProfileChanges: Sendable {
 
 extension User: SQLRecord {
     /// Decoded by hand, as `Post` is.
-    /// The columns `init(row:)` reads, in its order (queries select `selection()`).
+    /// The columns `init(row:)` reads, in its order (queries select `selection`).
     static let columns = ["id", "username", "email", "passwordHash", "displayName", "bio", "gender", "birthYear", "job", "region", "language", "role", "createdAt", "calendarToken", "suspendedUntil", "silencedUntil", "sanctionReason", "units", "onLeaderboard",
                           "workplaceDomain", "workplaceVerifiedAt", "workplaceAddressHash"]
+    static let selection = SQLSelection(columns, table: "users")
 
 
     var columnValues: [(any SQLBindable)?] {

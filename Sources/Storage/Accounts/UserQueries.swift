@@ -10,12 +10,12 @@ extension AccountStore {
     /// The user with this username, ignoring case. Read on every profile page view, so its
     /// statement is prepared once and cached.
     public func user(username: String) throws -> User? {
-        try database.readRows { db in try db.record(User.self, "SELECT \(User.selection()) FROM users WHERE username = ?", [username]) }
+        try database.readRows { db in try db.record(User.self, "SELECT \(User.selection.bare) FROM users WHERE username = ?", [username]) }
     }
 
     /// The user who signs in as `login`: a username or an email address, ignoring case.
     public func user(login: String) throws -> User? {
-        try database.readRows { db in try db.record(User.self, "SELECT \(User.selection()) FROM users WHERE username = ?1 OR email = ?1", [login]) }
+        try database.readRows { db in try db.record(User.self, "SELECT \(User.selection.bare) FROM users WHERE username = ?1 OR email = ?1", [login]) }
     }
 
     public func userCount() throws -> Int {
@@ -57,7 +57,7 @@ extension AccountStore {
     /// With `by`, the change is written to the moderation log.
     public func setRole(_ role: User.Role, username: String, by adminID: Int64? = nil, now: Date = Date()) throws -> User {
         try database.write { db in
-            guard var user = try db.record(User.self, "SELECT \(User.selection()) FROM users WHERE username = ?", [username]) else {
+            guard var user = try db.record(User.self, "SELECT \(User.selection.bare) FROM users WHERE username = ?", [username]) else {
                 throw StorageError.notFound
             }
             user.role = role

@@ -22,9 +22,10 @@ public struct Comment: Codable, Sendable, Equatable, StoredRecord {
 
 /// A comment with its author, in thread order.
 extension Comment: SQLRecord {
-    /// The columns `init(row:)` reads, in its order (queries select `selection()`); `revision`,
+    /// The columns `init(row:)` reads, in its order (queries select `selection`); `revision`,
     /// last, is the triggers' (`RevisionsSchema`).
     static let columns = ["id", "postID", "authorID", "parentID", "depth", "body", "bodyHTML", "createdAt", "updatedAt", "deletedAt", "hiddenAt"]
+    static let selection = SQLSelection(columns, table: "comments")
 
 
     /// `columns` as a thread reads them: the Markdown source left out (an empty text stands in).

@@ -56,8 +56,9 @@ public struct Crew: Codable, Sendable, Equatable, StoredRecord {
 // Decoded by hand, by position (see `PositionalRow.checkColumns`): `Codable` rows cost a dictionary of
 // column names per row, most of a list page's time.
 extension Crew: SQLRecord {
-    /// The columns `init(row:)` reads, in its order (queries select `selection()`).
+    /// The columns `init(row:)` reads, in its order (queries select `selection`).
     static let columns = ["id", "slug", "name", "sport", "region", "description", "descriptionHTML", "coverFileName", "coverWidth", "coverHeight", "meetingTime", "meetingPlace", "feeAmount", "feeCurrency", "feePeriod", "joinPolicy", "inviteCode", "memberCap", "memberCount", "createdAt", "lastActivityAt", "hiddenAt", "coverTone", "refundDays", "coverJPEGWidths"]
+    static let selection = SQLSelection(columns, table: "crews")
 
 
     init(row: some PositionalRow, startingAt offset: Int) throws {

@@ -13,8 +13,9 @@ public struct CrewComment: Codable, Sendable, Equatable, StoredRecord {
 }
 
 extension CrewComment: SQLRecord {
-    /// The columns `init(row:)` reads, in its order (queries select `selection()`).
+    /// The columns `init(row:)` reads, in its order (queries select `selection`).
     static let columns = ["id", "crewID", "authorID", "body", "bodyHTML", "createdAt"]
+    static let selection = SQLSelection(columns, table: "crewComments")
 
     init(row: some PositionalRow, startingAt offset: Int) throws {
         try row.checkColumns(Self.columns, from: offset)
@@ -55,7 +56,7 @@ extension CrewStore {
     /// The newest comments first, with their authors.
     public func crewComments(crewID: Int64, limit: Int = 100) throws -> [(comment: CrewComment, author: User)] {
         try database.read { db in
-            let comments = try db.records(CrewComment.self, "SELECT \(CrewComment.selection()) FROM crewComments WHERE crewID = ? ORDER BY id DESC LIMIT ?", [crewID, limit])
+            let comments = try db.records(CrewComment.self, "SELECT \(CrewComment.selection.bare) FROM crewComments WHERE crewID = ? ORDER BY id DESC LIMIT ?", [crewID, limit])
             let authors = try db.records(User.self, ids: Set(comments.map(\.authorID))).reduce(into: [Int64: User]()) { $0[$1.id ?? 0] = $1 }
             return comments.compactMap { comment in authors[comment.authorID].map { (comment, $0) } }
         }

@@ -69,8 +69,9 @@ public enum DuesStatus: String, Sendable {
 }
 
 extension LedgerEntry: SQLRecord {
-    /// The columns `init(row:)` reads, in its order (queries select `selection()`).
+    /// The columns `init(row:)` reads, in its order (queries select `selection`).
     static let columns = ["id", "crewID", "kind", "memberID", "amount", "occurredOn", "note", "provider", "recordedBy", "createdAt", "paymentID", "reference"]
+    static let selection = SQLSelection(columns, table: "crewLedger")
 
     init(row: some PositionalRow, startingAt offset: Int) throws {
         try row.checkColumns(Self.columns, from: offset)
@@ -110,7 +111,7 @@ extension CrewStore {
 
     public func ledger(crewID: Int64) throws -> Ledger {
         try database.read { db in
-            let entries = try db.records(LedgerEntry.self, "SELECT \(LedgerEntry.selection()) FROM crewLedger WHERE crewID = ? ORDER BY occurredOn DESC, id DESC", [crewID])
+            let entries = try db.records(LedgerEntry.self, "SELECT \(LedgerEntry.selection.bare) FROM crewLedger WHERE crewID = ? ORDER BY occurredOn DESC, id DESC", [crewID])
             let income = entries.filter(\.kind.isIncome).reduce(0) { $0 + $1.amount }
             let expenses = entries.filter(\.kind.isExpense).reduce(0) { $0 + $1.amount }
             return Ledger(entries: entries, income: income, expenses: expenses)

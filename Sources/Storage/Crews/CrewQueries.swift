@@ -74,7 +74,7 @@ extension CrewStore {
     }
 
     public func crew(slug: String) throws -> Crew? {
-        try database.readRows { db in try db.record(Crew.self, "SELECT \(Crew.selection()) FROM crews WHERE slug = ?", [slug.lowercased()]) }
+        try database.readRows { db in try db.record(Crew.self, "SELECT \(Crew.selection.bare) FROM crews WHERE slug = ?", [slug.lowercased()]) }
     }
 
     public func crewRole(crewID: Int64, userID: Int64) throws -> CrewRole? {
@@ -186,7 +186,7 @@ extension CrewStore {
     public func crewMembers(crewID: Int64, pending: Bool = false) throws -> [CrewMember] {
         try database.read { db in
             try db.fetchAll("""
-                SELECT \(User.selection("users")), crewMembers.role AS crewRole, crewMembers.joinedAt AS crewJoinedAt
+                SELECT \(User.selection.qualified), crewMembers.role AS crewRole, crewMembers.joinedAt AS crewJoinedAt
                 FROM crewMembers JOIN users ON users.id = crewMembers.userID
                 WHERE crewMembers.crewID = ? AND (crewMembers.role = 'pending') = ?
                 ORDER BY CASE crewMembers.role WHEN 'owner' THEN 0 WHEN 'staff' THEN 1 ELSE 2 END, crewMembers.joinedAt
@@ -202,7 +202,7 @@ extension CrewStore {
     public func crews(ofUser userID: Int64) throws -> [(crew: Crew, role: CrewRole)] {
         try database.readRows { connection in
             try connection.fetchAll("""
-                SELECT \(Crew.selection("crews")), crewMembers.role FROM crewMembers JOIN crews ON crews.id = crewMembers.crewID
+                SELECT \(Crew.selection.qualified), crewMembers.role FROM crewMembers JOIN crews ON crews.id = crewMembers.crewID
                 WHERE crewMembers.userID = ? AND crewMembers.role != 'pending' ORDER BY crews.lastActivityAt DESC
                 """, [userID]) { row in
                 (try Crew(row: row, startingAt: 0), CrewRole(rawValue: try row.decode(atIndex: Crew.columns.count)) ?? .member)

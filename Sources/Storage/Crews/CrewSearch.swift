@@ -35,7 +35,7 @@ extension CrewStore {
         let orderBy = order == .activity ? "crews.lastActivityAt DESC, crews.id DESC" : "crews.id DESC"
         return try database.readRows { connection in
             // A handful of filter combinations, each prepared once.
-            try connection.fetchAll("SELECT \(Crew.selection("crews")) FROM crews \(filter) ORDER BY \(orderBy) LIMIT ?", arguments + [limit]) {
+            try connection.fetchAll("SELECT \(Crew.selection.qualified) FROM crews \(filter) ORDER BY \(orderBy) LIMIT ?", arguments + [limit]) {
                 try Crew(row: $0, startingAt: 0)
             }
         }
@@ -47,7 +47,7 @@ extension CrewStore {
         try database.readRows { connection in
             try connection.fetchAll("""
                 SELECT ranked.* FROM (
-                    SELECT \(Crew.selection("crews")),
+                    SELECT \(Crew.selection.qualified),
                         (SELECT count(*) FROM crewMembers m JOIN follows f ON f.followeeID = m.userID
                          WHERE m.crewID = crews.id AND m.role != 'pending' AND f.followerID = ?1) AS friends
                     FROM crews

@@ -95,11 +95,11 @@ extension AppDatabase {
     fileprivate func keptPosts(_ connection: SQLConnection, ids: [Int64]) throws -> [Int64: Revised<KeptPost>] {
         let idList = [SQLConnection.jsonArray(ids)]
         let photos = Dictionary(grouping: try connection.fetchAll("""
-            SELECT \(Photo.selection()) FROM photos WHERE postID IN (\(connection.idList("?"))) ORDER BY postID, position
+            SELECT \(Photo.selection.bare) FROM photos WHERE postID IN (\(connection.idList("?"))) ORDER BY postID, position
             """, idList) { try Photo(row: $0, startingAt: 0) }, by: \.postID)
         let revision = Post.columns.count
         let rows = try connection.fetchAll("""
-            SELECT \(Post.selection), posts.revision, \(Author.columns) FROM posts JOIN users ON users.id = posts.authorID
+            SELECT \(Post.selection.qualified), posts.revision, \(Author.columns) FROM posts JOIN users ON users.id = posts.authorID
             WHERE posts.id IN (\(connection.idList("?")))
             """, idList) { row in
             let post = try Post(row: row, startingAt: 0)

@@ -40,8 +40,9 @@ public struct NotificationItem: Sendable, Equatable {
 }
 
 extension Notification: SQLRecord {
-    /// The columns `init(row:)` reads, in its order (queries select `selection()`).
+    /// The columns `init(row:)` reads, in its order (queries select `selection`).
     static let columns = ["id", "userID", "kind", "actorID", "postID", "commentID", "crewID", "meetupID", "detail", "createdAt", "readAt"]
+    static let selection = SQLSelection(columns, table: "notifications")
 
     init(row: some PositionalRow, startingAt offset: Int) throws {
         try row.checkColumns(Self.columns, from: offset)

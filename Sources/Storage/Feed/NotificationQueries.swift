@@ -4,7 +4,7 @@ extension FeedStore {
     /// The newest notifications of `userID`.
     public func notifications(userID: Int64, limit: Int = 50) throws -> [NotificationItem] {
         try database.read { db in
-            let notifications = try db.records(Notification.self, "SELECT \(Notification.selection()) FROM notifications WHERE userID = ? ORDER BY id DESC LIMIT ?", [userID, limit])
+            let notifications = try db.records(Notification.self, "SELECT \(Notification.selection.bare) FROM notifications WHERE userID = ? ORDER BY id DESC LIMIT ?", [userID, limit])
             return try database.items(db, notifications)
         }
     }

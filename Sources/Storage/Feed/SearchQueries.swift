@@ -82,10 +82,10 @@ extension FeedStore {
             if search.text.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }) {
                 let username = search.text.lowercased()
                 return try db.fetchAll("""
-                    SELECT * FROM (SELECT \(User.selection("users")), 0 AS rank FROM users WHERE username = ?1) AS exact
+                    SELECT * FROM (SELECT \(User.selection.qualified), 0 AS rank FROM users WHERE username = ?1) AS exact
                     UNION ALL
                     SELECT * FROM (
-                        SELECT \(User.selection("users")), 1 AS rank FROM users
+                        SELECT \(User.selection.qualified), 1 AS rank FROM users
                         WHERE ((username >= ?1 AND username < ?2) OR displayName \(db.like(search)) ?3 ESCAPE '\\') AND username <> ?1
                         ORDER BY username LIMIT ?4
                     ) AS others
@@ -95,7 +95,7 @@ extension FeedStore {
             // Other text (Hangul, spaces) is in display names only: one read of the members
             // beats walking them in username order.
             return try db.fetchAll("""
-                SELECT \(User.selection()) FROM users WHERE displayName \(db.like(search)) ?1 ESCAPE '\\' ORDER BY displayName = ?2 DESC, username LIMIT ?3
+                SELECT \(User.selection.bare) FROM users WHERE displayName \(db.like(search)) ?1 ESCAPE '\\' ORDER BY displayName = ?2 DESC, username LIMIT ?3
                 """, [search.containsPattern, search.text, limit], planEachRun: true) { try User(row: $0, startingAt: 0) }
         }
     }

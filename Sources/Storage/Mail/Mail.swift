@@ -35,6 +35,7 @@ public struct MailSettings: Sendable, Equatable, SQLColumns {
     }
 
     static let columns = ["userID", "verifiedEmail", "digest", "meetupNotices", "unsubscribeToken", "lastDigestAt"]
+    static let selection = SQLSelection(columns, table: "mailSettings")
 
     init(row: some PositionalRow, startingAt offset: Int) throws {
         try row.checkColumns(Self.columns, from: offset)
@@ -82,6 +83,7 @@ public struct OutboxMail: Sendable, Equatable, SQLColumns {
 
     static let columns = ["id", "userID", "kind", "sender", "recipient", "message", "createdAt", "expiresAt", "attempts",
                           "nextAttemptAt", "claimedUntil", "claimedBy", "lastError", "status", "finishedAt"]
+    static let selection = SQLSelection(columns, table: "outbox")
 
     init(row: some PositionalRow) throws {
         try row.checkColumns(Self.columns)

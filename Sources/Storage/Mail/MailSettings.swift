@@ -4,7 +4,7 @@ import Foundation
 extension MailStore {
     public func mailSettings(userID: Int64) throws -> MailSettings {
         try database.read { db in
-            guard let settings = try db.fetchOne("SELECT \(MailSettings.selection()) FROM mailSettings WHERE userID = ?", [userID], { try MailSettings(row: $0, startingAt: 0) })
+            guard let settings = try db.fetchOne("SELECT \(MailSettings.selection.bare) FROM mailSettings WHERE userID = ?", [userID], { try MailSettings(row: $0, startingAt: 0) })
             else { throw StorageError.notFound }
             return settings
         }
@@ -20,7 +20,7 @@ extension MailStore {
     public func mailSettings(unsubscribeToken token: String) throws -> (User, MailSettings)? {
         try database.read { db in
             guard token.utf8.count == 48 else { return nil }
-            return try db.fetchOne("SELECT \(User.selection("users")), \(MailSettings.selection("mailSettings")) FROM mailSettings JOIN users ON users.id = mailSettings.userID WHERE unsubscribeToken = ?",
+            return try db.fetchOne("SELECT \(User.selection.qualified), \(MailSettings.selection.qualified) FROM mailSettings JOIN users ON users.id = mailSettings.userID WHERE unsubscribeToken = ?",
                                    [token], AppDatabase.memberWithSettings)
         }
     }
@@ -35,7 +35,7 @@ extension MailStore {
 }
 
 extension AppDatabase {
-    /// A row of `\(User.selection("users")), \(MailSettings.selection("mailSettings"))`.
+    /// A row of `\(User.selection.qualified), \(MailSettings.selection.qualified)`.
     static func memberWithSettings(_ row: SQLRow) throws -> (User, MailSettings) {
         (try User(row: row, startingAt: 0), try MailSettings(row: row, startingAt: User.columns.count))
     }

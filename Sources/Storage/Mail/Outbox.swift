@@ -16,7 +16,7 @@ extension MailStore {
                 WHERE status = 'queued' AND expiresAt <= ?
                 """, [now, Data(), now])
             let mails = try db.fetchAll("""
-                SELECT \(OutboxMail.selection()) FROM outbox WHERE status = 'queued' AND nextAttemptAt <= ? AND (claimedUntil IS NULL OR claimedUntil <= ?)
+                SELECT \(OutboxMail.selection.bare) FROM outbox WHERE status = 'queued' AND nextAttemptAt <= ? AND (claimedUntil IS NULL OR claimedUntil <= ?)
                 ORDER BY nextAttemptAt, id LIMIT ?
                 """, [now, now, limit], OutboxMail.init(row:))
             for mail in mails {
@@ -84,7 +84,7 @@ extension MailStore {
     /// The newest messages for one account, for the admin's user page and the tests.
     public func outbox(userID: Int64, limit: Int = 20) throws -> [OutboxMail] {
         try database.read { db in
-            try db.fetchAll("SELECT \(OutboxMail.selection()) FROM outbox WHERE userID = ? ORDER BY id DESC LIMIT ?", [userID, limit], OutboxMail.init(row:))
+            try db.fetchAll("SELECT \(OutboxMail.selection.bare) FROM outbox WHERE userID = ? ORDER BY id DESC LIMIT ?", [userID, limit], OutboxMail.init(row:))
         }
     }
 
@@ -103,7 +103,7 @@ extension MailStore {
     public func membersDueForDigest(now: Date = Date(), limit: Int = 100) throws -> [(User, MailSettings)] {
         try database.read { db in
             try db.fetchAll("""
-                SELECT \(User.selection("users")), \(MailSettings.selection("mailSettings")) FROM mailSettings JOIN users ON users.id = mailSettings.userID
+                SELECT \(User.selection.qualified), \(MailSettings.selection.qualified) FROM mailSettings JOIN users ON users.id = mailSettings.userID
                 WHERE mailSettings.digest != 'off' AND mailSettings.verifiedEmail = users.email
                   AND ((mailSettings.digest = 'daily' AND mailSettings.lastDigestAt <= ?) OR (mailSettings.digest = 'weekly' AND mailSettings.lastDigestAt <= ?))
                   AND EXISTS (SELECT 1 FROM notifications WHERE notifications.userID = users.id AND readAt IS NULL
@@ -116,7 +116,7 @@ extension MailStore {
     /// Unread notifications of a member newer than `since`, newest first.
     public func unreadNotifications(userID: Int64, since: Date, limit: Int = 50) throws -> [NotificationItem] {
         try database.read { db in
-            let notifications = try db.records(Notification.self, "SELECT \(Notification.selection()) FROM notifications WHERE userID = ? AND readAt IS NULL AND createdAt > ? ORDER BY id DESC LIMIT ?", [userID, since, limit])
+            let notifications = try db.records(Notification.self, "SELECT \(Notification.selection.bare) FROM notifications WHERE userID = ? AND readAt IS NULL AND createdAt > ? ORDER BY id DESC LIMIT ?", [userID, since, limit])
             return try database.items(db, notifications)
         }
     }
@@ -134,13 +134,13 @@ extension MailStore {
     public func pendingNotices(kinds: [Notification.Kind], limit: Int = 100) throws -> (items: [(NotificationItem, User, MailSettings)], through: Int64?) {
         try database.read { db in
             let cursor = try db.value("SELECT position FROM mailCursors WHERE name = 'notices'", as: Int64.self) ?? 0
-            let notifications = try db.records(Notification.self, "SELECT \(Notification.selection()) FROM notifications WHERE id > ? ORDER BY id LIMIT ?", [cursor, limit])
+            let notifications = try db.records(Notification.self, "SELECT \(Notification.selection.bare) FROM notifications WHERE id > ? ORDER BY id LIMIT ?", [cursor, limit])
             let through = notifications.last?.id
             let wanted = notifications.filter { kinds.contains($0.kind) }
             var result: [(NotificationItem, User, MailSettings)] = []
             for item in try database.items(db, wanted) {
                 guard let (user, settings) = try db.fetchOne("""
-                    SELECT \(User.selection("users")), \(MailSettings.selection("mailSettings")) FROM users JOIN mailSettings ON mailSettings.userID = users.id WHERE users.id = ?
+                    SELECT \(User.selection.qualified), \(MailSettings.selection.qualified) FROM users JOIN mailSettings ON mailSettings.userID = users.id WHERE users.id = ?
                     """, [item.notification.userID], AppDatabase.memberWithSettings)
                 else { continue }
                 result.append((item, user, settings))

@@ -165,8 +165,9 @@ public struct Meetup: Codable, Sendable, Equatable, StoredRecord {
 // Decoded by hand, by position (see `PositionalRow.checkColumns`): `Codable` rows cost a dictionary of
 // column names per row, most of a list page's time.
 extension Meetup: SQLRecord {
-    /// The columns `init(row:)` reads, in its order (queries select `selection()`).
+    /// The columns `init(row:)` reads, in its order (queries select `selection`).
     static let columns = ["id", "hostID", "crewID", "crewOnly", "title", "description", "descriptionHTML", "startsAt", "durationMinutes", "placeName", "address", "latitude", "longitude", "placeNote", "region", "timeSlot", "distanceKm", "pace", "style", "capacity", "signupMode", "deadline", "afterParty", "genderRule", "minAge", "maxAge", "jobs", "acceptedCount", "closedAt", "sequence", "createdAt", "updatedAt", "hiddenAt", "lotterySeed", "lotteryCommitment", "drawnAt", "lotteryResult", "checkinCode", "workplaceOnly"]
+    static let selection = SQLSelection(columns, table: "meetups")
 
 
     init(row: some PositionalRow, startingAt offset: Int) throws {
@@ -262,8 +263,9 @@ public struct PaceGroup: Codable, Sendable, Equatable, StoredRecord {
 }
 
 extension PaceGroup: SQLRecord {
-    /// The columns `init(row:)` reads, in its order (queries select `selection()`).
+    /// The columns `init(row:)` reads, in its order (queries select `selection`).
     static let columns = ["id", "meetupID", "position", "label", "capacity", "leaderID", "acceptedCount"]
+    static let selection = SQLSelection(columns, table: "meetupGroups")
 
     init(row: some PositionalRow, startingAt offset: Int) throws {
         try row.checkColumns(Self.columns, from: offset)

@@ -39,7 +39,7 @@ extension MeetupStore {
             guard !nearest.isEmpty else { return [] }
             let distances = Dictionary(nearest.map { ($0.0, $0.1) }, uniquingKeysWith: { first, _ in first })
             let marks = Array(repeating: "?", count: nearest.count).joined(separator: ", ")
-            let meetups = try connection.fetchAll("SELECT \(Meetup.selection()) FROM meetups WHERE id IN (\(marks))", nearest.map(\.0)) { try Meetup(row: $0, startingAt: 0) }
+            let meetups = try connection.fetchAll("SELECT \(Meetup.selection.bare) FROM meetups WHERE id IN (\(marks))", nearest.map(\.0)) { try Meetup(row: $0, startingAt: 0) }
             return meetups.compactMap { meetup in meetup.id.flatMap { distances[$0] }.map { (meetup, $0) } }
                 .sorted { ($0.1, $0.0.id ?? 0) < ($1.1, $1.0.id ?? 0) }
         }
@@ -68,7 +68,7 @@ extension MeetupStore {
             guard !chosen.isEmpty else { return [] }
             // The crews in one read, not one each.
             let marks = Array(repeating: "?", count: chosen.count).joined(separator: ", ")
-            let crews = try connection.fetchAll("SELECT \(Crew.selection()) FROM crews WHERE id IN (\(marks)) AND hiddenAt IS NULL", chosen.map(\.key)) {
+            let crews = try connection.fetchAll("SELECT \(Crew.selection.bare) FROM crews WHERE id IN (\(marks)) AND hiddenAt IS NULL", chosen.map(\.key)) {
                 try Crew(row: $0, startingAt: 0)
             }
             return crews.compactMap { crew in crew.id.flatMap { nearest[$0] }.map { (crew, $0) } }

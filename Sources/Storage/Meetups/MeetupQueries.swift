@@ -29,7 +29,7 @@ extension MeetupStore {
 
     public func paceGroups(meetupID: Int64) throws -> [PaceGroup] {
         try database.readRows { db in
-            try db.records(PaceGroup.self, "SELECT \(PaceGroup.selection()) FROM meetupGroups WHERE meetupID = ? ORDER BY position", [meetupID])
+            try db.records(PaceGroup.self, "SELECT \(PaceGroup.selection.bare) FROM meetupGroups WHERE meetupID = ? ORDER BY position", [meetupID])
         }
     }
 
@@ -45,7 +45,7 @@ extension MeetupStore {
             guard let old = try db.record(Meetup.self, id: meetup.id), old.hostID == hostID else { throw StorageError.notFound }
             db.changed(.meetup(meetupID: try old.storedID))
             var meetup = meetup
-            let oldGroups = try db.records(PaceGroup.self, "SELECT \(PaceGroup.selection()) FROM meetupGroups WHERE meetupID = ?", [old.id])
+            let oldGroups = try db.records(PaceGroup.self, "SELECT \(PaceGroup.selection.bare) FROM meetupGroups WHERE meetupID = ?", [old.id])
             if let groups, groups != oldGroups.map({ PaceGroup(label: $0.label, capacity: $0.capacity, leaderID: $0.leaderID) }) {
                 let applied = try db.value("SELECT count(*) FROM meetupApplications WHERE meetupID = ? AND status != 'cancelled'", [old.id], as: Int.self) ?? 0
                 guard applied == 0 else { throw StorageError.locked }
@@ -110,7 +110,7 @@ extension MeetupStore {
             guard reasons.isEmpty else { return .notEligible(reasons) }
 
             // With pace groups, one of them must be chosen, and places are counted per group.
-            let groups = try db.records(PaceGroup.self, "SELECT \(PaceGroup.selection()) FROM meetupGroups WHERE meetupID = ?", [meetupID])
+            let groups = try db.records(PaceGroup.self, "SELECT \(PaceGroup.selection.bare) FROM meetupGroups WHERE meetupID = ?", [meetupID])
             let group = groups.first { $0.id == groupID }
             if !groups.isEmpty && group == nil { return .chooseGroup }
             let status: ApplicationStatus
@@ -183,7 +183,7 @@ extension MeetupStore {
                 db.changed(.meetup(meetupID: id))
                 // Places left in each pace group (or in the meetup, without groups), filled in drawn order.
                 var free: [Int64?: Int] = [nil: max(0, meetup.capacity - meetup.acceptedCount)]
-                for group in try db.records(PaceGroup.self, "SELECT \(PaceGroup.selection()) FROM meetupGroups WHERE meetupID = ?", [id]) {
+                for group in try db.records(PaceGroup.self, "SELECT \(PaceGroup.selection.bare) FROM meetupGroups WHERE meetupID = ?", [id]) {
                     free[group.id] = max(0, group.capacity - group.acceptedCount)
                 }
                 var waiting: [Int64?: Int] = [:]
@@ -321,7 +321,7 @@ extension MeetupStore {
     public func participants(meetupID: Int64) throws -> [Participant] {
         try database.readRows { db in
             try db.fetchAll("""
-                SELECT \(User.selection("users")), a.status AS applicationStatus, a.attended AS applicationAttended, a.groupID AS applicationGroup
+                SELECT \(User.selection.qualified), a.status AS applicationStatus, a.attended AS applicationAttended, a.groupID AS applicationGroup
                 FROM meetupApplications a JOIN users ON users.id = a.userID
                 WHERE a.meetupID = ? AND a.status IN ('accepted', 'pending', 'waitlisted') ORDER BY a.queuedAt, a.id
                 """, [meetupID]) { row in

@@ -47,7 +47,7 @@ extension MeetupStore {
         // A handful of filter combinations, each prepared once.
         let found = try database.readRows { connection in
             try connection.fetchAll("""
-                SELECT \(Meetup.selection()) FROM meetups WHERE \(conditions) ORDER BY startsAt, id LIMIT ?
+                SELECT \(Meetup.selection.bare) FROM meetups WHERE \(conditions) ORDER BY startsAt, id LIMIT ?
                 """, arguments + [limit + 1]) { try Meetup(row: $0, startingAt: 0) }
         }
         let shown = Array(found.prefix(limit))
@@ -59,7 +59,7 @@ extension MeetupStore {
     public func meetupsGoing(userID: Int64, since: Date) throws -> [Meetup] {
         try database.read { db in
             try db.records(Meetup.self, """
-                SELECT \(Meetup.selection()) FROM meetups WHERE startsAt >= ?1 AND (hostID = ?2 OR id IN
+                SELECT \(Meetup.selection.bare) FROM meetups WHERE startsAt >= ?1 AND (hostID = ?2 OR id IN
                     (SELECT meetupID FROM meetupApplications WHERE userID = ?2 AND status = 'accepted'))
                 ORDER BY startsAt
                 """, [since, userID])
@@ -81,7 +81,7 @@ extension MeetupStore {
     }
 
     public func user(calendarToken: String) throws -> User? {
-        try database.read { db in try db.record(User.self, "SELECT \(User.selection()) FROM users WHERE calendarToken = ?", [calendarToken]) }
+        try database.read { db in try db.record(User.self, "SELECT \(User.selection.bare) FROM users WHERE calendarToken = ?", [calendarToken]) }
     }
 
     // MARK: - Talk and bookmarks
@@ -103,7 +103,7 @@ extension MeetupStore {
         try database.read { db in
             guard try database.canTalk(db, meetupID: meetupID, userID: viewerID) else { throw StorageError.forbidden }
             return try db.fetchAll("""
-                SELECT \(User.selection("users")), t.bodyHTML AS talkHTML, t.createdAt AS talkAt FROM meetupTalk t JOIN users ON users.id = t.authorID
+                SELECT \(User.selection.qualified), t.bodyHTML AS talkHTML, t.createdAt AS talkAt FROM meetupTalk t JOIN users ON users.id = t.authorID
                 WHERE t.meetupID = ? ORDER BY t.id
                 """, [meetupID]) { row in
                 (try User(row: row, startingAt: 0), try row.decode(String.self, atIndex: User.columns.count), try row.date(atIndex: User.columns.count + 1))
@@ -133,7 +133,7 @@ extension MeetupStore {
     public func bookmarkedMeetups(userID: Int64) throws -> [Meetup] {
         try database.read { db in
             try db.records(Meetup.self, """
-                SELECT \(Meetup.selection("meetups")) FROM meetupBookmarks b JOIN meetups ON meetups.id = b.meetupID WHERE b.userID = ? ORDER BY b.id DESC LIMIT 100
+                SELECT \(Meetup.selection.qualified) FROM meetupBookmarks b JOIN meetups ON meetups.id = b.meetupID WHERE b.userID = ? ORDER BY b.id DESC LIMIT 100
                 """, [userID])
         }
     }

@@ -38,6 +38,7 @@ public struct LogEntry: Codable, Sendable, Equatable, StoredRecord {
 
 extension LogEntry: SQLRecord {
     static let columns = ["id", "moderatorID", "action", "targetType", "targetID", "targetLabel", "reason", "createdAt"]
+    static let selection = SQLSelection(columns, table: "moderationLog")
 
     init(row: some PositionalRow, startingAt offset: Int) throws {
         try row.checkColumns(Self.columns, from: offset)

@@ -112,7 +112,7 @@ extension ModerationStore {
     public func moderationLog(limit: Int = 100) throws -> [(entry: LogEntry, moderator: String?)] {
         try database.read { db in
             try db.fetchAll("""
-                SELECT \(LogEntry.selection("moderationLog")), users.username AS moderatorName FROM moderationLog
+                SELECT \(LogEntry.selection.qualified), users.username AS moderatorName FROM moderationLog
                 LEFT JOIN users ON users.id = moderationLog.moderatorID ORDER BY moderationLog.id DESC LIMIT ?
                 """, [limit]) { row in
                 (try LogEntry(row: row, startingAt: 0), try row.decode(String?.self, atIndex: LogEntry.columns.count))
@@ -123,11 +123,11 @@ extension ModerationStore {
     /// Who wrote or owns a target, for the review queue's "author's history" link.
     public func targetAuthor(_ target: ModerationTarget, id: Int64) throws -> User? {
         let sql = switch target {
-        case .post: "SELECT \(User.selection("users")) FROM posts JOIN users ON users.id = posts.authorID WHERE posts.id = ?"
-        case .comment: "SELECT \(User.selection("users")) FROM comments JOIN users ON users.id = comments.authorID WHERE comments.id = ?"
-        case .crew: "SELECT \(User.selection("users")) FROM crewMembers JOIN users ON users.id = crewMembers.userID WHERE crewMembers.crewID = ? AND role = 'owner'"
-        case .meetup: "SELECT \(User.selection("users")) FROM meetups JOIN users ON users.id = meetups.hostID WHERE meetups.id = ?"
-        case .user: "SELECT \(User.selection()) FROM users WHERE id = ?"
+        case .post: "SELECT \(User.selection.qualified) FROM posts JOIN users ON users.id = posts.authorID WHERE posts.id = ?"
+        case .comment: "SELECT \(User.selection.qualified) FROM comments JOIN users ON users.id = comments.authorID WHERE comments.id = ?"
+        case .crew: "SELECT \(User.selection.qualified) FROM crewMembers JOIN users ON users.id = crewMembers.userID WHERE crewMembers.crewID = ? AND role = 'owner'"
+        case .meetup: "SELECT \(User.selection.qualified) FROM meetups JOIN users ON users.id = meetups.hostID WHERE meetups.id = ?"
+        case .user: "SELECT \(User.selection.bare) FROM users WHERE id = ?"
         }
         return try database.read { db in try db.record(User.self, sql, [id]) }
     }
@@ -200,7 +200,7 @@ extension ModerationStore {
     }
 
     public func newUsers(limit: Int = 10) throws -> [User] {
-        try database.read { db in try db.records(User.self, "SELECT \(User.selection()) FROM users ORDER BY id DESC LIMIT ?", [limit]) }
+        try database.read { db in try db.records(User.self, "SELECT \(User.selection.bare) FROM users ORDER BY id DESC LIMIT ?", [limit]) }
     }
 
     /// Members whose username, display name or email contains `query`.
@@ -209,7 +209,7 @@ extension ModerationStore {
             .replacingOccurrences(of: "_", with: "\\_") + "%"
         return try database.read { db in
             try db.records(User.self, """
-                SELECT \(User.selection()) FROM users WHERE username LIKE ?1 ESCAPE '\\' OR displayName LIKE ?1 ESCAPE '\\' OR email LIKE ?1 ESCAPE '\\'
+                SELECT \(User.selection.bare) FROM users WHERE username LIKE ?1 ESCAPE '\\' OR displayName LIKE ?1 ESCAPE '\\' OR email LIKE ?1 ESCAPE '\\'
                 ORDER BY id DESC LIMIT ?2
                 """, [pattern, limit])
         }

@@ -69,6 +69,7 @@ extension Payment: SQLRecord {
         "id", "publicID", "crewID", "userID", "purpose", "duesPeriodID", "provider", "providerReference", "amount", "currency", "orderName",
         "state", "receivedAmount", "refundedAmount", "checkoutURL", "failure", "refundReason", "createdAt", "expiresAt", "settledAt", "checkedAt",
     ]
+    static let selection = SQLSelection(columns, table: "payments")
 
     init(row: some PositionalRow, startingAt offset: Int) throws {
         try row.checkColumns(Self.columns, from: offset)
@@ -127,6 +128,7 @@ public struct DuesPeriod: Sendable, Equatable, StoredRecord {
 
 extension DuesPeriod: SQLRecord {
     static let columns = ["id", "crewID", "name", "amount", "dueOn", "createdBy", "createdAt", "closedAt"]
+    static let selection = SQLSelection(columns, table: "duesPeriods")
 
     init(row: some PositionalRow, startingAt offset: Int) throws {
         try row.checkColumns(Self.columns, from: offset)

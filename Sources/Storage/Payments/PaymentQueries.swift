@@ -64,7 +64,7 @@ extension PaymentStore {
                 guard !paid else { throw StorageError.duplicate }
             }
             if var open = try db.record(Payment.self, """
-                SELECT \(Payment.selection()) FROM payments WHERE crewID = ? AND userID = ? AND purpose = ? AND COALESCE(duesPeriodID, 0) = ? AND state = 'pending'
+                SELECT \(Payment.selection.bare) FROM payments WHERE crewID = ? AND userID = ? AND purpose = ? AND COALESCE(duesPeriodID, 0) = ? AND state = 'pending'
                 """, [request.crewID, request.userID, request.purpose.rawValue, request.duesPeriodID ?? 0]) {
                 if open.provider == request.provider, open.amount == request.amount, open.expiresAt > now.addingTimeInterval(60) {
                     return (open, false)
@@ -158,18 +158,18 @@ extension PaymentStore {
     // MARK: - Reads
 
     public func payment(publicID: String) throws -> Payment? {
-        try database.read { db in try db.record(Payment.self, "SELECT \(Payment.selection()) FROM payments WHERE publicID = ?", [publicID]) }
+        try database.read { db in try db.record(Payment.self, "SELECT \(Payment.selection.bare) FROM payments WHERE publicID = ?", [publicID]) }
     }
 
     public func payment(provider: String, reference: String) throws -> Payment? {
-        try database.read { db in try db.record(Payment.self, "SELECT \(Payment.selection()) FROM payments WHERE provider = ? AND providerReference = ?", [provider, reference]) }
+        try database.read { db in try db.record(Payment.self, "SELECT \(Payment.selection.bare) FROM payments WHERE provider = ? AND providerReference = ?", [provider, reference]) }
     }
 
     /// Attempts under way that the provider has not been asked about for `interval`, oldest first.
     public func openPayments(uncheckedFor interval: TimeInterval, now: Date = Date(), limit: Int = 50) throws -> [Payment] {
         try database.read { db in
             try db.records(Payment.self, """
-                SELECT \(Payment.selection()) FROM payments WHERE state = 'pending' AND createdAt < ? AND (checkedAt IS NULL OR checkedAt < ?) ORDER BY createdAt LIMIT ?
+                SELECT \(Payment.selection.bare) FROM payments WHERE state = 'pending' AND createdAt < ? AND (checkedAt IS NULL OR checkedAt < ?) ORDER BY createdAt LIMIT ?
                 """, [now.addingTimeInterval(-interval), now.addingTimeInterval(-interval), limit])
         }
     }
@@ -177,7 +177,7 @@ extension PaymentStore {
     /// Voided payments whose money has not all gone back yet.
     public func refundsOwed(limit: Int = 50) throws -> [Payment] {
         try database.read { db in
-            try db.records(Payment.self, "SELECT \(Payment.selection()) FROM payments WHERE state = 'voided' AND refundedAmount < receivedAmount ORDER BY id LIMIT ?", [limit])
+            try db.records(Payment.self, "SELECT \(Payment.selection.bare) FROM payments WHERE state = 'voided' AND refundedAmount < receivedAmount ORDER BY id LIMIT ?", [limit])
         }
     }
 
@@ -185,7 +185,7 @@ extension PaymentStore {
     public func joinPayment(crewID: Int64, userID: Int64) throws -> Payment? {
         try database.read { db in
             try db.record(Payment.self, """
-                SELECT \(Payment.selection()) FROM payments WHERE crewID = ? AND userID = ? AND purpose = 'join' AND state = 'paid' AND refundedAmount < receivedAmount
+                SELECT \(Payment.selection.bare) FROM payments WHERE crewID = ? AND userID = ? AND purpose = 'join' AND state = 'paid' AND refundedAmount < receivedAmount
                 ORDER BY id DESC LIMIT 1
                 """, [crewID, userID])
         }
@@ -195,7 +195,7 @@ extension PaymentStore {
     public func payments(userID: Int64, limit: Int = 100) throws -> [(payment: Payment, crewName: String, crewSlug: String)] {
         try database.read { db in
             try db.fetchAll("""
-                SELECT \(Payment.selection("payments")), crews.name, crews.slug FROM payments JOIN crews ON crews.id = payments.crewID
+                SELECT \(Payment.selection.qualified), crews.name, crews.slug FROM payments JOIN crews ON crews.id = payments.crewID
                 WHERE payments.userID = ? ORDER BY payments.id DESC LIMIT ?
                 """, [userID, limit]) { row in
                 (try Payment(row: row, startingAt: 0), try row.string(atIndex: Payment.columns.count), try row.string(atIndex: Payment.columns.count + 1))
@@ -205,7 +205,7 @@ extension PaymentStore {
 
     /// Every payment that holds or held money in a crew, for checking against the provider.
     public func payments(crewID: Int64) throws -> [Payment] {
-        try database.read { db in try db.records(Payment.self, "SELECT \(Payment.selection()) FROM payments WHERE crewID = ? ORDER BY id DESC", [crewID]) }
+        try database.read { db in try db.records(Payment.self, "SELECT \(Payment.selection.bare) FROM payments WHERE crewID = ? ORDER BY id DESC", [crewID]) }
     }
 
     /// Payments across the site for admins, newest first, optionally in one state.
@@ -214,7 +214,7 @@ extension PaymentStore {
     {
         try database.read { db in
             try db.fetchAll("""
-                SELECT \(Payment.selection("payments")), crews.name, crews.slug, users.username FROM payments
+                SELECT \(Payment.selection.qualified), crews.name, crews.slug, users.username FROM payments
                 JOIN crews ON crews.id = payments.crewID LEFT JOIN users ON users.id = payments.userID
                 WHERE (CAST(? AS text) IS NULL OR payments.state = ?) AND payments.id < ? ORDER BY payments.id DESC LIMIT ?
                 """, [state?.rawValue, state?.rawValue, before ?? Int64.max, limit]) { row in
@@ -271,7 +271,7 @@ extension PaymentStore {
     /// A crew's periods, the latest due first, with who has paid each online.
     public func duesPeriods(crewID: Int64, limit: Int = 24) throws -> [(period: DuesPeriod, paidBy: Set<Int64>)] {
         try database.read { db in
-            let periods = try db.records(DuesPeriod.self, "SELECT \(DuesPeriod.selection()) FROM duesPeriods WHERE crewID = ? ORDER BY dueOn DESC, id DESC LIMIT ?", [crewID, limit])
+            let periods = try db.records(DuesPeriod.self, "SELECT \(DuesPeriod.selection.bare) FROM duesPeriods WHERE crewID = ? ORDER BY dueOn DESC, id DESC LIMIT ?", [crewID, limit])
             var paid: [Int64: Set<Int64>] = [:]
             for (period, user) in try db.fetchAll(
                 "SELECT duesPeriodID, userID FROM payments WHERE crewID = ? AND purpose = 'dues' AND state = 'paid' AND userID IS NOT NULL", [crewID], {
@@ -346,7 +346,7 @@ extension AppDatabase {
     /// gives it back, and the sweep does if the provider cannot be reached.
     func voidJoinFee(_ db: SQLConnection, crewID: Int64, userID: Int64, why: String, paidAfter: Date? = nil) throws -> Payment? {
         guard var payment = try db.record(Payment.self, """
-            SELECT \(Payment.selection()) FROM payments WHERE crewID = ? AND userID = ? AND purpose = 'join' AND state = 'paid' AND refundedAmount < receivedAmount
+            SELECT \(Payment.selection.bare) FROM payments WHERE crewID = ? AND userID = ? AND purpose = 'join' AND state = 'paid' AND refundedAmount < receivedAmount
               AND settledAt >= ? ORDER BY id DESC LIMIT 1
             """, [crewID, userID, paidAfter ?? Date.distantPast]) else { return nil }
         payment.state = .voided

@@ -119,11 +119,10 @@ public struct FeedPage: Sendable {
 // costs per row (it was half of the feed's read), and a stored value of the wrong type is an
 // error for the page, not a trap.
 extension Post: SQLRecord {
-    /// The columns `init(row:)` reads, in its order (queries select `selection()`); `revision`,
+    /// The columns `init(row:)` reads, in its order (queries select `selection`); `revision`,
     /// last, is the triggers' (`RevisionsSchema`).
     static let columns = ["id", "authorID", "body", "bodyHTML", "createdAt", "updatedAt", "likeCount", "commentCount", "crewID", "hiddenAt", "commentsLocked"]
-    /// `columns` as a statement joining other tables selects them.
-    static let selection = columns.map { "posts." + $0 }.joined(separator: ", ")
+    static let selection = SQLSelection(columns, table: "posts")
 
     /// Reads the columns from `offset` on, where a joined row holds them after another table's.
     init(row: some PositionalRow, startingAt offset: Int) throws {
@@ -147,8 +146,9 @@ extension Post: SQLRecord {
 }
 
 extension Photo: SQLRecord {
-    /// The columns `init(row:)` reads, in its order (queries select `selection()`).
+    /// The columns `init(row:)` reads, in its order (queries select `selection`).
     static let columns = ["id", "postID", "position", "fileName", "mediaType", "width", "height", "byteCount", "tone", "jpegWidths"]
+    static let selection = SQLSelection(columns, table: "photos")
 
 
     init(row: some PositionalRow, startingAt offset: Int) throws {

@@ -42,7 +42,7 @@ extension ProfileStore {
         try database.readRows { connection in
             let counts = User.columns.count
             return try connection.fetchOne("""
-                SELECT \(User.selection("users")),
+                SELECT \(User.selection.qualified),
                        (SELECT count(*) FROM follows WHERE followeeID = users.id),
                        (SELECT count(*) FROM follows WHERE followerID = users.id),
                        (SELECT count(*) FROM posts WHERE authorID = users.id),
@@ -69,8 +69,8 @@ extension ProfileStore {
             // Ordered and bounded on the follows index's second column, so that a generic plan
             // reads only this member's follows (bounding users.id made PostgreSQL walk every user).
             let sql = followers
-                ? "SELECT \(User.selection("users")) FROM follows JOIN users ON users.id = follows.followerID WHERE follows.followeeID = ? AND follows.followerID < ? ORDER BY follows.followerID DESC LIMIT ?"
-                : "SELECT \(User.selection("users")) FROM follows JOIN users ON users.id = follows.followeeID WHERE follows.followerID = ? AND follows.followeeID < ? ORDER BY follows.followeeID DESC LIMIT ?"
+                ? "SELECT \(User.selection.qualified) FROM follows JOIN users ON users.id = follows.followerID WHERE follows.followeeID = ? AND follows.followerID < ? ORDER BY follows.followerID DESC LIMIT ?"
+                : "SELECT \(User.selection.qualified) FROM follows JOIN users ON users.id = follows.followeeID WHERE follows.followerID = ? AND follows.followeeID < ? ORDER BY follows.followeeID DESC LIMIT ?"
             let users = try db.records(User.self, sql, [userID, cursor ?? Int64.max, limit + 1])
             return (Array(users.prefix(limit)), users.count > limit ? users[limit - 1].id : nil)
         }

@@ -102,7 +102,7 @@ extension PushStore {
     /// The notification a push is about, as the bell shows it, if it is still the member's.
     public func notificationItem(id: Int64, userID: Int64) throws -> NotificationItem? {
         try database.read { db in
-            let found = try db.records(Notification.self, "SELECT \(Notification.selection()) FROM notifications WHERE id = ? AND userID = ?", [id, userID])
+            let found = try db.records(Notification.self, "SELECT \(Notification.selection.bare) FROM notifications WHERE id = ? AND userID = ?", [id, userID])
             return try database.items(db, found).first
         }
     }

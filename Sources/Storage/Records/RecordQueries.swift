@@ -41,7 +41,7 @@ extension RecordStore {
         try database.read { db in
             let levels = try database.visibleLevels(db, ownerID: userID, viewerID: viewerID)
             return try db.records(RunRecord.self, """
-                SELECT \(RunRecord.selection()) FROM records WHERE userID = ? AND startedAt >= ? AND startedAt < ? AND visibility IN (\(SQLConnection.placeholders(levels.count)))
+                SELECT \(RunRecord.selection.bare) FROM records WHERE userID = ? AND startedAt >= ? AND startedAt < ? AND visibility IN (\(SQLConnection.placeholders(levels.count)))
                 ORDER BY startedAt
                 """, [userID, from, to] + levels)
         }
@@ -51,7 +51,7 @@ extension RecordStore {
     public func recentMeetupsAttended(userID: Int64, now: Date = Date()) throws -> [Meetup] {
         try database.read { db in
             try db.records(Meetup.self, """
-                SELECT \(Meetup.selection()) FROM meetups WHERE startsAt BETWEEN ? AND ? AND (hostID = ?3 OR id IN
+                SELECT \(Meetup.selection.bare) FROM meetups WHERE startsAt BETWEEN ? AND ? AND (hostID = ?3 OR id IN
                     (SELECT meetupID FROM meetupApplications WHERE userID = ?3 AND status = 'accepted'))
                 ORDER BY startsAt DESC
                 """, [now.addingTimeInterval(-30 * 86_400), now.addingTimeInterval(86_400), userID])
@@ -62,7 +62,7 @@ extension RecordStore {
     public func leaderboard(crewID: Int64, from: Date, to: Date) throws -> [(user: User, meters: Int, runs: Int)] {
         try database.read { db in
             try db.fetchAll("""
-                SELECT \(User.selection("users")), sum(records.distanceMeters) AS meters, count(records.id) AS runs
+                SELECT \(User.selection.qualified), sum(records.distanceMeters) AS meters, count(records.id) AS runs
                 FROM crewMembers JOIN users ON users.id = crewMembers.userID
                 JOIN records ON records.userID = users.id AND records.startedAt >= ? AND records.startedAt < ? AND records.visibility != 'private'
                 WHERE crewMembers.crewID = ? AND crewMembers.role != 'pending' AND users.onLeaderboard = TRUE
@@ -76,13 +76,13 @@ extension RecordStore {
 
 extension AppDatabase {
     fileprivate func recordMade(userID: Int64, clientKey: String) throws -> RunRecord? {
-        try read { db in try db.record(RunRecord.self, "SELECT \(RunRecord.selection()) FROM records WHERE userID = ? AND clientKey = ?", [userID, clientKey]) }
+        try read { db in try db.record(RunRecord.self, "SELECT \(RunRecord.selection.bare) FROM records WHERE userID = ? AND clientKey = ?", [userID, clientKey]) }
     }
 
     fileprivate func insertRecord(_ record: RunRecord) throws -> RunRecord {
         try write { db in
             if let key = record.clientKey,
-               let first = try db.record(RunRecord.self, "SELECT \(RunRecord.selection()) FROM records WHERE userID = ? AND clientKey = ?", [record.userID, key]) {
+               let first = try db.record(RunRecord.self, "SELECT \(RunRecord.selection.bare) FROM records WHERE userID = ? AND clientKey = ?", [record.userID, key]) {
                 return first
             }
             var record = record

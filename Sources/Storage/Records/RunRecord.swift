@@ -50,8 +50,9 @@ public struct RunRecord: Codable, Sendable, Equatable, StoredRecord {
 }
 
 extension RunRecord: SQLRecord {
-    /// The columns `init(row:)` reads, in its order (queries select `selection()`).
+    /// The columns `init(row:)` reads, in its order (queries select `selection`).
     static let columns = ["id", "userID", "startedAt", "distanceMeters", "durationSeconds", "elevationGain", "note", "noteHTML", "visibility", "meetupID", "track", "createdAt", "splits", "clientKey"]
+    static let selection = SQLSelection(columns, table: "records")
 
     init(row: some PositionalRow, startingAt offset: Int) throws {
         try row.checkColumns(Self.columns, from: offset)

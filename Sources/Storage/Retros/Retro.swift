@@ -49,8 +49,9 @@ public struct Feedback: Codable, Sendable, Equatable, StoredRecord {
 }
 
 extension Retro: SQLRecord {
-    /// The columns `init(row:)` reads, in its order (queries select `selection()`).
+    /// The columns `init(row:)` reads, in its order (queries select `selection`).
     static let columns = ["id", "crewID", "meetupID", "name", "startsAt", "closedAt", "createdBy", "createdAt"]
+    static let selection = SQLSelection(columns, table: "retros")
 
     init(row: some PositionalRow, startingAt offset: Int) throws {
         try row.checkColumns(Self.columns, from: offset)
@@ -70,8 +71,9 @@ extension Retro: SQLRecord {
 }
 
 extension Feedback: SQLRecord {
-    /// The columns `init(row:)` reads, in its order (queries select `selection()`).
+    /// The columns `init(row:)` reads, in its order (queries select `selection`).
     static let columns = ["id", "retroID", "authorID", "recipientID", "kind", "keyword", "description", "toStart", "createdAt", "updatedAt"]
+    static let selection = SQLSelection(columns, table: "retroFeedback")
 
     init(row: some PositionalRow, startingAt offset: Int) throws {
         try row.checkColumns(Self.columns, from: offset)

@@ -15,7 +15,7 @@ extension RetroStore {
         try database.write { db in
             guard let meetup = try db.record(Meetup.self, id: meetupID), meetup.hostID == hostID else { throw StorageError.forbidden }
             guard now >= meetup.endsAt else { throw StorageError.forbidden }
-            guard try db.record(Retro.self, "SELECT \(Retro.selection()) FROM retros WHERE meetupID = ?", [meetupID]) == nil else {
+            guard try db.record(Retro.self, "SELECT \(Retro.selection.bare) FROM retros WHERE meetupID = ?", [meetupID]) == nil else {
                 throw StorageError.duplicate
             }
             var retro = Retro(id: nil, crewID: nil, meetupID: meetupID, name: name, startsAt: startsAt, closedAt: nil, createdBy: hostID, createdAt: now)
@@ -25,7 +25,7 @@ extension RetroStore {
     }
 
     public func retro(meetupID: Int64) throws -> Retro? {
-        try database.read { db in try db.record(Retro.self, "SELECT \(Retro.selection()) FROM retros WHERE meetupID = ?", [meetupID]) }
+        try database.read { db in try db.record(Retro.self, "SELECT \(Retro.selection.bare) FROM retros WHERE meetupID = ?", [meetupID]) }
     }
 
     /// Who takes part in a retro: a crew's members; a meetup's host and those who attended.
@@ -33,14 +33,14 @@ extension RetroStore {
         try database.read { db in
             if let crewID = retro.crewID {
                 return try db.records(User.self, """
-                    SELECT \(User.selection("users")) FROM crewMembers JOIN users ON users.id = crewMembers.userID
+                    SELECT \(User.selection.qualified) FROM crewMembers JOIN users ON users.id = crewMembers.userID
                     WHERE crewMembers.crewID = ? AND crewMembers.role != 'pending' ORDER BY crewMembers.joinedAt
                     """, [crewID])
             }
             return try db.records(User.self, """
-                SELECT \(User.selection("users")) FROM users WHERE id = (SELECT hostID FROM meetups WHERE id = ?1)
+                SELECT \(User.selection.qualified) FROM users WHERE id = (SELECT hostID FROM meetups WHERE id = ?1)
                 UNION ALL
-                SELECT \(User.selection("users")) FROM meetupApplications a JOIN users ON users.id = a.userID
+                SELECT \(User.selection.qualified) FROM meetupApplications a JOIN users ON users.id = a.userID
                 WHERE a.meetupID = ?1 AND a.status = 'accepted' AND a.attended = TRUE
                 """, [retro.meetupID])
         }
@@ -54,7 +54,7 @@ extension RetroStore {
     }
 
     public func retros(crewID: Int64) throws -> [Retro] {
-        try database.read { db in try db.records(Retro.self, "SELECT \(Retro.selection()) FROM retros WHERE crewID = ? ORDER BY startsAt DESC", [crewID]) }
+        try database.read { db in try db.records(Retro.self, "SELECT \(Retro.selection.bare) FROM retros WHERE crewID = ? ORDER BY startsAt DESC", [crewID]) }
     }
 
     public func retro(id: Int64) throws -> Retro? {
@@ -113,7 +113,7 @@ extension RetroStore {
     /// What `authorID` wrote in a retro (only ever visible to its author).
     public func feedbackWritten(retroID: Int64, authorID: Int64) throws -> [(feedback: Feedback, recipient: User)] {
         try database.read { db in
-            let feedback = try db.records(Feedback.self, "SELECT \(Feedback.selection()) FROM retroFeedback WHERE retroID = ? AND authorID = ? ORDER BY id", [retroID, authorID])
+            let feedback = try db.records(Feedback.self, "SELECT \(Feedback.selection.bare) FROM retroFeedback WHERE retroID = ? AND authorID = ? ORDER BY id", [retroID, authorID])
             let recipients = try db.records(User.self, ids: Set(feedback.map(\.recipientID))).reduce(into: [Int64: User]()) { $0[$1.id ?? 0] = $1 }
             return feedback.compactMap { item in recipients[item.recipientID].map { (item, $0) } }
         }
@@ -123,7 +123,7 @@ extension RetroStore {
     public func feedbackReceived(retroID: Int64, recipientID: Int64, now: Date = Date()) throws -> [(feedback: Feedback, author: User)] {
         try database.read { db in
             guard let retro = try db.record(Retro.self, id: retroID), retro.hasStarted(at: now) else { return [] }
-            let feedback = try db.records(Feedback.self, "SELECT \(Feedback.selection()) FROM retroFeedback WHERE retroID = ? AND recipientID = ? ORDER BY kind, keyword", [retroID, recipientID])
+            let feedback = try db.records(Feedback.self, "SELECT \(Feedback.selection.bare) FROM retroFeedback WHERE retroID = ? AND recipientID = ? ORDER BY kind, keyword", [retroID, recipientID])
             let authors = try db.records(User.self, ids: Set(feedback.map(\.authorID))).reduce(into: [Int64: User]()) { $0[$1.id ?? 0] = $1 }
             return feedback.compactMap { item in authors[item.authorID].map { (item, $0) } }
         }
@@ -134,7 +134,7 @@ extension RetroStore {
     public func feedbackArchive(userID: Int64, now: Date = Date()) throws -> (items: [(feedback: Feedback, retro: Retro, crew: String)], counts: [(keyword: String, count: Int)]) {
         try database.read { db in
             let feedback = try db.fetchAll("""
-                SELECT \(Feedback.selection("retroFeedback")), coalesce(crews.name, meetups.title) AS crewName FROM retroFeedback
+                SELECT \(Feedback.selection.qualified), coalesce(crews.name, meetups.title) AS crewName FROM retroFeedback
                 JOIN retros ON retros.id = retroFeedback.retroID
                 LEFT JOIN crews ON crews.id = retros.crewID LEFT JOIN meetups ON meetups.id = retros.meetupID
                 WHERE retroFeedback.recipientID = ? AND retros.startsAt <= ? ORDER BY retros.startsAt DESC, retroFeedback.id

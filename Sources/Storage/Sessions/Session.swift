@@ -15,8 +15,9 @@ public struct Session: Codable, Sendable, Equatable {
 }
 
 extension Session: SQLRecord {
-    /// The columns `init(row:)` reads, in its order (queries select `selection()`).
+    /// The columns `init(row:)` reads, in its order (queries select `selection`).
     static let columns = ["id", "tokenHash", "userID", "csrfToken", "createdAt", "lastSeenAt"]
+    static let selection = SQLSelection(columns, table: "sessions")
 
 
     init(row: some PositionalRow, startingAt offset: Int) throws {

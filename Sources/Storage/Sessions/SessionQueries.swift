@@ -89,7 +89,7 @@ extension AppDatabase {
 
     fileprivate static func sessionSQL(warnings: String) -> String {
         """
-        SELECT \(Session.selection("sessions")), \(User.selection("users")),
+        SELECT \(Session.selection.qualified), \(User.selection.qualified),
                (SELECT count(*) FROM notifications WHERE notifications.userID = users.id AND readAt IS NULL),
                \(warnings)
         FROM sessions JOIN users ON users.id = sessions.userID

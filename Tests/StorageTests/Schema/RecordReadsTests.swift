@@ -37,20 +37,20 @@ struct RecordReadsTests {
         try same(Retro.self, sqlite, postgres)
         try same(Feedback.self, sqlite, postgres)
         try same(LogEntry.self, sqlite, postgres)
-        let settings = "SELECT \(MailSettings.selection()) FROM mailSettings ORDER BY userID"
+        let settings = "SELECT \(MailSettings.selection.bare) FROM mailSettings ORDER BY userID"
         let read: (AppDatabase) throws -> [MailSettings] = { database in
             try database.read { db in try db.fetchAll(settings) { try MailSettings(row: $0, startingAt: 0) } }
         }
         #expect(try read(sqlite).count == 3)
         #expect(try read(sqlite) == read(postgres))
-        let outbox = "SELECT \(OutboxMail.selection()) FROM outbox ORDER BY id"
+        let outbox = "SELECT \(OutboxMail.selection.bare) FROM outbox ORDER BY id"
         let mail: (AppDatabase) throws -> [OutboxMail] = { database in try database.read { db in try db.fetchAll(outbox, [], OutboxMail.init(row:)) } }
         #expect(try mail(sqlite).count == 1)
         #expect(try mail(sqlite) == mail(postgres))
     }
 
     private func same<Record: SQLRecord & Equatable>(_ type: Record.Type, _ sqlite: AppDatabase, _ postgres: AppDatabase) throws {
-        let sql = "SELECT \(Record.selection()) FROM \(Record.databaseTableName) ORDER BY id"
+        let sql = "SELECT \(Record.selection.bare) FROM \(Record.databaseTableName) ORDER BY id"
         let mine = try sqlite.read { db in try db.records(Record.self, sql) }
         let theirs = try postgres.read { db in try db.records(Record.self, sql) }
         #expect(!mine.isEmpty, "\(Record.databaseTableName) has a row to compare")
