@@ -3,7 +3,8 @@ extension AppDatabase {
     public var accounts: AccountStore { AccountStore(database: self) }
 }
 
-/// Members' accounts: sign-up, sign-in providers, email tokens. Handed out by `AppDatabase.accounts`; its reads and writes are in this folder's files.
+/// The reads and writes of one area, `AppDatabase.accounts`: its methods are in this folder's
+/// files, each an `extension AccountStore`.
 public struct AccountStore: Sendable {
     let database: AppDatabase
 }

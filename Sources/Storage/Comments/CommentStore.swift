@@ -3,7 +3,8 @@ extension AppDatabase {
     public var comments: CommentStore { CommentStore(database: self) }
 }
 
-/// Comments under posts. Handed out by `AppDatabase.comments`; its reads and writes are in this folder's files.
+/// The reads and writes of one area, `AppDatabase.comments`: its methods are in this folder's
+/// files, each an `extension CommentStore`.
 public struct CommentStore: Sendable {
     let database: AppDatabase
 }

@@ -3,7 +3,8 @@ extension AppDatabase {
     public var crews: CrewStore { CrewStore(database: self) }
 }
 
-/// Crews: members, the guestbook, the ledger, search. Handed out by `AppDatabase.crews`; its reads and writes are in this folder's files.
+/// The reads and writes of one area, `AppDatabase.crews`: its methods are in this folder's
+/// files, each an `extension CrewStore`.
 public struct CrewStore: Sendable {
     let database: AppDatabase
 }

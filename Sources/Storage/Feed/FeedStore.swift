@@ -3,7 +3,8 @@ extension AppDatabase {
     public var feed: FeedStore { FeedStore(database: self) }
 }
 
-/// Feeds, search and notifications. Handed out by `AppDatabase.feed`; its reads and writes are in this folder's files.
+/// The reads and writes of one area, `AppDatabase.feed`: its methods are in this folder's
+/// files, each an `extension FeedStore`.
 public struct FeedStore: Sendable {
     let database: AppDatabase
 }

@@ -3,7 +3,8 @@ extension AppDatabase {
     public var live: LiveStore { LiveStore(database: self) }
 }
 
-/// What live pages stream: talk, guestbooks, bells. Handed out by `AppDatabase.live`; its reads and writes are in this folder's files.
+/// The reads and writes of one area, `AppDatabase.live`: its methods are in this folder's
+/// files, each an `extension LiveStore`.
 public struct LiveStore: Sendable {
     let database: AppDatabase
 }

@@ -3,7 +3,8 @@ extension AppDatabase {
     public var mail: MailStore { MailStore(database: self) }
 }
 
-/// The outbox, mail settings and digests. Handed out by `AppDatabase.mail`; its reads and writes are in this folder's files.
+/// The reads and writes of one area, `AppDatabase.mail`: its methods are in this folder's
+/// files, each an `extension MailStore`.
 public struct MailStore: Sendable {
     let database: AppDatabase
 }

@@ -3,7 +3,8 @@ extension AppDatabase {
     public var meetups: MeetupStore { MeetupStore(database: self) }
 }
 
-/// Meetups: signups, places, check-in, search. Handed out by `AppDatabase.meetups`; its reads and writes are in this folder's files.
+/// The reads and writes of one area, `AppDatabase.meetups`: its methods are in this folder's
+/// files, each an `extension MeetupStore`.
 public struct MeetupStore: Sendable {
     let database: AppDatabase
 }

@@ -3,7 +3,8 @@ extension AppDatabase {
     public var moderation: ModerationStore { ModerationStore(database: self) }
 }
 
-/// Reports, moderation actions and their log, blocks. Handed out by `AppDatabase.moderation`; its reads and writes are in this folder's files.
+/// The reads and writes of one area, `AppDatabase.moderation`: its methods are in this folder's
+/// files, each an `extension ModerationStore`.
 public struct ModerationStore: Sendable {
     let database: AppDatabase
 }

@@ -3,7 +3,8 @@ extension AppDatabase {
     public var payments: PaymentStore { PaymentStore(database: self) }
 }
 
-/// Payments of fees and dues, and dues periods. Handed out by `AppDatabase.payments`; its reads and writes are in this folder's files.
+/// The reads and writes of one area, `AppDatabase.payments`: its methods are in this folder's
+/// files, each an `extension PaymentStore`.
 public struct PaymentStore: Sendable {
     let database: AppDatabase
 }

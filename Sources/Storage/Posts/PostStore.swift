@@ -3,7 +3,8 @@ extension AppDatabase {
     public var posts: PostStore { PostStore(database: self) }
 }
 
-/// Posts, their photos, likes and bookmarks. Handed out by `AppDatabase.posts`; its reads and writes are in this folder's files.
+/// The reads and writes of one area, `AppDatabase.posts`: its methods are in this folder's
+/// files, each an `extension PostStore`.
 public struct PostStore: Sendable {
     let database: AppDatabase
 }

@@ -3,7 +3,8 @@ extension AppDatabase {
     public var profiles: ProfileStore { ProfileStore(database: self) }
 }
 
-/// Profiles: follows, profile fields, verified workplaces. Handed out by `AppDatabase.profiles`; its reads and writes are in this folder's files.
+/// The reads and writes of one area, `AppDatabase.profiles`: its methods are in this folder's
+/// files, each an `extension ProfileStore`.
 public struct ProfileStore: Sendable {
     let database: AppDatabase
 }

@@ -3,7 +3,8 @@ extension AppDatabase {
     public var push: PushStore { PushStore(database: self) }
 }
 
-/// Push subscriptions and the push queue. Handed out by `AppDatabase.push`; its reads and writes are in this folder's files.
+/// The reads and writes of one area, `AppDatabase.push`: its methods are in this folder's
+/// files, each an `extension PushStore`.
 public struct PushStore: Sendable {
     let database: AppDatabase
 }

@@ -3,7 +3,8 @@ extension AppDatabase {
     public var records: RecordStore { RecordStore(database: self) }
 }
 
-/// Run records. Handed out by `AppDatabase.records`; its reads and writes are in this folder's files.
+/// The reads and writes of one area, `AppDatabase.records`: its methods are in this folder's
+/// files, each an `extension RecordStore`.
 public struct RecordStore: Sendable {
     let database: AppDatabase
 }

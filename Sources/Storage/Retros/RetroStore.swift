@@ -3,7 +3,8 @@ extension AppDatabase {
     public var retros: RetroStore { RetroStore(database: self) }
 }
 
-/// Keyword retrospectives and their feedback. Handed out by `AppDatabase.retros`; its reads and writes are in this folder's files.
+/// The reads and writes of one area, `AppDatabase.retros`: its methods are in this folder's
+/// files, each an `extension RetroStore`.
 public struct RetroStore: Sendable {
     let database: AppDatabase
 }

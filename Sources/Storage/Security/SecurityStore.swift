@@ -3,7 +3,8 @@ extension AppDatabase {
     public var security: SecurityStore { SecurityStore(database: self) }
 }
 
-/// Rate limits shared by servers. Handed out by `AppDatabase.security`; its reads and writes are in this folder's files.
+/// The reads and writes of one area, `AppDatabase.security`: its methods are in this folder's
+/// files, each an `extension SecurityStore`.
 public struct SecurityStore: Sendable {
     let database: AppDatabase
 }

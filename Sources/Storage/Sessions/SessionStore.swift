@@ -3,7 +3,8 @@ extension AppDatabase {
     public var sessions: SessionStore { SessionStore(database: self) }
 }
 
-/// Sessions and the member each one is. Handed out by `AppDatabase.sessions`; its reads and writes are in this folder's files.
+/// The reads and writes of one area, `AppDatabase.sessions`: its methods are in this folder's
+/// files, each an `extension SessionStore`.
 public struct SessionStore: Sendable {
     let database: AppDatabase
 }
