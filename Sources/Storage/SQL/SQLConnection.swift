@@ -49,6 +49,7 @@ final class SQLConnection: @unchecked Sendable {
     @discardableResult
     func run(_ sql: String, _ arguments: [(any SQLBindable)?] = [], planEachRun: Bool = false, _ body: (SQLRow) throws -> Void = { _ in }) throws -> Int {
         let values = SQLValue.list(arguments)
+        if let log = Self.statementLog { log.add(sql, values) }
         switch backend {
         case .sqlite(let connection): return try connection.run(sql, values) { try body(.sqlite($0)) }
         case .postgres(let connection): return try connection.run(sql, values, planEachRun: planEachRun) { try body(.postgres($0)) }

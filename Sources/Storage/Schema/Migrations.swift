@@ -33,6 +33,7 @@ enum Migrations {
         migrator.registerMigration("v25 jpeg widths", migrate: { db in try db.execute(sql: JPEGWidthsSchema.sql(.sqlite)) })
         migrator.registerMigration("v26 record keys", migrate: { db in try db.execute(sql: RecordKeysSchema.sql(.sqlite)) })
         migrator.registerMigration("v27 display names indexed for search", migrate: { _ in })  // PostgreSQL's alone: DisplayNameSearchSchema
+        migrator.registerMigration("v28 crews by activity", migrate: { db in try db.execute(sql: CrewActivitySchema.sql) })
         return migrator
     }
 }

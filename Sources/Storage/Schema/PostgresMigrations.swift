@@ -38,6 +38,7 @@ enum PostgresMigrations {
         ("v25 jpeg widths", JPEGWidthsSchema.sql(.postgres)),
         ("v26 record keys", RecordKeysSchema.sql(.postgres)),
         ("v27 display names indexed for search", DisplayNameSearchSchema.postgres),
+        ("v28 crews by activity", CrewActivitySchema.sql),
     ]
 
     private static func apply(_ sql: String, as names: [String], on connection: PostgresConnection) throws {
