@@ -40,6 +40,18 @@ import TestSupport
             _ = try database.meetups.meetups(MeetupFilter(), viewerID: jun, after: nil)
             _ = try database.accounts.user(username: "mina")
             _ = try database.feed.searchUsers("mina")
+            _ = try database.feed.bookmarkedPosts(userID: jun, before: nil)
+            _ = try database.crews.crew(slug: "river")
+            _ = try database.crews.crewMembers(crewID: crew)
+            _ = try database.crews.crewRole(crewID: crew, userID: jun)
+            _ = try database.meetups.meetup(id: 1)
+            _ = try database.meetups.participants(meetupID: 1)
+            _ = try database.meetups.application(meetupID: 1, userID: jun)
+            _ = try database.meetups.attendance(userID: mina)
+            let day = Date()
+            _ = try database.records.records(userID: mina, from: day.addingTimeInterval(-31 * 86_400), to: day, viewerID: jun)
+            _ = try database.sessions.sessionCount(userID: mina)
+            _ = try database.feed.searchPosts("river run", viewerID: jun)
         }
         let statements = log.all.filter { $0.sql.trimmingCharacters(in: .whitespacesAndNewlines).uppercased().hasPrefix("SELECT") }
         #expect(statements.count > 10)
