@@ -35,15 +35,6 @@ enum TextKeys {
             "struct TextKey: Hashable, Sendable {",
             "    let name: String",
             "    fileprivate init(_ name: String) { self.name = name }",
-            "",
-            "    /// The key called `name`, for a name read from outside (a cookie): nil for none.",
-            "    static func named(_ name: String) -> TextKey? { allNames.contains(name) ? TextKey(name) : nil }",
-            "",
-            "    private static let allNames: Set<String> = [",
-        ]
-        lines += keys.sorted().map { "        \(literal($0))," }
-        lines += [
-            "    ]",
             "}",
             "",
             "/// A counted text of the catalogs, `name_one` and `name_other`: `.time.minute_count`.",

@@ -1,8 +1,8 @@
 import Foundation
 import Synchronization
 
-/// The statements a piece of code runs, written down while `SQLConnection.$statementLog` is
-/// bound (`QueryPlanTests` reads their plans); nil, and nothing written, on a server.
+/// The statements a piece of code runs, written down inside
+/// `SQLConnection.recordingStatements(into:)` (`QueryPlanTests` reads their plans).
 final class StatementLog: Sendable {
     private let statements = Mutex<[(sql: String, values: [SQLValue])]>([])
 
@@ -15,6 +15,16 @@ final class StatementLog: Sendable {
 
 extension SQLConnection {
     @TaskLocal static var statementLog: StatementLog?
+    /// How many recordings run: none on a server, where a statement then pays one atomic load
+    /// instead of a task-local lookup.
+    static let recordings = Atomic<Int>(0)
+
+    /// Runs `body`, writing every statement it runs into `log`.
+    static func recordingStatements<T>(into log: StatementLog, _ body: () throws -> T) throws -> T {
+        recordings.add(1, ordering: .relaxed)
+        defer { recordings.subtract(1, ordering: .relaxed) }
+        return try $statementLog.withValue(log, operation: body)
+    }
 }
 
 /// One step of a query plan: SQLite's `EXPLAIN QUERY PLAN` row (its id, the step it is

@@ -49,7 +49,7 @@ final class SQLConnection: @unchecked Sendable {
     @discardableResult
     func run(_ sql: String, _ arguments: [(any SQLBindable)?] = [], planEachRun: Bool = false, _ body: (SQLRow) throws -> Void = { _ in }) throws -> Int {
         let values = SQLValue.list(arguments)
-        if let log = Self.statementLog { log.add(sql, values) }
+        if Self.recordings.load(ordering: .relaxed) > 0, let log = Self.statementLog { log.add(sql, values) }
         switch backend {
         case .sqlite(let connection): return try connection.run(sql, values) { try body(.sqlite($0)) }
         case .postgres(let connection): return try connection.run(sql, values, planEachRun: planEachRun) { try body(.postgres($0)) }
@@ -76,32 +76,6 @@ final class SQLConnection: @unchecked Sendable {
             if value == nil { value = try decode(row) }
         }
         return value
-    }
-
-    /// The operator that matches `search`'s `LIKE` pattern ignoring case (`SQLConnection.like`).
-    func like(_ search: SearchText) -> String {
-        Self.like(search, engine: engine)
-    }
-
-    /// The operator that matches `search`'s `LIKE` pattern ignoring case, as SQLite's `LIKE`
-    /// does for ASCII: PostgreSQL's `ILIKE`, or its plain `LIKE` when the text has no letter
-    /// with a case (Hangul, digits): the same rows, matched byte by byte instead of through
-    /// `lower()` on every row (a scan of 10,000 display names: 3.4 → 2.0 ms).
-    static func like(_ search: SearchText, engine: Engine) -> String {
-        engine == .postgres && search.hasCase ? "ILIKE" : "LIKE"
-    }
-
-    /// A subquery of the ids in `placeholder`, bound to a JSON array of integers
-    /// (`jsonArray`), so that one prepared statement serves any number of ids.
-    func idList(_ placeholder: String) -> String {
-        Self.idList(placeholder, engine: engine)
-    }
-
-    static func idList(_ placeholder: String, engine: Engine) -> String {
-        switch engine {
-        case .sqlite: "SELECT value FROM json_each(\(placeholder))"
-        case .postgres: "SELECT CAST(value AS bigint) FROM json_array_elements_text(CAST(\(placeholder) AS json))"
-        }
     }
 
     /// `?, ?, ?` for `count` arguments (at least one, so that `IN (…)` stays valid).

@@ -112,7 +112,7 @@ extension App {
         }
         var flash: String?
         // The cookie is outside data: only a name of the catalogs' flash texts shows.
-        if let name = context.flash, name.allSatisfy({ $0.isLetter || $0 == "_" }), let key = TextKey.named("flash." + name) {
+        if let name = context.flash, name.allSatisfy({ $0.isLetter || $0 == "_" }), let key = TextKey.flash.named(name) {
             flash = localizer.text(key, language)
         }
         return LayoutView(

@@ -27,7 +27,7 @@ import TestSupport
             meetingPlace: "", feeAmount: 0, feeCurrency: "KRW", feePeriod: .month, joinPolicy: .open, memberCap: nil), inviteCode: nil).storedID
 
         let log = StatementLog()
-        try SQLConnection.$statementLog.withValue(log) {
+        try SQLConnection.recordingStatements(into: log) {
             _ = try database.feed.homeFeed(userID: jun, before: nil)
             _ = try database.feed.publicFeed(before: nil, viewerID: jun)
             _ = try database.feed.tagFeed(tag: "한강", before: nil, viewerID: nil)
