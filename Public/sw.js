@@ -4,7 +4,7 @@
 // that was shown to a member. Push messages show as notifications; a tap opens their page.
 const REVISION = "__REVISION__";
 const CACHE = "moim-" + REVISION;
-const FILES = ["/offline.html", "/css/moim.css", "/js/app.js", "/js/live.js", "/js/outbox.js", "/js/recorder.js", "/icons/moim.svg", "/icons/icon-192.png"];
+const FILES = ["/offline.html", "/css/moim.css", "/js/app.js", "/js/suggest.js", "/js/live.js", "/js/outbox.js", "/js/recorder.js", "/icons/moim.svg", "/icons/icon-192.png"];
 importScripts("/js/outbox.js");
 
 self.addEventListener("install", (event) => {

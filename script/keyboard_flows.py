@@ -120,6 +120,61 @@ def page_checks(driver, name):
     check(stops > 3, f"{name}: the focus order follows the page ({stops} stops)")
 
 
+def ax_node(driver, role, name_part=""):
+    """The first node of Chromium's accessibility tree with `role` whose name holds `name_part`, as
+    {name, properties}; None if there is none."""
+    for node in driver.execute_cdp_cmd("Accessibility.getFullAXTree", {})["nodes"]:
+        name = node.get("name", {}).get("value") or ""
+        if not node.get("ignored") and node.get("role", {}).get("value") == role and name_part in name:
+            return {"name": name, "properties": {p["name"]: p.get("value", {}).get("value") for p in node.get("properties", [])}}
+    return None
+
+
+def wait_for(driver, script, seconds=3):
+    for _ in range(int(seconds / 0.05)):
+        if driver.execute_script("return " + script):
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def suggestions(driver, size):
+    """The search box's suggestions as a combobox: typed into, announced, chosen by arrows,
+    opened by Enter, closed by Escape; Enter with nothing chosen still searches."""
+    expanded = "document.getElementById('site-search').getAttribute('aria-expanded') === 'true'"
+    driver.get(BASE + "/")
+    type_into(driver, "#site-search", "keyb")
+    check(wait_for(driver, expanded), f"suggestions at {size}: two characters open the list")
+    box = ax_node(driver, "combobox", "Search")
+    check(box is not None and box["properties"].get("expanded") is True and box["properties"].get("autocomplete") == "list",
+          f"suggestions at {size}: the box is an expanded combobox with a list ({box})")
+    status = driver.execute_script("return document.querySelector('form.site-search [role=status]').textContent")
+    check("suggestion" in status, f"suggestions at {size}: the number of suggestions is announced ({status!r})")
+    press(driver, Keys.ARROW_DOWN)
+    chosen = active(driver, "document.getElementById(e.getAttribute('aria-activedescendant'))?.getAttribute('href')")
+    option = ax_node(driver, "option", "Keyboard Crew")
+    check(active(driver, "e.id") == "site-search" and chosen == "/crews/keys" and option and option["properties"].get("selected") is True,
+          f"suggestions at {size}: Down chooses the crew while the focus stays in the box ({chosen}, {option})")
+    press(driver, Keys.ARROW_UP)
+    check(active(driver, "document.getElementById(e.getAttribute('aria-activedescendant'))?.classList.contains('suggest-all')"),
+          f"suggestions at {size}: Up from the first option wraps to the search itself")
+    press(driver, Keys.ARROW_DOWN)
+    submit(driver, Keys.ENTER)
+    check(driver.current_url.endswith("/crews/keys"), f"suggestions at {size}: Enter opens the chosen crew ({driver.current_url})")
+
+    driver.get(BASE + "/")
+    type_into(driver, "#site-search", "runn")
+    check(wait_for(driver, expanded), f"suggestions at {size}: people are suggested")
+    press(driver, Keys.ESCAPE)
+    check(wait_for(driver, "!(" + expanded + ")") and active(driver, "e.value") == "runn", f"suggestions at {size}: Escape closes the list")
+    press(driver, Keys.ESCAPE)
+    check(active(driver, "e.value") == "", f"suggestions at {size}: a second Escape empties the box")
+    driver.switch_to.active_element.send_keys("Morning")
+    submit(driver, Keys.ENTER)
+    check("/search?q=Morning" in driver.current_url and "loop done, 10 km" in driver.page_source,
+          f"suggestions at {size}: Enter with nothing chosen searches the posts")
+
+
 def signed_in(driver, member):
     driver.get(BASE + "/healthz")
     driver.delete_all_cookies()
@@ -149,6 +204,8 @@ def main():
             driver.set_window_size(width, 900)  # below Chromium's smallest window when given as a flag
             drivers.append(driver)
             size = f"{width} px"
+
+            suggestions(driver, size)
 
             # A newcomer signs up: a mistake first, announced, then right.
             driver.get(BASE + "/signup")

@@ -19,6 +19,7 @@ enum Paths {
     /// A newcomer from a provider picks a username.
     static let providerSignup = "/signup/provider"
     static let search = "/search"
+    static let searchSuggestions = "/search/suggest"
 
     static let newPost = "/posts/new"
     /// A signed-in browser's event stream.

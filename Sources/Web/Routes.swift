@@ -23,6 +23,7 @@ enum Routes {
         router.get(Paths.bookmarks, app.page(app.bookmarks))
         router.get(Paths.notifications, app.page(app.notifications))
         router.get(Paths.search, app.page(app.search))
+        router.get(Paths.searchSuggestions, app.page(app.searchSuggest))
         router.get(Paths.events, app.page(app.liveEvents))
 
         // MARK: - Posts

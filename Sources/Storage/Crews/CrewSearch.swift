@@ -41,6 +41,20 @@ extension CrewStore {
         }
     }
 
+    /// Crews whose name contains `query` (suggestions), the most members first, of those the
+    /// first `SearchText.keysRead` keys of `nameKeys` name.
+    public func crewsNamed(_ query: String, limit: Int = 5) throws -> [Crew] {
+        let search = SearchText(query)
+        guard !search.isEmpty else { return [] }
+        let range = search.keyRange
+        return try database.readRows { db in
+            try db.fetchAll("""
+                SELECT \(Crew.selection.bare) FROM crews WHERE id IN (\(AppDatabase.namedIDs(kind: "crew"))) AND hiddenAt IS NULL
+                ORDER BY memberCount DESC, id LIMIT ?3
+                """, [range.lower, range.upper, limit]) { try Crew(row: $0, startingAt: 0) }
+        }
+    }
+
     /// Crews `userID` has not joined: those the people they follow belong to, then those in
     /// their region or of the sports of their crews, biggest first.
     public func recommendedCrews(userID: Int64, region: String?, limit: Int = 6) throws -> [Crew] {

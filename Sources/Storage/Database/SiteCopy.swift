@@ -34,12 +34,12 @@ extension AppDatabase {
         "duesPeriods", "payments", "crewLedger", "crewComments", "meetups", "meetupGroups", "meetupApplications", "meetupTalk", "meetupBookmarks",
         "checkinAttempts", "notifications", "reports", "moderationLog", "warnings", "blocks", "records", "retros", "retroFeedback",
         "mailSettings", "emailTokens", "outbox", "mailCursors", "timeline", "rateEvents", "identities", "signInAttempts", "pendingIdentities",
-        "workplaceCodes", "siteKeys", "pushSubscriptions", "pushPreferences", "pushQueue",
+        "workplaceCodes", "siteKeys", "pushSubscriptions", "pushPreferences", "pushQueue", "postGrams", "nameKeys", "tagCounts",
     ]
 
     /// Tables whose triggers keep other tables or columns (timelines, mail settings,
-    /// revisions): quiet during the copy, since what they keep is copied as it is.
-    fileprivate static let tablesWithTriggers = ["users", "posts", "comments", "photos", "follows", "crewMembers"]
+    /// revisions, search keys): quiet during the copy, since what they keep is copied as it is.
+    fileprivate static let tablesWithTriggers = ["users", "posts", "comments", "photos", "follows", "crewMembers", "postTags", "crews", "meetups"]
 
     /// Copies this SQLite site into `target`, an empty PostgreSQL database, in one
     /// transaction: every row of every table, ids kept and identities continued after them,

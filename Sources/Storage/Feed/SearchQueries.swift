@@ -15,104 +15,92 @@ public enum SearchMarker {
 }
 
 extension FeedStore {
-    /// Posts containing `query`, best matches first. The trigram index answers queries of three
-    /// characters or more (any language, any substring); shorter ones, such as two-syllable
-    /// Korean words, fall back to a bounded scan of recent posts.
+    /// Posts containing `query`, newest first, each with an excerpt around its first match.
+    /// Each kind of text is read through an index, newest match first, until the page is full:
+    /// a search costs the same on a site of ten thousand posts as on one of a million.
+    /// - Two Hangul syllables (러닝, 한강): `postGrams`.
+    /// - Three characters or more, any language: the trigram index (SQLite's FTS5 table,
+    ///   PostgreSQL's `pg_trgm`).
+    /// - Anything shorter (`5k`, one syllable): the newest 5,000 posts, read in order.
     public func searchPosts(_ query: String, viewerID: Int64?, limit: Int = 20) throws -> [PostMatch] {
         let search = SearchText(query)
         guard !search.isEmpty else { return [] }
-        // The ids found, best first, with their excerpts.
-        let found: [(id: Int64, excerpt: String)]
-        if search.usesIndex, database.engine.searchesThroughTables {
-            // The matches and their snippets, two statements: one snapshot.
-            found = try database.read { db in
-                let phrase = search.phrase
-                // bm25 over every match of a common word took 20-40 ms; ranking the newest 500
-                // matches takes a few, whatever the size of the site.
-                let ids = try db.values("""
-                    SELECT rowid FROM (
-                        SELECT rowid, bm25(postSearch) AS score FROM postSearch WHERE postSearch MATCH ? ORDER BY rowid DESC LIMIT 500
-                    ) ORDER BY score LIMIT ?
-                    """, [phrase, limit], as: Int64.self)
-                guard !ids.isEmpty else { return [] }
-                let excerpts = try db.fetchAll("""
-                    SELECT rowid, snippet(postSearch, 0, char(1), char(2), '…', 24) AS excerpt FROM postSearch
-                    WHERE postSearch MATCH ? AND rowid IN (SELECT value FROM json_each(?))
-                    """, [phrase, SQLConnection.jsonArray(ids)]) { (try $0.decode(Int64.self, atIndex: 0), try $0.decode(String.self, atIndex: 1)) }
-                    .reduce(into: [Int64: String]()) { $0[$1.0] = $1.1 }
-                return ids.map { ($0, excerpts[$0] ?? "") }
-            }
-        } else {
-            found = try database.readRows { db in
-                // From three characters on PostgreSQL, pg_trgm's index answers LIKE and ILIKE;
-                // the newest 500 matches are ranked by trigram similarity, as SQLite ranks them
-                // by bm25. Planned for the word searched: a common one is found faster walking
-                // the newest posts, a rare one through the index, and the one plan for any word
-                // read all 12,000 matches of a common one. Shorter text: the newest posts.
-                let (matches, arguments): (String, [any SQLBindable]) = search.usesIndex
-                    ? ("""
-                        SELECT id, body FROM (SELECT id, body FROM posts WHERE body \(db.like(search)) ? ESCAPE '\\' ORDER BY id DESC LIMIT 500) AS found
-                        ORDER BY similarity(body, ?) DESC, id DESC LIMIT ?
-                        """, [search.containsPattern, search.text, limit])
-                    : ("""
-                        SELECT id, body FROM (SELECT id, body FROM posts ORDER BY id DESC LIMIT 5000) AS recent
-                        WHERE body \(db.like(search)) ? ESCAPE '\\' ORDER BY id DESC LIMIT ?
-                        """, [search.containsPattern, limit])
-                return try db.fetchAll(matches, arguments, planEachRun: search.usesIndex) { row in
+        // Twice the page, since some of them may be hidden from this viewer.
+        let wanted = limit * 2
+        let found = try database.readRows { db -> [(id: Int64, excerpt: String)] in
+            let bodies = { (ids: [Int64]) in
+                try db.fetchAll("SELECT id, body FROM posts WHERE id IN (\(db.idList("?"))) ORDER BY id DESC", [SQLConnection.jsonArray(ids)]) { row in
                     (try row.decode(Int64.self, atIndex: 0), AppDatabase.excerpt(of: try row.decode(String.self, atIndex: 1), around: search.text))
                 }
+            }
+            if search.isHangulPair {
+                return try bodies(db.values("SELECT postID FROM postGrams WHERE gram = ? ORDER BY postID DESC LIMIT ?", [search.text, wanted], as: Int64.self))
+            }
+            if search.usesIndex, database.engine.searchesThroughTables {
+                // No bm25: ranking needs the count of every match of each trigram, 12 ms for a
+                // common word on 100,000 posts. The newest matches are read and the walk stops.
+                return try bodies(db.values("""
+                    SELECT rowid FROM postSearch WHERE postSearch MATCH ? ORDER BY rowid DESC LIMIT ?
+                    """, [search.phrase, wanted], as: Int64.self))
+            }
+            // From three characters on PostgreSQL, pg_trgm's index answers LIKE and ILIKE,
+            // planned for the word searched: a common one is found faster walking the newest
+            // posts, a rare one through the index. Shorter text: the newest posts.
+            let (matches, arguments): (String, [any SQLBindable]) = search.usesIndex
+                ? ("SELECT id, body FROM posts WHERE body \(db.like(search)) ? ESCAPE '\\' ORDER BY id DESC LIMIT ?", [search.containsPattern, wanted])
+                : ("""
+                    SELECT id, body FROM (SELECT id, body FROM posts ORDER BY id DESC LIMIT 5000) AS recent
+                    WHERE body \(db.like(search)) ? ESCAPE '\\' ORDER BY id DESC LIMIT ?
+                    """, [search.containsPattern, wanted])
+            return try db.fetchAll(matches, arguments, planEachRun: search.usesIndex) { row in
+                (try row.decode(Int64.self, atIndex: 0), AppDatabase.excerpt(of: try row.decode(String.self, atIndex: 1), around: search.text))
             }
         }
         let items = try database.readRows { try database.feedItems($0, postIDs: found.map(\.id), viewerID: viewerID) }
         let excerpts = Dictionary(found, uniquingKeysWith: { first, _ in first })
-        return items.map { PostMatch(item: $0, excerpt: excerpts[$0.post.id ?? 0] ?? "") }
+        return items.prefix(limit).map { PostMatch(item: $0, excerpt: excerpts[$0.post.id ?? 0] ?? "") }
     }
 
-    /// Members whose username starts with, or display name contains, `query`: the member of
-    /// that very username or display name first, then the others by username.
+    /// Members whose username starts with `query`, or whose display name contains it: the
+    /// member of that very username or display name first, then the others by username.
+    /// Found through `nameKeys`, of which the first `SearchText.keysRead` in order are read.
     public func searchUsers(_ query: String, limit: Int = 10) throws -> [User] {
         let search = SearchText(query)
         guard !search.isEmpty else { return [] }
-        // Both statements are planned for the text searched: on PostgreSQL a rare text is found
-        // through the trigram index of display names, a common one by walking the usernames.
+        let range = search.keyRange
         return try database.readRows { db in
-            // Usernames are a–z, 0–9 and _: text that can start one is also found as a range of
-            // the username index, walked in order until the page is full (10,000 members named
-            // "Runner …" were all sorted before: 10 ms on PostgreSQL).
-            if search.text.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }) {
-                let username = search.text.lowercased()
-                return try db.fetchAll("""
-                    SELECT * FROM (SELECT \(User.selection.qualified), 0 AS rank FROM users WHERE username = ?1) AS exact
-                    UNION ALL
-                    SELECT * FROM (
-                        SELECT \(User.selection.qualified), 1 AS rank FROM users
-                        WHERE ((username >= ?1 AND username < ?2) OR displayName \(db.like(search)) ?3 ESCAPE '\\') AND username <> ?1
-                        ORDER BY username LIMIT ?4
-                    ) AS others
-                    ORDER BY rank, username LIMIT ?4
-                    """, [username, username + "~", search.containsPattern, limit], planEachRun: true) { try User(row: $0, startingAt: 0) }
-            }
-            // Other text (Hangul, spaces) is in display names only: one read of the members
-            // beats walking them in username order.
-            return try db.fetchAll("""
-                SELECT \(User.selection.bare) FROM users WHERE displayName \(db.like(search)) ?1 ESCAPE '\\' ORDER BY displayName = ?2 DESC, username LIMIT ?3
-                """, [search.containsPattern, search.text, limit], planEachRun: true) { try User(row: $0, startingAt: 0) }
+            try db.fetchAll("""
+                SELECT \(User.selection.bare) FROM users WHERE id IN (\(AppDatabase.namedIDs(kind: "user")))
+                ORDER BY (username = ?3 OR lower(displayName) = ?3) DESC, username LIMIT ?4
+                """, [range.lower, range.upper, search.asciiLowercased, limit]) { try User(row: $0, startingAt: 0) }
         }
     }
 
-    /// Tags starting with `prefix` (normalised), most used first, with their post counts.
+    /// Tags starting with `prefix` (normalised), most used first, with their post counts: of the
+    /// first `SearchText.keysRead` tags in order, from `tagCounts`.
     public func searchTags(_ prefix: String, limit: Int = 10) throws -> [(tag: String, posts: Int)] {
         guard !prefix.isEmpty else { return [] }
         return try database.readRows { db in
-            // A range on the primary key instead of LIKE, which would not use the index.
             try db.fetchAll("""
-                SELECT tag, count(*) AS posts FROM postTags WHERE tag >= ? AND tag < ? GROUP BY tag ORDER BY posts DESC, tag LIMIT ?
+                SELECT tag, posts FROM (
+                    SELECT tag, posts FROM tagCounts WHERE tag >= ? AND tag < ? AND posts > 0 ORDER BY tag LIMIT \(SearchText.keysRead)
+                ) AS named ORDER BY posts DESC, tag LIMIT ?
                 """, [prefix, prefix + "\u{10FFFF}", limit]) { (try $0.decode(String.self, atIndex: 0), try $0.decode(Int.self, atIndex: 1)) }
         }
     }
 }
 
 extension AppDatabase {
+    /// A subquery of the ids of items of `kind` whose name holds a text, given the
+    /// placeholders its key range (`SearchText.keyRange`) is bound to.
+    static func namedIDs(kind: String, from lower: String = "?1", to upper: String = "?2") -> String {
+        """
+        SELECT itemID FROM (
+            SELECT itemID FROM nameKeys WHERE kind = '\(kind)' AND key >= \(lower) AND key < \(upper) ORDER BY kind, key LIMIT \(SearchText.keysRead)
+        ) AS named
+        """
+    }
+
     static func excerpt(of body: String, around query: String) -> String {
         guard let range = body.range(of: query, options: .caseInsensitive) else { return String(body.prefix(160)) }
         let start = body.index(range.lowerBound, offsetBy: -60, limitedBy: body.startIndex) ?? body.startIndex

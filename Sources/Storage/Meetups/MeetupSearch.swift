@@ -19,6 +19,8 @@ public struct MeetupFilter: Sendable {
     /// Only meetups for verified office workers.
     public var workplaceOnly = false
     public var keyword: String?
+    /// Meetups whose title contains this text, found through `nameKeys` (suggestions).
+    public var named: String?
     public var crewID: Int64?
     /// Meetups whose meeting point lies in these ranges (a near search's first cut).
     public var area: (latitudes: ClosedRange<Double>, longitudes: ClosedRange<Double>)?
@@ -174,6 +176,10 @@ extension AppDatabase {
         if let keyword = filter.keyword.map(SearchText.init), !keyword.isEmpty {
             let pattern = keyword.containsPattern, like = SQLConnection.like(keyword, engine: engine)
             add("(title \(like) ? ESCAPE '\\' OR description \(like) ? ESCAPE '\\' OR placeName \(like) ? ESCAPE '\\')", pattern, pattern, pattern)
+        }
+        if let named = filter.named.map(SearchText.init), !named.isEmpty {
+            let range = named.keyRange
+            add("id IN (\(Self.namedIDs(kind: "meetup", from: "?", to: "?")))", range.lower, range.upper)
         }
         if let cursor { add("(startsAt > ? OR (startsAt = ? AND id > ?))", cursor.startsAt, cursor.startsAt, cursor.id) }
         add("(crewOnly = FALSE OR crewID IN (SELECT crewID FROM crewMembers WHERE userID = ? AND role != 'pending'))", viewerID ?? -1)

@@ -48,7 +48,7 @@ extension AppDatabase {
                 guard let id = try db.value("INSERT INTO posts (authorID, body, bodyHTML, createdAt) VALUES (?, ?, ?, ?) RETURNING id",
                                             [post.authorID, post.body, post.bodyHTML, post.createdAt], as: Int64.self)
                 else { throw StorageError.notFound }
-                for name in post.tags { try db.execute("INSERT INTO postTags (tag, postID) VALUES (?, ?) ON CONFLICT DO NOTHING", [name, id]) }
+                try replaceSearchKeys(db, postID: id, body: post.body, tags: post.tags)
                 ids.append(id)
             }
             return ids

@@ -22,7 +22,7 @@ extension PostStore {
                                 tone: photo.tone, jpegWidths: photo.jpegWidths)
                 row.id = try db.insert(row)
             }
-            try database.replaceTags(db, postID: postID, tags: content.tags)
+            try database.replaceSearchKeys(db, postID: postID, body: content.body, tags: content.tags)
             try database.notifyMentions(db, actorID: authorID, userIDs: content.mentionedUserIDs, postID: postID, commentID: nil, now: now)
             return post
         }
@@ -39,7 +39,7 @@ extension PostStore {
             post.bodyHTML = content.bodyHTML
             post.updatedAt = now
             try db.update(post)
-            try database.replaceTags(db, postID: id, tags: content.tags)
+            try database.replaceSearchKeys(db, postID: id, body: content.body, tags: content.tags)
             let newMentions = content.mentionedUserIDs.filter { !alreadyNotified.contains($0) }
             try database.notifyMentions(db, actorID: authorID, userIDs: newMentions, postID: id, commentID: nil, now: now)
             return post
@@ -91,10 +91,17 @@ extension PostStore {
 }
 
 extension AppDatabase {
-    fileprivate func replaceTags(_ db: SQLConnection, postID: Int64, tags: [String]) throws {
+    /// What search finds a post by: its tags and its pairs of Hangul syllables (`postGrams`),
+    /// replaced by those of its new text. Tags go in in order, so that two posts written at
+    /// once on PostgreSQL take the rows of `tagCounts` they share in the same order.
+    func replaceSearchKeys(_ db: SQLConnection, postID: Int64, body: String, tags: [String]) throws {
         try db.execute("DELETE FROM postTags WHERE postID = ?", [postID])
-        for tag in Set(tags) {
+        for tag in Set(tags).sorted() {
             try db.execute("INSERT INTO postTags (tag, postID) VALUES (?, ?)", [tag, postID])
+        }
+        try db.execute("DELETE FROM postGrams WHERE postID = ?", [postID])
+        for gram in SearchText.hangulPairs(in: body) {
+            try db.execute("INSERT INTO postGrams (gram, postID) VALUES (?, ?)", [gram, postID])
         }
     }
 

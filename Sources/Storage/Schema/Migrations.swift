@@ -34,6 +34,7 @@ enum Migrations {
         migrator.registerMigration("v26 record keys", migrate: { db in try db.execute(sql: RecordKeysSchema.sql(.sqlite)) })
         migrator.registerMigration("v27 display names indexed for search", migrate: { _ in })  // PostgreSQL's alone: DisplayNameSearchSchema
         migrator.registerMigration("v28 crews by activity", migrate: { db in try db.execute(sql: CrewActivitySchema.sql) })
+        migrator.registerMigration("v29 search keys", migrate: addSearchKeys)
         return migrator
     }
 }

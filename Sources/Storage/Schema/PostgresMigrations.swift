@@ -39,6 +39,7 @@ enum PostgresMigrations {
         ("v26 record keys", RecordKeysSchema.sql(.postgres)),
         ("v27 display names indexed for search", DisplayNameSearchSchema.postgres),
         ("v28 crews by activity", CrewActivitySchema.sql),
+        ("v29 search keys", SearchKeysSchema.postgres),
     ]
 
     private static func apply(_ sql: String, as names: [String], on connection: PostgresConnection) throws {

@@ -11,6 +11,7 @@ import TestSupport
     static let growing: Set<String> = [
         "users", "sessions", "posts", "photos", "postTags", "likes", "bookmarks", "follows", "comments", "timeline",
         "notifications", "crews", "crewMembers", "crewComments", "meetups", "meetupApplications", "meetupTalk", "records",
+        "postGrams", "nameKeys", "tagCounts",
     ]
 
     @Test func thePagesReadThroughIndexes() throws {
@@ -52,6 +53,15 @@ import TestSupport
             _ = try database.records.records(userID: mina, from: day.addingTimeInterval(-31 * 86_400), to: day, viewerID: jun)
             _ = try database.sessions.sessionCount(userID: mina)
             _ = try database.feed.searchPosts("river run", viewerID: jun)
+            // Search and suggestions: two syllables, names anywhere, tags by prefix.
+            _ = try database.feed.searchPosts("한강", viewerID: jun)
+            _ = try database.feed.searchPosts("5k", viewerID: jun)
+            _ = try database.feed.searchUsers("미나")
+            _ = try database.feed.searchTags("한")
+            _ = try database.crews.crewsNamed("runners")
+            var named = MeetupFilter()
+            named.named = "river"
+            _ = try database.meetups.meetups(named, viewerID: jun, after: nil, limit: 3)
         }
         let statements = log.all.filter { $0.sql.trimmingCharacters(in: .whitespacesAndNewlines).uppercased().hasPrefix("SELECT") }
         #expect(statements.count > 10)
