@@ -91,5 +91,5 @@
     input.addEventListener("blur", function () { setTimeout(close, 150); });
   }
 
-  document.querySelectorAll("form[role=search] input[name=q][id]").forEach(attach);
+  document.querySelectorAll("form[role=search][action='/search'] input[name=q][id]").forEach(attach);
 })();

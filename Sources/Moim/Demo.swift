@@ -14,10 +14,16 @@ struct Demo: ParsableCommand {
     @Option(help: "People each member follows.") var follows = 50
     @Option(help: "Comments on the newest post.") var comments = 50
     @Option(help: "Upcoming meetups, at points around Korea's cities.") var meetups = 2_000
+    @Option(help: "Crews of about 20 members each.") var crews = 0
+    @Option(help: "Runs recorded over the past year, spread over the members.") var records = 0
+    @Option(help: "Comments spread over the newest posts.") var postComments = 0
+    @Option(help: "Notifications (follows and mentions), spread over the members.") var notifications = 0
     @OptionGroup var dataOptions: DataOptions
 
     func run() throws {
-        guard users > 0, posts >= 0, follows >= 0, meetups >= 0 else { throw ValidationError("Counts must not be negative.") }
+        guard users > 0, [posts, follows, meetups, crews, records, postComments, notifications].allSatisfy({ $0 >= 0 }) else {
+            throw ValidationError("Counts must not be negative.")
+        }
         let database = try dataOptions.open()
         defer { try? database.close() }
         let started = Date()
@@ -43,6 +49,8 @@ struct Demo: ParsableCommand {
                 let tag = tags.randomElement(using: &generator)!
                 let body = "Run #\(number): \(km) km around \(places.randomElement(using: &generator)!), "
                     + "pace \(Int.random(in: 4...7, using: &generator)):\(String(format: "%02d", Int.random(in: 0...59, using: &generator)))/km. **Felt good.** #\(tag)"
+                    // A rarer sentence in one post of a thousand, for searches of rare words.
+                    + (number % 1_000 == 0 ? " 반포대교 야경이 멋졌어요." : "")
                 let document = MarkdownRenderer.render(body) { _ in [] }
                 return AppDatabase.DemoPost(authorID: ids.randomElement(using: &generator)!, body: body, bodyHTML: document.html,
                                             tags: document.tags, createdAt: start.addingTimeInterval(Double(offset) * 60))
@@ -53,9 +61,74 @@ struct Demo: ParsableCommand {
         }
         if let last, comments > 0 { try database.insertDemoComments(postID: last, authors: ids, count: comments) }
         try database.insertDemoMeetups(Self.meetups(meetups, hosts: ids, using: &generator))
-        print(String(format: "Demo data ready in %.1f s: %d members, %d posts, %d meetups. Log in as runner1 with the password \"demo password\".",
-                     Date().timeIntervalSince(started), users, posts, meetups))
+        try insertCrews(database, members: ids, using: &generator)
+        try inBatches(records) { count in
+            try database.insertDemoRecords((0..<count).compactMap { _ in Self.record(by: ids.randomElement(using: &generator), using: &generator) })
+        }
+        if let last, posts > 0 {
+            // On the newest posts, a hundred times as many as the comments asked for.
+            let recent = max(1, last - Int64(min(posts, postComments * 100)) + 1)...last
+            try inBatches(postComments) { count in
+                try database.insertDemoComments(postIDs: (0..<count).map { _ in Int64.random(in: recent, using: &generator) }, authors: ids)
+            }
+        }
+        try inBatches(notifications) { count in
+            try database.insertDemoNotifications((0..<count).compactMap { number in
+                guard let user = ids.randomElement(using: &generator), let actor = ids.randomElement(using: &generator) else { return nil }
+                let post = last.flatMap { number % 2 == 0 ? Int64.random(in: 1...$0, using: &generator) : nil }
+                return (user, actor, post, started.addingTimeInterval(-Double.random(in: 0...(30 * 86_400), using: &generator)))
+            })
+        }
+        print(String(format: "Demo data ready in %.1f s: %d members, %d posts, %d meetups, %d crews, %d runs. Log in as runner1 with the password \"demo password\".",
+                     Date().timeIntervalSince(started), users, posts, meetups, crews, records))
         if let last { print("Newest post: /posts/\(last)") }
+    }
+
+    /// Writes `total` rows in transactions of at most 50,000, each made by `write(count)`.
+    private func inBatches(_ total: Int, _ write: (Int) throws -> Void) throws {
+        var written = 0
+        while written < total {
+            let count = min(50_000, total - written)
+            try write(count)
+            written += count
+        }
+    }
+
+    /// Crews of 10 to 30 members drawn from `members`, in the regions and sports of the site.
+    private func insertCrews(_ database: AppDatabase, members: [Int64], using generator: inout SystemRandomNumberGenerator) throws {
+        let names = ["Hangang", "Namsan", "Dawn", "Night", "Trail", "Track", "Weekend", "Office", "River", "Forest", "한강", "새벽", "퇴근길"]
+        let kinds = [("Runners", Crew.Sport.running), ("Hikers", .hiking), ("Hoops", .basketball), ("러닝 크루", .running)]
+        let regions = ["seoul", "busan", "gyeonggi", "incheon", "daegu"]
+        let now = Date()
+        var made = 0
+        while made < crews {
+            let count = min(2_000, crews - made)
+            var batch: [(crew: CrewFields, members: [Int64])] = []
+            for offset in 0..<count {
+                let number = made + offset + 1
+                let (kind, sport) = kinds[number % kinds.count]
+                let name = "\(names[number % names.count]) \(kind) \(number)"
+                let crew = CrewFields(slug: "crew-\(number)", name: name, sport: sport, region: regions[number % regions.count],
+                                      description: "We meet every week. All paces welcome.",
+                                      descriptionHTML: "<p>We meet every week. All paces welcome.</p>\n", meetingTime: "Sat 7:00",
+                                      meetingPlace: "The usual gate", feeAmount: 0, feeCurrency: "KRW", feePeriod: .month, joinPolicy: .open,
+                                      memberCap: nil)
+                let size = Int.random(in: 10...30, using: &generator)
+                batch.append((crew, (0..<size).compactMap { _ in members.randomElement(using: &generator) }))
+            }
+            try database.insertDemoCrews(batch, now: now)
+            made += batch.count
+        }
+    }
+
+    /// A run of 3 to 21 km at 4:30 to 7:00 a kilometre, some day in the past year.
+    static func record(by runner: Int64?, using generator: inout SystemRandomNumberGenerator) -> RunRecord? {
+        guard let runner else { return nil }
+        let meters = Int.random(in: 3_000...21_000, using: &generator)
+        let started = Date().addingTimeInterval(-Double.random(in: 3_600...(365 * 86_400), using: &generator))
+        return RunRecord(userID: runner, startedAt: started, distanceMeters: meters, durationSeconds: meters * Int.random(in: 270...420, using: &generator) / 1_000,
+                         elevationGain: Int.random(in: 0...200, using: &generator), note: "", noteHTML: "", visibility: .public, meetupID: nil,
+                         track: nil, createdAt: started)
     }
 
     /// Meetups in the next 60 days, a third of them around Seoul, the rest around other cities,

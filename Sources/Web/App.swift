@@ -37,6 +37,7 @@ public final class App: HTTPHandler, @unchecked Sendable {
     /// post card's kept while the post's revision stands.
     let postCards = FragmentCache<Int64>()
     let commentCards = FragmentCache<CommentSource>()
+    let meetupCards = FragmentCache<MeetupCardSource>(limit: 2 << 20)
     /// The open event streams (`GET /events`).
     let live: LiveStreams
     /// Map tiles from the operator's tile server; nil without one.

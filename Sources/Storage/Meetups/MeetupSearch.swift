@@ -39,22 +39,70 @@ public struct MeetupCursor: Sendable, Equatable {
     }
 }
 
+/// What a meetup's card shows changes only with these: an edit (`updatedAt`), a signup or a
+/// cancellation, closing, a move. The list reads them alone, and whole rows only for the cards
+/// not kept: 6 columns of each meetup instead of 39.
+public struct MeetupStamp: Sendable, Equatable {
+    public let id: Int64
+    public let startsAt: Date
+    public let deadline: Date
+    public let closedAt: Date?
+    public let acceptedCount: Int
+    public let updatedAt: Date
+
+    public init(_ meetup: Meetup) {
+        (id, startsAt, deadline, closedAt, acceptedCount, updatedAt) =
+            (meetup.id ?? 0, meetup.startsAt, meetup.deadline, meetup.closedAt, meetup.acceptedCount, meetup.updatedAt)
+    }
+
+    init(row: some PositionalRow) throws {
+        (id, startsAt, deadline) = (try row.decode(atIndex: 0), try row.date(atIndex: 1), try row.date(atIndex: 2))
+        (closedAt, acceptedCount, updatedAt) = (try row.optionalDate(atIndex: 3), try row.decode(atIndex: 4), try row.date(atIndex: 5))
+    }
+
+    /// As `Meetup.isClosed(at:)`.
+    public func isClosed(at now: Date) -> Bool { closedAt != nil || now >= deadline || now >= startsAt }
+}
+
 extension MeetupStore {
     /// Upcoming meetups (soonest first) matching `filter` that `viewerID` may see: crew-only
     /// meetups show to their crew's members.
     public func meetups(_ filter: MeetupFilter, viewerID: Int64?, after cursor: MeetupCursor?, limit: Int = 20, now: Date = Date())
         throws -> (meetups: [Meetup], next: MeetupCursor?)
     {
+        try listPage(Meetup.selection.bare, filter, viewerID: viewerID, after: cursor, limit: limit, now: now,
+                     row: { try Meetup(row: $0, startingAt: 0) }, position: { MeetupCursor(startsAt: $0.startsAt, id: $0.id ?? 0) })
+    }
+
+    /// The stamps of the meetups `meetups(_:viewerID:after:limit:now:)` lists.
+    public func meetupStamps(_ filter: MeetupFilter, viewerID: Int64?, after cursor: MeetupCursor?, limit: Int = 20, now: Date = Date())
+        throws -> (stamps: [MeetupStamp], next: MeetupCursor?)
+    {
+        try listPage("id, startsAt, deadline, closedAt, acceptedCount, updatedAt", filter, viewerID: viewerID, after: cursor, limit: limit,
+                     now: now, row: MeetupStamp.init(row:), position: { MeetupCursor(startsAt: $0.startsAt, id: $0.id) })
+    }
+
+    /// Meetups by id, in any order; ids of meetups gone are left out.
+    public func meetups(ids: [Int64]) throws -> [Meetup] {
+        guard !ids.isEmpty else { return [] }
+        return try database.readRows { db in
+            try db.fetchAll("SELECT \(Meetup.selection.bare) FROM meetups WHERE id IN (\(db.idList("?")))", [SQLConnection.jsonArray(ids)]) {
+                try Meetup(row: $0, startingAt: 0)
+            }
+        }
+    }
+
+    /// A page of the list: `columns` of the meetups matching, soonest first, and the cursor
+    /// after the last when there are more.
+    private func listPage<Row>(_ columns: String, _ filter: MeetupFilter, viewerID: Int64?, after cursor: MeetupCursor?, limit: Int, now: Date,
+                               row: (SQLRow) throws -> Row, position: (Row) -> MeetupCursor) throws -> ([Row], MeetupCursor?) {
         let (conditions, arguments) = database.meetupConditions(filter, viewerID: viewerID, after: cursor, now: now)
         // A handful of filter combinations, each prepared once.
         let found = try database.readRows { connection in
-            try connection.fetchAll("""
-                SELECT \(Meetup.selection.bare) FROM meetups WHERE \(conditions) ORDER BY startsAt, id LIMIT ?
-                """, arguments + [limit + 1]) { try Meetup(row: $0, startingAt: 0) }
+            try connection.fetchAll("SELECT \(columns) FROM meetups WHERE \(conditions) ORDER BY startsAt, id LIMIT ?", arguments + [limit + 1], row)
         }
         let shown = Array(found.prefix(limit))
-        let next = found.count > limit ? shown.last.map { MeetupCursor(startsAt: $0.startsAt, id: $0.id ?? 0) } : nil
-        return (shown, next)
+        return (shown, found.count > limit ? shown.last.map(position) : nil)
     }
 
     /// The upcoming and recent meetups `userID` is going to (accepted) or hosts.

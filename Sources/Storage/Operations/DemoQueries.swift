@@ -85,4 +85,55 @@ extension AppDatabase {
             try db.execute("UPDATE posts SET commentCount = commentCount + ? WHERE id = ?", [count, postID])
         }
     }
+
+    /// Crews with their members, the first of each its owner, the newest active first.
+    public func insertDemoCrews(_ crews: [(crew: CrewFields, members: [Int64])], now: Date = Date()) throws {
+        try write { db in
+            for (number, (fields, members)) in crews.enumerated() {
+                let members = Array(Set(members))
+                let crew = Crew(id: nil, slug: fields.slug, name: fields.name, sport: fields.sport, region: fields.region,
+                                description: fields.description, descriptionHTML: fields.descriptionHTML, coverFileName: nil, coverWidth: nil,
+                                coverHeight: nil, meetingTime: fields.meetingTime, meetingPlace: fields.meetingPlace, feeAmount: fields.feeAmount,
+                                feeCurrency: fields.feeCurrency, feePeriod: fields.feePeriod, joinPolicy: fields.joinPolicy, inviteCode: nil,
+                                memberCap: fields.memberCap, memberCount: members.count, createdAt: now,
+                                lastActivityAt: now.addingTimeInterval(-Double(number) * 60), hiddenAt: nil, coverTone: nil, refundDays: 0)
+                let id = try db.insert(crew)
+                for (position, userID) in members.enumerated() {
+                    try db.execute("INSERT INTO crewMembers (crewID, userID, role, joinedAt) VALUES (?, ?, ?, ?)",
+                                   [id, userID, position == 0 ? "owner" : "member", now])
+                }
+            }
+        }
+    }
+
+    /// Runs, written as they come.
+    public func insertDemoRecords(_ records: [RunRecord]) throws {
+        try write { db in
+            for record in records { _ = try db.insert(record) }
+        }
+    }
+
+    /// A comment on each of `postIDs` (a post may come more than once), by `authors` in turn;
+    /// the posts' comment counts follow.
+    public func insertDemoComments(postIDs: [Int64], authors: [Int64], now: Date = Date()) throws {
+        try write { db in
+            for (number, postID) in postIDs.enumerated() {
+                let body = "Nice run! See you at the next one."
+                try db.execute("INSERT INTO comments (postID, authorID, depth, body, bodyHTML, createdAt) VALUES (?, ?, 0, ?, ?, ?)",
+                               [postID, authors[number % authors.count], body, "<p>\(body)</p>\n", now])
+                try db.execute("UPDATE posts SET commentCount = commentCount + 1 WHERE id = ?", [postID])
+            }
+        }
+    }
+
+    /// Notifications, each a follow or a mention in a post, most of them read.
+    public func insertDemoNotifications(_ rows: [(userID: Int64, actorID: Int64, postID: Int64?, createdAt: Date)]) throws {
+        try write { db in
+            for row in rows {
+                try db.execute("INSERT INTO notifications (userID, kind, actorID, postID, createdAt, readAt) VALUES (?, ?, ?, ?, ?, ?)",
+                               [row.userID, row.postID == nil ? "follow" : "mention", row.actorID, row.postID, row.createdAt,
+                                row.userID % 4 == 0 ? nil : row.createdAt])
+            }
+        }
+    }
 }

@@ -6,7 +6,7 @@ import Storage
 /// Upcoming meetups with their filters; every filter is echoed back into the form.
 struct MeetupsView: PageView {
     static let template = "meetups"
-    let meetups: [MeetupCardView]
+    let meetups: [MeetupCardHTML]
     var hasMeetups: Bool { !meetups.isEmpty }
     let nextURL: String?
     let q: String
@@ -67,27 +67,31 @@ extension App {
             filter.job = mine.job ?? filter.job
             filter.openOnly = true
         }
-        var meetups: [Meetup], next: MeetupCursor?, distances: [Int64: Double] = [:]
+        // Whole rows where the page needs them (the map, a member's eligibility), and cards by
+        // their distance near a point; otherwise stamps, and rows only for cards not kept.
+        let showsMap = form["view"] == "map" && configuration.tiles != nil
+        let now = Date()
+        var meetups: [Meetup] = [], cards: [MeetupCardHTML], next: MeetupCursor?
         if let near {
             let found = try database.meetups.meetups(filter, near: near.point, radius: near.meters, viewerID: context.user?.id)
             (meetups, next) = (found.map(\.meetup), nil)
-            for (meetup, meters) in found { distances[meetup.id ?? 0] = meters }
-        } else {
+            cards = found.map { meetupCardHTML($0.meetup, language, away: away($0.meters, language)) }
+        } else if mine != nil || showsMap {
             (meetups, next) = try database.meetups.meetups(filter, viewerID: context.user?.id, after: try meetupCursor(form["after"]))
+            if let mine { meetups = meetups.filter { $0.ineligibility(of: mine, at: now).isEmpty } }
+            cards = try meetupCardsHTML(meetups.map(MeetupStamp.init), language, now: now, year: cardYear(now), rows: meetups)
+        } else {
+            let stamps: [MeetupStamp]
+            (stamps, next) = try database.meetups.meetupStamps(filter, viewerID: context.user?.id, after: try meetupCursor(form["after"]))
+            cards = try meetupCardsHTML(stamps, language, now: now, year: cardYear(now))
         }
-        if let mine { meetups = meetups.filter { $0.ineligibility(of: mine, at: Date()).isEmpty } }
 
         let folded = ["from", "to", "slot", "region", "pace", "min_km", "max_km", "gender", "age", "job"].count { !(form[$0] ?? "").isEmpty }
         let kept = context.request.queryString.split(separator: "&").filter { !$0.hasPrefix("after=") && !$0.hasPrefix("map=") && !$0.hasPrefix("view=") }
         var query = kept.joined(separator: "&")
         if !query.isEmpty { query += "&" }
-        let showsMap = form["view"] == "map" && configuration.tiles != nil
         let view = MeetupsView(
-            meetups: meetups.map { meetup in
-                var card = meetupCard(meetup, language)
-                card.away = distances[meetup.id ?? 0].map { away($0, language) }
-                return card
-            },
+            meetups: cards,
             nextURL: next.map { Paths.meetups + "?" + query + "after=\(Checked.rounded($0.startsAt.timeIntervalSince1970.rounded(.down), in: Int.min...Int.max) ?? 0)-\($0.id)" },
             q: form["q"] ?? "", from: form["from"] ?? "", to: form["to"] ?? "", minKm: form["min_km"] ?? "",
             maxKm: form["max_km"] ?? "", age: form["age"] ?? "", open: filter.openOnly, eligible: mine != nil, workplace: filter.workplaceOnly,

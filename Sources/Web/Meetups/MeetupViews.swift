@@ -1,3 +1,4 @@
+import CompiledHTML
 import Formats
 import Foundation
 import HTTP
@@ -26,6 +27,38 @@ extension App {
             crewOnly: meetup.crewOnly
         )
     }
+
+    /// The cards of a page of the list, each rendered once per meetup and language and kept
+    /// while its stamp, whether it is closed and the year (cards name other years) stay the
+    /// same; whole rows are read for the others only. `year` is this year where the site is
+    /// (`cardYear(now)`, read once for a page). `rows`, when the page has read them, are used
+    /// instead of reading them again.
+    func meetupCardsHTML(_ stamps: [MeetupStamp], _ language: Language, now: Date, year: Int, rows: [Meetup]? = nil) throws -> [MeetupCardHTML] {
+        let key = { (id: Int64) in FragmentCache<MeetupCardSource>.Key(id: id, language: language.templateIndex) }
+        let source = { (stamp: MeetupStamp) in MeetupCardSource(stamp: stamp, closed: stamp.isClosed(at: now), year: year) }
+        var cards: [Int64: HTMLFragment] = [:]
+        for stamp in stamps { cards[stamp.id] = meetupCards.fragment(key(stamp.id), source(stamp)) }
+        let missing = stamps.filter { cards[$0.id] == nil }.map(\.id)
+        for meetup in try rows.map { rows in rows.filter { cards[$0.id ?? 0] == nil } } ?? database.meetups.meetups(ids: missing) {
+            let stamp = MeetupStamp(meetup)
+            let card = meetupCardHTML(meetup, language)
+            meetupCards.keep(key(stamp.id), source(stamp), card.html, language: language)
+            cards[stamp.id] = card.html
+        }
+        return stamps.compactMap { cards[$0.id].map(MeetupCardHTML.init) }
+    }
+
+    /// A meetup's card as bytes, rendered now; `away` is its distance from a point.
+    func meetupCardHTML(_ meetup: Meetup, _ language: Language, away: String? = nil) -> MeetupCardHTML {
+        var card = meetupCard(meetup, language)
+        card.away = away
+        var writer = HTMLWriter(language, capacity: 1_024)
+        card.render(into: &writer)
+        return MeetupCardHTML(html: HTMLFragment(writer))
+    }
+
+    /// This year where the site is: a card names the year of a meetup in another.
+    func cardYear(_ now: Date) -> Int { CivilTime(now, localizer.timeZone)?.year ?? 0 }
 
     /// The eligibility rules in words; empty when anyone may join.
     func meetupRules(_ meetup: Meetup, _ language: Language) -> [String] {
@@ -64,6 +97,7 @@ extension App {
 
 /// A meetup as its card shows it.
 struct MeetupCardView {
+    static let template = "meetup-card"
     let id: Int64
     let url: String
     let title: String
@@ -83,4 +117,16 @@ struct MeetupCardView {
     let crewOnly: Bool
     /// "1.2 km away", in a near search.
     var away: String? = nil
+}
+
+/// A meetup's card as bytes, kept (`App.meetupCardHTML`).
+struct MeetupCardHTML {
+    let html: HTMLFragment
+}
+
+/// What a meetup's card is rendered from.
+struct MeetupCardSource: Equatable, Sendable {
+    let stamp: MeetupStamp
+    let closed: Bool
+    let year: Int
 }

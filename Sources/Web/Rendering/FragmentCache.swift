@@ -62,6 +62,18 @@ final class FragmentCache<Source: Equatable & Sendable>: Sendable {
         return fragments
     }
 
+    /// A whole card kept as one fragment (a meetup's, in which nothing changes by the minute),
+    /// if kept from the same source.
+    func fragment(_ key: Key, _ source: Source) -> HTMLFragment? {
+        entries.value(key, { $0.source == source ? $0.fragments.byline : nil })
+    }
+
+    /// Keeps a whole card as one fragment.
+    func keep(_ key: Key, _ source: Source, _ fragment: HTMLFragment, language: Language) {
+        let fragments = Fragments(byline: fragment, content: HTMLFragment(HTMLWriter(language, capacity: 0)))
+        entries.keep(key, Entry(source: source, fragments: fragments), size: fragments.size)
+    }
+
     /// Bytes held by both generations.
     var bytes: Int { entries.bytes }
 }
@@ -76,3 +88,4 @@ extension PostBylineView: FragmentView {}
 extension PostContentView: FragmentView {}
 extension CommentBylineView: FragmentView {}
 extension CommentContentView: FragmentView {}
+extension MeetupCardView: FragmentView {}

@@ -46,6 +46,34 @@ import TestSupport
         #expect(people[3].get("/notifications").bodyText.contains("A place opened up"))
     }
 
+    /// The list keeps each card once rendered: a signup, a cancellation, an edit and closing each
+    /// show on the next view of the list, in English and in Korean.
+    @Test func theListsKeptCardsFollowEveryChange() throws {
+        let site = try TestSite()
+        let people = site.members("hostess", "mina")
+        let (hostess, mina) = (people[0], people[1])
+        let url = try #require(host(hostess).headers["Location"])
+        let korean = site.browser(language: "ko")
+        let card = { (browser: Browser) -> String in
+            let page = browser.get("/meetups").bodyText
+            guard let start = page.range(of: "href=\"\(url)\"") else { return "" }
+            return String(page[start.lowerBound...].prefix(1_200))
+        }
+        #expect(card(mina).contains("0/2 going") && card(korean).contains("Evening 5K"))
+        mina.post(url + "/apply", [], from: url)
+        #expect(card(mina).contains("1/2 going"))
+        mina.post(url + "/cancel", [], from: url)
+        #expect(card(mina).contains("0/2 going"))
+        hostess.post(url + "/edit", [
+            ("title", "Dawn 5K"), ("starts_at", MeetupForm.local(Date().addingTimeInterval(3 * 86_400), .current)), ("duration", "60"),
+            ("place_name", "Yeouido Park"), ("address", "Seoul, Yeouido"), ("latitude", "37.5283"), ("longitude", "126.9327"),
+            ("time_slot", "afterWork"), ("pace", "fast"), ("style", "run"), ("capacity", "2"), ("signup_mode", "firstCome"), ("gender_rule", "any"),
+        ], from: url + "/edit")
+        #expect(card(mina).contains("Dawn 5K") && !card(mina).contains("Evening 5K") && card(korean).contains("Dawn 5K"))
+        #expect(hostess.post(url + "/close", [], from: url).status == .seeOther)
+        #expect(card(mina).contains("closed"))
+    }
+
     @Test func theFiltersFoldAwayUnlessOneOfThemIsSet() throws {
         let site = try TestSite()
         let browser = site.browser()
