@@ -80,7 +80,7 @@ public struct AppDatabase: Sendable {
     func read<T>(_ body: (SQLConnection) throws -> T) throws -> T {
         switch store {
         case .sqlite(let sqlite):
-            return try sqlite.writer.read { db in try body(SQLConnection(SQLiteConnection(borrowing: db))) }
+            return try sqlite.read(timings, body)
         case .postgres(let primary):
             return try Self.reachable {
                 try onReplica(else: primary) { pool in
@@ -218,7 +218,12 @@ public struct AppDatabase: Sendable {
         var configuration = configuration(timings)
         let pages = max(0, walAutocheckpoint)
         configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA wal_autocheckpoint = \(pages)") }
-        return try AppDatabase(DatabasePool(path: path, configuration: configuration), path: path, timings: timings)
+        let pool = try DatabasePool(path: path, configuration: configuration)
+        // GRDB sets up WAL mode after `prepareDatabase`, and with it `synchronous = NORMAL` on the
+        // writer: a commit could be lost to a power cut. FULL again, on the one connection that
+        // writes (`theFileDatabaseUsesWALAndFullSync` reads it there).
+        try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
+        return try AppDatabase(pool, path: path, timings: timings)
     }
 
     /// A private in-memory database, for tests and benchmarks.

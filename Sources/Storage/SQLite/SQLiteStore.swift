@@ -34,6 +34,25 @@ final class SQLiteStore: Sendable {
         return try connections.read(body)
     }
 
+    /// Reads whose statements see one snapshot: a transaction on one of our connections, whose
+    /// statements stay prepared from one read to the next. GRDB's reader gave each read a new
+    /// wrapper, which prepared every statement again (a crew's page spent most of its time
+    /// in SQLite's parser).
+    func read<T>(_ timings: DatabaseTimings, _ body: (SQLConnection) throws -> T) throws -> T {
+        guard let connections else {
+            return try writer.read { db in try body(SQLConnection(SQLiteConnection(borrowing: db))) }
+        }
+        let start = DispatchTime.now().uptimeNanoseconds
+        defer { timings.record(read: true, nanoseconds: DispatchTime.now().uptimeNanoseconds - start) }
+        return try connections.read { connection in
+            try connection.execute("BEGIN DEFERRED")
+            // Every statement is reset after its rows (`SQLiteConnection.run`), so the end of a
+            // read cannot fail on one still running; were it to fail, the snapshot goes anyway.
+            defer { if (try? connection.execute("COMMIT")) == nil { _ = try? connection.execute("ROLLBACK") } }
+            return try body(connection)
+        }
+    }
+
     func write<T>(_ body: (SQLConnection) throws -> T) throws -> T {
         defer { writes.add(1, ordering: .sequentiallyConsistent) }
         return try writer.write { db in

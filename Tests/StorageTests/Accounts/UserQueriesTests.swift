@@ -63,7 +63,8 @@ import TestSupport
         let directory = NSTemporaryDirectory() + "moim-db-\(UUID().uuidString)"
         let database = try AppDatabase.open(directory: directory)
         defer { try? database.close() }
-        let (journal, synchronous, foreignKeys) = try database.read { db in
+        // The connection that writes: the readers open the file read-only.
+        let (journal, synchronous, foreignKeys) = try database.write { db in
             (try db.value("PRAGMA journal_mode", as: String.self),
              try db.value("PRAGMA synchronous", as: Int.self),
              try db.value("PRAGMA foreign_keys", as: Int.self))
