@@ -79,6 +79,8 @@ struct Demo: ParsableCommand {
                 return (user, actor, post, started.addingTimeInterval(-Double.random(in: 0...(30 * 86_400), using: &generator)))
             })
         }
+        // As a server leaves them after its sweeps: the search indexes merged (`sweep`).
+        while try database.feed.mergeSearchIndexes(pages: 2_000) {}
         print(String(format: "Demo data ready in %.1f s: %d members, %d posts, %d meetups, %d crews, %d runs. Log in as runner1 with the password \"demo password\".",
                      Date().timeIntervalSince(started), users, posts, meetups, crews, records))
         if let last { print("Newest post: /posts/\(last)") }

@@ -36,6 +36,7 @@ public final class App: HTTPHandler, @unchecked Sendable {
     /// Post cards' and comments' bylines and bodies, rendered once per item and language; a
     /// post card's kept while the post's revision stands.
     let postCards = FragmentCache<Int64>()
+    let searchIndexMerges = SearchIndexMerges()
     let commentCards = FragmentCache<CommentSource>()
     let meetupCards = FragmentCache<MeetupCardSource>(limit: 2 << 20)
     /// The open event streams (`GET /events`).

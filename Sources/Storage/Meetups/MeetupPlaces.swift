@@ -22,24 +22,38 @@ extension MeetupStore {
 
     /// Upcoming meetups matching `filter` within `radius` metres of `point`, nearest first,
     /// with their distances; at most `limit`.
+    ///
+    /// The search widens from a small circle, doubling until it holds `limit` meetups or
+    /// reaches `radius`: a meetup outside a circle is farther than every one inside it, so the
+    /// nearest `limit` are found without reading every meetup in a dense city. (Reading the
+    /// whole circle first made `/meetups?near=…&radius=3` cost twice as much on a site of
+    /// 20,000 meetups as on one of 200.)
     public func meetups(_ filter: MeetupFilter, near point: Coordinate, radius: Double, viewerID: Int64?, limit: Int = 50, now: Date = Date())
         throws -> [(meetup: Meetup, meters: Double)]
     {
-        var filter = filter
-        filter.area = point.boundingBox(meters: radius)
-        let (conditions, arguments) = database.meetupConditions(filter, viewerID: viewerID, after: nil, now: now)
+        var reach = min(radius, AppDatabase.nearestFirstReach)
         return try database.readRows { connection in
-            let places = try connection.fetchAll("SELECT id, latitude, longitude FROM meetups WHERE \(conditions) LIMIT ?",
-                                                 arguments + [AppDatabase.nearCandidates]) { row -> (Int64, Double)? in
-                guard let place = Coordinate(latitude: try row.decode(Double.self, atIndex: 1), longitude: try row.decode(Double.self, atIndex: 2)) else { return nil }
-                let meters = point.distance(to: place)
-                return meters <= radius ? (try row.decode(Int64.self, atIndex: 0), meters) : nil
+            var nearest: [(id: Int64, meters: Double)] = []
+            while true {
+                var filter = filter
+                filter.area = point.boundingBox(meters: reach)
+                let (conditions, arguments) = database.meetupConditions(filter, viewerID: viewerID, after: nil, now: now)
+                let places = try connection.fetchAll("SELECT id, latitude, longitude FROM meetups WHERE \(conditions) LIMIT ?",
+                                                     arguments + [AppDatabase.nearCandidates]) { row -> (id: Int64, meters: Double)? in
+                    guard let place = Coordinate(latitude: try row.decode(Double.self, atIndex: 1), longitude: try row.decode(Double.self, atIndex: 2))
+                    else { return nil }
+                    let meters = point.distance(to: place)
+                    return meters <= reach ? (try row.decode(Int64.self, atIndex: 0), meters) : nil
+                }
+                nearest = places.compactMap { $0 }.sorted { ($0.meters, $0.id) < ($1.meters, $1.id) }
+                if nearest.count >= limit || reach >= radius { break }
+                reach = min(radius, reach * 2)
             }
-            let nearest = places.compactMap { $0 }.sorted { ($0.1, $0.0) < ($1.1, $1.0) }.prefix(limit)
+            nearest = Array(nearest.prefix(limit))
             guard !nearest.isEmpty else { return [] }
-            let distances = Dictionary(nearest.map { ($0.0, $0.1) }, uniquingKeysWith: { first, _ in first })
-            let marks = Array(repeating: "?", count: nearest.count).joined(separator: ", ")
-            let meetups = try connection.fetchAll("SELECT \(Meetup.selection.bare) FROM meetups WHERE id IN (\(marks))", nearest.map(\.0)) { try Meetup(row: $0, startingAt: 0) }
+            let distances = Dictionary(nearest.map { ($0.id, $0.meters) }, uniquingKeysWith: { first, _ in first })
+            let meetups = try connection.fetchAll("SELECT \(Meetup.selection.bare) FROM meetups WHERE id IN (\(connection.idList("?")))",
+                                                  [SQLConnection.jsonArray(nearest.map(\.id))]) { try Meetup(row: $0, startingAt: 0) }
             return meetups.compactMap { meetup in meetup.id.flatMap { distances[$0] }.map { (meetup, $0) } }
                 .sorted { ($0.1, $0.0.id ?? 0) < ($1.1, $1.0.id ?? 0) }
         }
@@ -81,4 +95,6 @@ extension AppDatabase {
     /// Most meetups a near search weighs (the nearest are kept): only their coordinates are
     /// read, and only the nearest `limit` whole.
     public static let nearCandidates = 20_000
+    /// Where a nearest-first search starts: a circle of 500 m, widened until it holds a page.
+    static let nearestFirstReach = 500.0
 }

@@ -227,7 +227,7 @@ extension AppDatabase {
         }
         if let named = filter.named.map(SearchText.init), !named.isEmpty {
             let range = named.keyRange
-            add("id IN (\(Self.namedIDs(kind: "meetup", from: "?", to: "?")))", range.lower, range.upper)
+            add("id IN (\(Self.namedIDs(kind: "meetup", from: "?", to: "?", reading: SearchText.meetupKeysRead)))", range.lower, range.upper)
         }
         if let cursor { add("(startsAt > ? OR (startsAt = ? AND id > ?))", cursor.startsAt, cursor.startsAt, cursor.id) }
         add("(crewOnly = FALSE OR crewID IN (SELECT crewID FROM crewMembers WHERE userID = ? AND role != 'pending'))", viewerID ?? -1)

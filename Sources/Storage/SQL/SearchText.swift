@@ -69,8 +69,10 @@ public struct SearchText: Sendable, Equatable {
     public var keyRange: (lower: String, upper: String) { (asciiLowercased, asciiLowercased + "\u{10FFFF}") }
 
     /// How many keys a name search reads at most before it orders what it found: a bound on
-    /// its cost whatever the number of names sharing a common prefix.
-    public static let keysRead = 200
+    /// its cost whatever the number of names sharing a common prefix. Meetups read more, since
+    /// the past ones among them are left out after.
+    public static let keysRead = 40
+    public static let meetupKeysRead = 200
 
     /// True when the text holds a letter with an upper and a lower case: only then does a
     /// match ignoring case differ from an exact one.

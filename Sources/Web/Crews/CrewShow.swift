@@ -54,7 +54,7 @@ struct CrewTabLinks {
 
 struct CrewAboutTab {
     /// What a club page shows first: the next run, and who is in the crew.
-    let nextMeetup: MeetupCardView?
+    let nextMeetup: MeetupCardHTML?
     let members: [UserView]
     var hasMembers: Bool { !members.isEmpty }
     let memberTotal: String
@@ -91,7 +91,7 @@ struct LeaderboardRowView {
 }
 
 struct CrewMeetupsTab {
-    let meetups: [MeetupCardView]
+    let meetups: [MeetupCardHTML]
     var hasMeetups: Bool { !meetups.isEmpty }
     let newMeetupURL: String
 }
@@ -115,7 +115,7 @@ extension App {
         let next = try database.meetups.meetups(upcoming, viewerID: context.user?.id, after: nil, limit: 1).meetups.first
         let members = try database.crews.crewMembers(crewID: crew.storedID)
         view.aboutTab = CrewAboutTab(
-            nextMeetup: next.map { meetupCard($0, context.language) },
+            nextMeetup: try next.flatMap { try meetupCardsHTML([MeetupStamp($0)], context.language, rows: [$0]).first },
             members: members.prefix(12).map { UserView($0.user) },
             memberTotal: localizer.number(members.count, context.language),
             membersURL: Paths.crew(crew.slug) + "/members",
@@ -151,7 +151,7 @@ extension App {
         filter.crewID = try crew.storedID
         let meetups = try database.meetups.meetups(filter, viewerID: context.user?.id, after: nil, limit: 50).meetups
         var view = try crewPage(crew, tab: .meetups, role: try viewerRole(crew, context), context)
-        view.meetupsTab = CrewMeetupsTab(meetups: meetups.map { meetupCard($0, context.language) },
+        view.meetupsTab = CrewMeetupsTab(meetups: try meetupCardsHTML(meetups.map(MeetupStamp.init), context.language, rows: meetups),
                                          newMeetupURL: Paths.newMeetup + "?crew=" + crew.slug)
         return renderCrew(view, crew, context)
     }

@@ -1,9 +1,10 @@
 import HTTP
+import Storage
 
 /// What the member saved: meetups, then posts.
 struct BookmarksView: PageView {
     static let template = "bookmarks"
-    let meetups: [MeetupCardView]
+    let meetups: [MeetupCardHTML]
     var hasMeetups: Bool { !meetups.isEmpty }
     let posts: [PostCardView]
     var hasPosts: Bool { !posts.isEmpty }
@@ -16,8 +17,15 @@ extension App {
         let user = try context.requireUser()
         let feed = feed(try database.feed.bookmarkedPosts(userID: user.storedID, before: cursor(context)), path: Paths.bookmarks, context)
         let view = BookmarksView(
-            meetups: try database.meetups.bookmarkedMeetups(userID: user.storedID).map { meetupCard($0, context.language) },
+            meetups: try bookmarkedMeetupCards(user, context.language),
             posts: feed.posts, olderURL: feed.olderURL)
         return page(view, context, title: localizer.text(.bookmarks.title, context.language), section: .feed)
+    }
+}
+
+extension App {
+    fileprivate func bookmarkedMeetupCards(_ user: User, _ language: Language) throws -> [MeetupCardHTML] {
+        let meetups = try database.meetups.bookmarkedMeetups(userID: user.storedID)
+        return try meetupCardsHTML(meetups.map(MeetupStamp.init), language, rows: meetups)
     }
 }

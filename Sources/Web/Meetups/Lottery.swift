@@ -37,6 +37,7 @@ extension App {
             try database.mail.pruneOutbox(before: now.addingTimeInterval(-30 * 86_400))
             if database.isShared { try database.security.pruneRateEvents(before: now.addingTimeInterval(-86_400)) }
             sweepPayments(now: now)
+            try mergeSearchIndexes(now: now)
         }
         // What that changed may be news to mail at once.
         mailSender?.wake()

@@ -75,15 +75,16 @@ extension App {
         if let near {
             let found = try database.meetups.meetups(filter, near: near.point, radius: near.meters, viewerID: context.user?.id)
             (meetups, next) = (found.map(\.meetup), nil)
-            cards = found.map { meetupCardHTML($0.meetup, language, away: away($0.meters, language)) }
+            let distances = Dictionary(found.map { ($0.meetup.id ?? 0, away($0.meters, language)) }, uniquingKeysWith: { first, _ in first })
+            cards = try meetupCardsHTML(meetups.map(MeetupStamp.init), language, rows: meetups, away: distances, now: now)
         } else if mine != nil || showsMap {
             (meetups, next) = try database.meetups.meetups(filter, viewerID: context.user?.id, after: try meetupCursor(form["after"]))
             if let mine { meetups = meetups.filter { $0.ineligibility(of: mine, at: now).isEmpty } }
-            cards = try meetupCardsHTML(meetups.map(MeetupStamp.init), language, now: now, year: cardYear(now), rows: meetups)
+            cards = try meetupCardsHTML(meetups.map(MeetupStamp.init), language, rows: meetups, now: now)
         } else {
             let stamps: [MeetupStamp]
             (stamps, next) = try database.meetups.meetupStamps(filter, viewerID: context.user?.id, after: try meetupCursor(form["after"]))
-            cards = try meetupCardsHTML(stamps, language, now: now, year: cardYear(now))
+            cards = try meetupCardsHTML(stamps, language, now: now)
         }
 
         let folded = ["from", "to", "slot", "region", "pace", "min_km", "max_km", "gender", "age", "job"].count { !(form[$0] ?? "").isEmpty }

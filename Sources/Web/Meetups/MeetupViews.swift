@@ -28,37 +28,29 @@ extension App {
         )
     }
 
-    /// The cards of a page of the list, each rendered once per meetup and language and kept
+    /// The cards of a list of meetups, each rendered once per meetup and language and kept
     /// while its stamp, whether it is closed and the year (cards name other years) stay the
-    /// same; whole rows are read for the others only. `year` is this year where the site is
-    /// (`cardYear(now)`, read once for a page). `rows`, when the page has read them, are used
-    /// instead of reading them again.
-    func meetupCardsHTML(_ stamps: [MeetupStamp], _ language: Language, now: Date, year: Int, rows: [Meetup]? = nil) throws -> [MeetupCardHTML] {
+    /// same; whole rows are read only for cards not kept, unless the page has read them
+    /// (`rows`). `away` gives a card's distance from a point, written between its kept parts.
+    func meetupCardsHTML(_ stamps: [MeetupStamp], _ language: Language, rows: [Meetup]? = nil, away: [Int64: String] = [:],
+                         now: Date = Date()) throws -> [MeetupCardHTML] {
+        let year = CivilTime(now, localizer.timeZone)?.year ?? 0
         let key = { (id: Int64) in FragmentCache<MeetupCardSource>.Key(id: id, language: language.templateIndex) }
         let source = { (stamp: MeetupStamp) in MeetupCardSource(stamp: stamp, closed: stamp.isClosed(at: now), year: year) }
-        var cards: [Int64: HTMLFragment] = [:]
-        for stamp in stamps { cards[stamp.id] = meetupCards.fragment(key(stamp.id), source(stamp)) }
-        let missing = stamps.filter { cards[$0.id] == nil }.map(\.id)
-        for meetup in try rows.map { rows in rows.filter { cards[$0.id ?? 0] == nil } } ?? database.meetups.meetups(ids: missing) {
-            let stamp = MeetupStamp(meetup)
-            let card = meetupCardHTML(meetup, language)
-            meetupCards.keep(key(stamp.id), source(stamp), card.html, language: language)
-            cards[stamp.id] = card.html
+        var kept: [Int64: FragmentCache<MeetupCardSource>.Fragments] = [:]
+        for stamp in stamps { kept[stamp.id] = meetupCards.kept(key(stamp.id), source(stamp)) }
+        let missing = stamps.filter { kept[$0.id] == nil }
+        let read = try rows.map { rows in rows.filter { kept[$0.id ?? 0] == nil } } ?? database.meetups.meetups(ids: missing.map(\.id))
+        for meetup in read {
+            let stamp = MeetupStamp(meetup), card = meetupCard(meetup, language)
+            kept[stamp.id] = meetupCards.fragments(key(stamp.id), source(stamp)) {
+                .init(byline: MeetupCardHeadView(card: card), content: MeetupCardTailView(card: card), language: language, size: 512)
+            }
         }
-        return stamps.compactMap { cards[$0.id].map(MeetupCardHTML.init) }
+        return stamps.compactMap { stamp in
+            kept[stamp.id].map { MeetupCardHTML(head: $0.byline, away: away[stamp.id], tail: $0.content) }
+        }
     }
-
-    /// A meetup's card as bytes, rendered now; `away` is its distance from a point.
-    func meetupCardHTML(_ meetup: Meetup, _ language: Language, away: String? = nil) -> MeetupCardHTML {
-        var card = meetupCard(meetup, language)
-        card.away = away
-        var writer = HTMLWriter(language, capacity: 1_024)
-        card.render(into: &writer)
-        return MeetupCardHTML(html: HTMLFragment(writer))
-    }
-
-    /// This year where the site is: a card names the year of a meetup in another.
-    func cardYear(_ now: Date) -> Int { CivilTime(now, localizer.timeZone)?.year ?? 0 }
 
     /// The eligibility rules in words; empty when anyone may join.
     func meetupRules(_ meetup: Meetup, _ language: Language) -> [String] {
@@ -97,7 +89,6 @@ extension App {
 
 /// A meetup as its card shows it.
 struct MeetupCardView {
-    static let template = "meetup-card"
     let id: Int64
     let url: String
     let title: String
@@ -115,13 +106,26 @@ struct MeetupCardView {
     /// The eligibility rules in words; empty when anyone may join.
     let rules: [String]
     let crewOnly: Bool
-    /// "1.2 km away", in a near search.
-    var away: String? = nil
 }
 
-/// A meetup's card as bytes, kept (`App.meetupCardHTML`).
+/// A meetup's card up to where a near search says how far it is, and from there on: the two
+/// parts kept as bytes (`App.meetupCardsHTML`).
+struct MeetupCardHeadView {
+    static let template = "meetup-card-head"
+    let card: MeetupCardView
+}
+
+struct MeetupCardTailView {
+    static let template = "meetup-card-tail"
+    let card: MeetupCardView
+}
+
+/// A meetup's card: its two kept parts, and its distance from a point between them.
 struct MeetupCardHTML {
-    let html: HTMLFragment
+    static let template = "meetup-card"
+    let head: HTMLFragment
+    let away: String?
+    let tail: HTMLFragment
 }
 
 /// What a meetup's card is rendered from.

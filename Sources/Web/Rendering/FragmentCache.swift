@@ -56,22 +56,15 @@ final class FragmentCache<Source: Equatable & Sendable>: Sendable {
 
     /// The fragments for `key`, rendered by `render` unless kept from the same source.
     func fragments(_ key: Key, _ source: Source, render: () -> Fragments) -> Fragments {
-        if let kept = entries.value(key, { $0.source == source ? $0.fragments : nil }) { return kept }
+        if let kept = kept(key, source) { return kept }
         let fragments = render()
         entries.keep(key, Entry(source: source, fragments: fragments), size: fragments.size)
         return fragments
     }
 
-    /// A whole card kept as one fragment (a meetup's, in which nothing changes by the minute),
-    /// if kept from the same source.
-    func fragment(_ key: Key, _ source: Source) -> HTMLFragment? {
-        entries.value(key, { $0.source == source ? $0.fragments.byline : nil })
-    }
-
-    /// Keeps a whole card as one fragment.
-    func keep(_ key: Key, _ source: Source, _ fragment: HTMLFragment, language: Language) {
-        let fragments = Fragments(byline: fragment, content: HTMLFragment(HTMLWriter(language, capacity: 0)))
-        entries.keep(key, Entry(source: source, fragments: fragments), size: fragments.size)
+    /// The fragments kept for `key` from the same source, if any.
+    func kept(_ key: Key, _ source: Source) -> Fragments? {
+        entries.value(key, { $0.source == source ? $0.fragments : nil })
     }
 
     /// Bytes held by both generations.
@@ -88,4 +81,5 @@ extension PostBylineView: FragmentView {}
 extension PostContentView: FragmentView {}
 extension CommentBylineView: FragmentView {}
 extension CommentContentView: FragmentView {}
-extension MeetupCardView: FragmentView {}
+extension MeetupCardHeadView: FragmentView {}
+extension MeetupCardTailView: FragmentView {}

@@ -22,6 +22,19 @@ import TestSupport
         #expect(SearchText("RUNNER Ωmega").asciiLowercased == "runner Ωmega")
     }
 
+    @Test func excerptsMarkTheFirstMatchIgnoringCase() {
+        let marked = { (body: String, query: String) in
+            AppDatabase.excerpt(of: body, around: query).replacingOccurrences(of: SearchMarker.start, with: "[").replacingOccurrences(of: SearchMarker.end, with: "]")
+        }
+        #expect(marked("A MORNING run, then morning coffee", "morning") == "A [MORNING] run, then morning coffee")
+        #expect(marked("오늘 한강에서 러닝", "러닝") == "오늘 한강에서 [러닝]")
+        #expect(marked("Café e\u{301} run", "run") == "Café e\u{301} [run]")
+        #expect(marked("ΣΟΦΙΑ runs", "σοφια") == "[ΣΟΦΙΑ] runs")
+        #expect(marked("no match here", "xyz") == "no match here")
+        #expect(marked("aaaaaaaaab", "aab") == "aaaaaaa[aab]")
+        #expect(marked(String(repeating: "a", count: 200) + " tail", "tail").hasPrefix("…"))
+    }
+
     @Test func twoSyllablesFindEveryPostThroughItsPairs() throws {
         let database = try TestDatabase.fresh()
         let mina = try database.members("mina")[0]
@@ -45,6 +58,24 @@ import TestSupport
         let ids = try (1...3).map { try database.posts.createPost(authorID: mina, content: content("Morning run \($0) 러닝"), photos: []).storedID }
         #expect(try database.feed.searchPosts("morning", viewerID: nil).map { $0.item.post.id } == ids.reversed())
         #expect(try database.feed.searchPosts("러닝", viewerID: nil, limit: 2).map { $0.item.post.id } == [ids[2], ids[1]])
+    }
+
+    /// The search indexes' merge ends, and search finds the same after it (nothing on PostgreSQL).
+    @Test func mergingTheSearchIndexesEndsAndFindsTheSame() throws {
+        let database = try TestDatabase.fresh()
+        let mina = try database.members("mina")[0]
+        for number in 0..<300 {
+            _ = try database.posts.createPost(authorID: mina, content: content("Morning run \(number) along the river"), photos: [])
+        }
+        let before = try database.feed.searchPosts("morning", viewerID: nil).map { $0.item.post.id }
+        var steps = 0
+        while try database.feed.mergeSearchIndexes(pages: 4) {
+            steps += 1
+            try #require(steps < 1_000)
+        }
+        #expect(try database.feed.searchPosts("morning", viewerID: nil).map { $0.item.post.id } == before)
+        #expect(before.count == 20)
+        #expect(try !database.feed.mergeSearchIndexes())
     }
 
     @Test func tagCountsFollowPosts() throws {

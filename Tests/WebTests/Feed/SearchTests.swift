@@ -62,4 +62,10 @@ import Storage
             #expect(visitor.get(target).status == .ok, "\(target)")
         }
     }
+
+    @Test func excerptsAreEscapedAroundTheirMarks() {
+        #expect(App.markedExcerpt("<b>\u{1}run & go\u{2}</b>") == "&lt;b&gt;<mark>run &amp; go</mark>&lt;/b&gt;")
+        #expect(App.markedExcerpt("no marks \"here\"") == "no marks &quot;here&quot;")
+        #expect(App.markedExcerpt("\u{1}\u{2}") == "<mark></mark>")
+    }
 }
