@@ -33,7 +33,8 @@ extension App {
         let language = context.language
         let groups = Self.grouped(try database.feed.notifications(userID: user.storedID))
         let views = groups.map { describe($0, language) }
-        try database.feed.markNotificationsRead(userID: user.storedID)
+        // A write only when the bell had something to clear: most views have nothing unread.
+        if context.notices.unreadNotifications > 0 { try database.feed.markNotificationsRead(userID: user.storedID) }
         var context = context
         context.notices.unreadNotifications = 0
         return page(NotificationsView(notifications: views), context, title: localizer.text(.notifications.title, language))
