@@ -87,9 +87,15 @@ extension App {
         let language = context.language
         let id = item.post.id ?? 0
         let url = Paths.post(id)
-        let render = { self.postCardFragments(item, url: url, language: language, eager: first, excerptHTML: excerptHTML) }
-        let fragments = excerptHTML != nil ? render()
-            : postCards.fragments(.init(id: id, language: language.templateIndex, variant: first ? 1 : 0), item.revision, render: render)
+        var fragments = postCards.fragments(.init(id: id, language: language.templateIndex, variant: first ? 1 : 0), item.revision) {
+            self.postCardFragments(item, url: url, language: language, eager: first)
+        }
+        if let excerptHTML {
+            // A search hit: its byline as kept for its card anywhere, its excerpt rendered now.
+            var writer = HTMLWriter(language, capacity: 512)
+            postContentView(item, language: language, eager: first, excerptHTML: excerptHTML).render(into: &writer)
+            fragments = .init(byline: fragments.byline, content: HTMLFragment(writer))
+        }
         return PostCardView(
             id: id,
             url: url,
@@ -106,23 +112,28 @@ extension App {
         )
     }
 
-    private func postCardFragments(_ item: FeedItem, url: String, language: Language, eager: Bool, excerptHTML: String?) -> FragmentCache<Int64>.Fragments {
+    private func postCardFragments(_ item: FeedItem, url: String, language: Language, eager: Bool) -> FragmentCache<Int64>.Fragments {
         .init(
             byline: PostBylineView(
                 id: item.post.id ?? 0, url: url, author: UserView(item.author),
                 iso: InternetDate.format(item.post.createdAt), exact: localizer.dateTime(item.post.createdAt, language)),
-            content: PostContentView(
-                edited: item.post.updatedAt != nil,
-                hidden: item.post.hiddenAt != nil,
-                excerptHTML: excerptHTML,
-                bodyHTML: item.post.bodyHTML,
-                photos: item.photos.enumerated().map { index, photo in
-                    PhotoView(url: Paths.media(photo.fileName), width: photo.width, height: photo.height,
-                              alt: localizer.text(.posts.photo_alt, language, ["number": String(index + 1), "name": item.author.displayName]),
-                              sources: ImageSources(fileName: photo.fileName, width: photo.width, jpegWidths: photo.jpegWidths), toneClass: ImageSources.toneClass(photo.tone),
-                              sizes: PhotoView.sizes(photoCount: item.photos.count, index: index), loading: eager ? "eager" : "lazy")
-                }),
+            content: postContentView(item, language: language, eager: eager, excerptHTML: nil),
             language: language, size: item.post.bodyHTML.utf8.count)
+    }
+
+    /// A card's text and photos; `excerptHTML` (a search hit's) stands for the text.
+    private func postContentView(_ item: FeedItem, language: Language, eager: Bool, excerptHTML: String?) -> PostContentView {
+        PostContentView(
+            edited: item.post.updatedAt != nil,
+            hidden: item.post.hiddenAt != nil,
+            excerptHTML: excerptHTML,
+            bodyHTML: item.post.bodyHTML,
+            photos: item.photos.enumerated().map { index, photo in
+                PhotoView(url: Paths.media(photo.fileName), width: photo.width, height: photo.height,
+                          alt: localizer.text(.posts.photo_alt, language, ["number": String(index + 1), "name": item.author.displayName]),
+                          sources: ImageSources(fileName: photo.fileName, width: photo.width, jpegWidths: photo.jpegWidths), toneClass: ImageSources.toneClass(photo.tone),
+                          sizes: PhotoView.sizes(photoCount: item.photos.count, index: index), loading: eager ? "eager" : "lazy")
+            })
     }
 
     func feed(_ page: FeedPage, path: String, _ context: RequestContext) -> FeedView {
