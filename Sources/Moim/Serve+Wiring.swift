@@ -24,6 +24,7 @@ extension Serve {
         let database = try dataOptions.open(walAutocheckpoint: walAutocheckpoint, serving: true)
         var web = WebConfiguration()
         web.templatesDirectory = templates
+        web.cacheBudget = CacheBudget(megabytes: cacheMegabytes)
         web.publicDirectory = publicDirectory
         web.mediaDirectory = dataOptions.data + "/media"
         web.mediaBucket = try dataOptions.mediaBucket()

@@ -110,6 +110,9 @@ struct Serve: ParsableCommand {
     @Option(help: "SQLite copies the WAL back into the database once it holds this many pages; 0 leaves it to Litestream (env MOIM_WAL_AUTOCHECKPOINT; script/replicate sets 0).")
     var walAutocheckpoint: Int = Environment.value("MOIM_WAL_AUTOCHECKPOINT").flatMap(Int.init) ?? 1_000
 
+    @Option(help: "Memory the caches of rows and rendered cards keep, in megabytes: at most twice this is held, whatever the size of the site (env MOIM_CACHE_MEGABYTES).")
+    var cacheMegabytes: Int = Environment.value("MOIM_CACHE_MEGABYTES").flatMap(Int.init) ?? CacheBudget.standard.megabytes
+
     @Flag(help: "Do not print an access-log line per request (env MOIM_QUIET=1).")
     var quiet = Environment.value("MOIM_QUIET") == "1"
 

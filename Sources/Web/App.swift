@@ -35,10 +35,10 @@ public final class App: HTTPHandler, @unchecked Sendable {
     let memberCount = Refreshed<Int>(lifetime: 60)
     /// Post cards' and comments' bylines and bodies, rendered once per item and language; a
     /// post card's kept while the post's revision stands.
-    let postCards = FragmentCache<Int64>()
+    let postCards: FragmentCache<Int64>
     let searchIndexMerges = SearchIndexMerges()
-    let commentCards = FragmentCache<CommentSource>()
-    let meetupCards = FragmentCache<MeetupCardSource>(limit: 2 << 20)
+    let commentCards: FragmentCache<CommentSource>
+    let meetupCards: FragmentCache<MeetupCardSource>
     /// The open event streams (`GET /events`).
     let live: LiveStreams
     /// Map tiles from the operator's tile server; nil without one.
@@ -58,6 +58,11 @@ public final class App: HTTPHandler, @unchecked Sendable {
     public init(database: AppDatabase, configuration: WebConfiguration) throws {
         self.database = database
         self.configuration = configuration
+        let budget = configuration.cacheBudget
+        database.keepInMemory(budget)
+        postCards = FragmentCache(limit: budget.bytes(for: .postCards))
+        commentCards = FragmentCache(limit: budget.bytes(for: .commentCards))
+        meetupCards = FragmentCache(limit: budget.bytes(for: .meetupCards))
         loginThrottle = LoginThrottle(database: database)
         signupLimit = RateLimiter("signup", limit: 10, window: 3600, database: database)
         resetLimit = RateLimiter("reset", limit: 5, window: 3600, database: database)

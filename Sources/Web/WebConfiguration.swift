@@ -5,6 +5,8 @@ import Storage
 /// Settings of the site itself (the server's are in `HTTPServer.Configuration`).
 public struct WebConfiguration: Sendable {
     public var templatesDirectory = "Templates"
+    /// What the caches of rows and rendered cards keep in memory, in all.
+    public var cacheBudget = CacheBudget.standard
     public var publicDirectory = "Public"
     /// Where uploaded images are kept (outside `Public/`).
     public var mediaDirectory = "data/media"

@@ -76,6 +76,11 @@ public struct AppDatabase: Sendable {
         }
     }
 
+    /// Sizes the caches of decoded rows and sessions to their parts of `budget`.
+    public func keepInMemory(_ budget: CacheBudget) {
+        kept.resize(budget)
+    }
+
     /// Reads whose statements see one snapshot of the database.
     func read<T>(_ body: (SQLConnection) throws -> T) throws -> T {
         switch store {

@@ -37,10 +37,18 @@ public final class GenerationalCache<Key: Hashable & Sendable, Value: Sendable>:
     }
 
     @usableFromInline let generations = Mutex(Generations())
-    public let limit: Int
+    @usableFromInline let limitBytes: Atomic<Int>
+    /// The bytes each generation holds at most.
+    @inlinable public var limit: Int { limitBytes.load(ordering: .relaxed) }
 
     public init(limit: Int) {
-        self.limit = limit
+        limitBytes = Atomic(max(0, limit))
+    }
+
+    /// Holds at most `limit` bytes in each generation from now on (the server's
+    /// `--cache-megabytes`).
+    public func resize(to limit: Int) {
+        limitBytes.store(max(0, limit), ordering: .relaxed)
     }
 
     /// What `read` makes of the value kept for `key` (nil when there is none, or when `read`

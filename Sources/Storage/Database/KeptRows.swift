@@ -18,6 +18,49 @@ final class KeptRows: Sendable {
     let listening = Atomic<Listening>(.no)
 
     enum Listening: UInt8, AtomicRepresentable { case no, starting, yes }
+
+    /// Shares of `CacheBudget`, in its parts.
+    func resize(_ budget: CacheBudget) {
+        posts.resize(to: budget.bytes(for: .posts))
+        comments.resize(to: budget.bytes(for: .comments))
+        sessions.resize(to: budget.bytes(for: .sessions))
+    }
+}
+
+/// The memory the server's caches keep, in all: set by `moim serve --cache-megabytes`, and
+/// shared out in fixed parts. Every cache is bounded in bytes, never by a count of rows, so a
+/// site ten times bigger keeps the same memory (`script/bench --ladder` prints it).
+public struct CacheBudget: Sendable {
+    /// 38 MB: two generations of each part, so at most twice this is held.
+    public static let standard = CacheBudget(megabytes: 38)
+
+    public enum Part: Int, CaseIterable, Sendable {
+        /// Decoded posts and comments (`KeptRows`), signed-in sessions.
+        case posts, comments, sessions
+        /// Rendered cards (`FragmentCache` in Web).
+        case postCards, commentCards, meetupCards
+
+        /// Its share, in 38ths of the budget (the sizes measured for the standard budget).
+        var share: Int {
+            switch self {
+            case .posts, .comments, .postCards, .commentCards: 8
+            case .sessions: 4
+            case .meetupCards: 2
+            }
+        }
+    }
+
+    public let megabytes: Int
+
+    public init(megabytes: Int) {
+        self.megabytes = min(max(1, megabytes), 1 << 20)
+    }
+
+    /// The bytes of each generation of `part`.
+    public func bytes(for part: Part) -> Int {
+        let total = Part.allCases.reduce(0) { $0 + $1.share }
+        return megabytes * (1 << 20) / total * part.share
+    }
 }
 
 /// A session and its member as read at `generation` (`AppDatabase.keptGeneration`), at
