@@ -65,9 +65,10 @@ struct Demo: ParsableCommand {
         try inBatches(records) { count in
             try database.insertDemoRecords((0..<count).compactMap { _ in Self.record(by: ids.randomElement(using: &generator), using: &generator) })
         }
-        if let last, posts > 0 {
+        if let last, postComments > 0 {
             // On the newest posts, a hundred times as many as the comments asked for.
-            let recent = max(1, last - Int64(min(posts, postComments * 100)) + 1)...last
+            let spread = postComments > posts / 100 ? posts : postComments * 100
+            let recent = max(1, last - Int64(spread) + 1)...max(1, last)
             try inBatches(postComments) { count in
                 try database.insertDemoComments(postIDs: (0..<count).map { _ in Int64.random(in: recent, using: &generator) }, authors: ids)
             }
