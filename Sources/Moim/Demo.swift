@@ -49,8 +49,9 @@ struct Demo: ParsableCommand {
                 let tag = tags.randomElement(using: &generator)!
                 let body = "Run #\(number): \(km) km around \(places.randomElement(using: &generator)!), "
                     + "pace \(Int.random(in: 4...7, using: &generator)):\(String(format: "%02d", Int.random(in: 0...59, using: &generator)))/km. **Felt good.** #\(tag)"
-                    // A rarer sentence in one post of a thousand, for searches of rare words.
-                    + (number % 1_000 == 0 ? " 반포대교 야경이 멋졌어요." : "")
+                    // A rarer sentence in one post of 400, for searches of rare words: a full page
+                    // of them (20) on a site of 10,000 posts as on bigger ones.
+                    + (number % 400 == 0 ? " 반포대교 야경이 멋졌어요." : "")
                 let document = MarkdownRenderer.render(body) { _ in [] }
                 return AppDatabase.DemoPost(authorID: ids.randomElement(using: &generator)!, body: body, bodyHTML: document.html,
                                             tags: document.tags, createdAt: start.addingTimeInterval(Double(offset) * 60))
