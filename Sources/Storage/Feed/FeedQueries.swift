@@ -132,14 +132,15 @@ private struct FeedStamp: RowStamp {
 struct FeedStatement {
     private let text: PerEngine<String>
 
-    /// `condition` is built for each engine (they differ only in how a list of ids is passed).
-    init(from source: String, cursor: String, where condition: (SQLConnection.Engine) -> String = { _ in "TRUE" }) {
-        text = PerEngine(sqlite: Self.sql(from: source, cursor: cursor, where: condition(.sqlite)),
-                         postgres: Self.sql(from: source, cursor: cursor, where: condition(.postgres)))
+    /// `source` and `condition` are built for each engine (they differ only in how a list of
+    /// ids is passed).
+    init(from source: (SQLConnection.Engine) -> String, cursor: String, where condition: (SQLConnection.Engine) -> String = { _ in "TRUE" }) {
+        text = PerEngine(sqlite: Self.sql(from: source(.sqlite), cursor: cursor, where: condition(.sqlite)),
+                         postgres: Self.sql(from: source(.postgres), cursor: cursor, where: condition(.postgres)))
     }
 
-    init(from source: String, cursor: String, where condition: String) {
-        self.init(from: source, cursor: cursor, where: { _ in condition })
+    init(from source: String, cursor: String, where condition: String = "TRUE") {
+        self.init(from: { _ in source }, cursor: cursor, where: { _ in condition })
     }
 
     func sql(for engine: SQLConnection.Engine) -> String {
@@ -177,6 +178,10 @@ struct FeedStatement {
     static let bookmarks = FeedStatement(from: "bookmarks JOIN posts ON posts.id = bookmarks.postID", cursor: "bookmarks.id", where: "bookmarks.userID = ?1")
     /// The post with the id in `?4`.
     static let one = FeedStatement(from: "posts", cursor: "posts.id", where: "posts.id = ?4")
-    /// Posts picked elsewhere (a search), as a JSON array of ids in `?4`.
-    static let chosen = FeedStatement(from: "posts", cursor: "posts.id", where: { "posts.id IN (\(SQLConnection.idList("?4", engine: $0)))" })
+    /// Posts picked elsewhere (a search), as a JSON array of ids in `?4`, read from the list and
+    /// ordered by it: ordered by `posts.id`, PostgreSQL's plan walked the posts from the newest
+    /// down to the oldest one picked (8.7 ms for a rare word's hits spread over 100,000 posts;
+    /// 0.5 ms now).
+    static let chosen = FeedStatement(from: { "(\(SQLConnection.idList("?4", engine: $0))) AS chosen JOIN posts ON posts.id = chosen.value" },
+                                      cursor: "chosen.value")
 }
