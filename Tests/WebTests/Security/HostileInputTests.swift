@@ -119,7 +119,9 @@ import TestSupport
         #expect(live.isUp)
     }
 
-    @Test(arguments: ["/search?q=ab%00", "/search?q=%00%00%00", "/crews?q=abc%00", "/search?q=%22%00OR%01", "/meetups?q=%00a%25"])
+    @Test(arguments: ["/search?q=ab%00", "/search?q=%00%00%00", "/crews?q=abc%00", "/search?q=%22%00OR%01", "/meetups?q=%00a%25",
+                      "/search/suggest?q=%00%00", "/search/suggest?q=%FF%FE", "/search/suggest?q=%25_%5C", "/search/suggest?q=%01%02ab",
+                      "/search/suggest?q=" + String(repeating: "%EA%B0%80", count: 500), "/search?q=%EA%B0%80%01"])
     func searchesWithControlCharactersAnswer200(target: String) throws {
         let live = try LiveSite()
         #expect(try live.get(target).statusCode == 200)
