@@ -10,10 +10,10 @@ public struct PostMatch: Sendable, Equatable {
 
 /// Control characters that cannot occur in stored text, used to mark matches in excerpts.
 public enum SearchMarker {
-    public static let start = "\u{1}"
-    public static let end = "\u{2}"
     public static let startCharacter: Character = "\u{1}"
     public static let endCharacter: Character = "\u{2}"
+    public static let start = String(startCharacter)
+    public static let end = String(endCharacter)
 }
 
 extension FeedStore {

@@ -39,8 +39,8 @@ extension App {
         let source = { (stamp: MeetupStamp) in MeetupCardSource(stamp: stamp, closed: stamp.isClosed(at: now), year: year) }
         var kept: [Int64: FragmentCache<MeetupCardSource>.Fragments] = [:]
         for stamp in stamps { kept[stamp.id] = meetupCards.kept(key(stamp.id), source(stamp)) }
-        let missing = stamps.filter { kept[$0.id] == nil }
-        let read = try rows.map { rows in rows.filter { kept[$0.id ?? 0] == nil } } ?? database.meetups.meetups(ids: missing.map(\.id))
+        let read = try rows.map { rows in rows.filter { kept[$0.id ?? 0] == nil } }
+            ?? database.meetups.meetups(ids: stamps.compactMap { kept[$0.id] == nil ? $0.id : nil })
         for meetup in read {
             let stamp = MeetupStamp(meetup), card = meetupCard(meetup, language)
             kept[stamp.id] = meetupCards.fragments(key(stamp.id), source(stamp)) {
