@@ -138,7 +138,7 @@ public enum TarError: Error, Equatable, CustomStringConvertible {
 }
 
 private extension String {
-    public func leftPadded(to width: Int) -> String {
+    func leftPadded(to width: Int) -> String {
         String(repeating: "0", count: max(0, width - count)) + self
     }
 }

@@ -102,18 +102,42 @@ public final class P256Key: @unchecked Sendable {
         return true
     }
 
+    /// The key of an encoded point on P-256, checked to lie on the curve; OpenSSL 3's way
+    /// (`EVP_PKEY_fromdata`), as its `EC_KEY` functions are deprecated.
     private static func publicKey(_ bytes: [UInt8]) -> OpaquePointer? {
-        guard let curve = EC_KEY_new_by_curve_name(NID_X9_62_prime256v1) else { return nil }
-        guard EC_KEY_oct2key(curve, bytes, bytes.count, nil) == 1, EC_KEY_check_key(curve) == 1, let key = EVP_PKEY_new() else {
-            EC_KEY_free(curve)
+        guard let builder = OSSL_PARAM_BLD_new() else { return nil }
+        defer { OSSL_PARAM_BLD_free(builder) }
+        // The builder keeps pointers to what it is given until `to_param`: the names are
+        // static, and the point is read inside the closure that lends it.
+        let built = bytes.withUnsafeBufferPointer { point -> UnsafeMutablePointer<OSSL_PARAM>? in
+            guard OSSL_PARAM_BLD_push_utf8_string(builder, cString("group"), cString("prime256v1"), 0) == 1,
+                  OSSL_PARAM_BLD_push_octet_string(builder, cString("pub"), point.baseAddress, point.count) == 1
+            else { return nil }
+            return OSSL_PARAM_BLD_to_param(builder)
+        }
+        guard let parameters = built else { return nil }
+        defer { OSSL_PARAM_free(parameters) }
+        guard let context = EVP_PKEY_CTX_new_from_name(nil, "EC", nil) else { return nil }
+        defer { EVP_PKEY_CTX_free(context) }
+        var key: OpaquePointer?
+        guard EVP_PKEY_fromdata_init(context) == 1, EVP_PKEY_fromdata(context, &key, moim_EVP_PKEY_PUBLIC_KEY, parameters) == 1,
+              let key
+        else { return nil }
+        guard let check = EVP_PKEY_CTX_new_from_pkey(nil, key, nil) else {
+            EVP_PKEY_free(key)
             return nil
         }
-        guard EVP_PKEY_assign(key, EVP_PKEY_EC, UnsafeMutableRawPointer(curve)) == 1 else {
-            EC_KEY_free(curve)
+        defer { EVP_PKEY_CTX_free(check) }
+        guard EVP_PKEY_public_check(check) == 1 else {
             EVP_PKEY_free(key)
             return nil
         }
         return key
+    }
+
+    /// A literal's bytes as a C string, valid for as long as the program runs.
+    private static func cString(_ literal: StaticString) -> UnsafePointer<CChar> {
+        UnsafeRawPointer(literal.utf8Start).assumingMemoryBound(to: CChar.self)
     }
 
     private static func encodedPublicKey(_ key: OpaquePointer) -> [UInt8]? {

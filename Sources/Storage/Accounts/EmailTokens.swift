@@ -78,12 +78,11 @@ extension AppDatabase {
 
     fileprivate func usableToken(_ db: SQLConnection, _ tokenHash: Data, purpose: EmailTokenPurpose, now: Date) throws -> Result<(user: User, email: String), EmailTokenError> {
         let token = try db.fetchOne("""
-            SELECT \(User.selection.qualified), emailTokens.email, emailTokens.expiresAt, emailTokens.usedAt FROM emailTokens JOIN users ON users.id = emailTokens.userID
+            SELECT \(User.selection.qualified), emailTokens.email AS tokenEmail, emailTokens.expiresAt AS tokenExpiresAt, emailTokens.usedAt AS tokenUsedAt FROM emailTokens JOIN users ON users.id = emailTokens.userID
             WHERE tokenHash = ? AND purpose = ?
             """, [tokenHash, purpose.rawValue]) { row in
-            let extra = User.columns.count
-            return (user: try User(row: row, startingAt: 0), email: try row.decode(String.self, atIndex: extra),
-                    expiresAt: try row.date(atIndex: extra + 1), usedAt: try row.optionalDate(atIndex: extra + 2))
+            (user: try User(row: row, startingAt: 0), email: try row.decode("tokenEmail", as: String.self),
+             expiresAt: try row.decode("tokenExpiresAt", as: Date.self), usedAt: try row.decode("tokenUsedAt", as: Date?.self))
         }
         guard let token, token.usedAt == nil else { return .failure(.invalid) }
         if token.expiresAt <= now { return .failure(.expired) }

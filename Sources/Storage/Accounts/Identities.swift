@@ -58,9 +58,9 @@ extension AccountStore {
             try db.fetchOne("""
                 DELETE FROM signInAttempts WHERE state = ? RETURNING provider, nonce, verifier, next, linkUserID, createdAt
                 """, [state]) { row -> SignInAttempt? in
-                guard try row.string(atIndex: 0) == provider, try row.date(atIndex: 5) > now.addingTimeInterval(-AppDatabase.signInLifetime) else { return nil }
-                return SignInAttempt(state: state, provider: provider, nonce: try row.string(atIndex: 1), verifier: try row.string(atIndex: 2),
-                                     next: try row.string(atIndex: 3), linkUserID: try row.decode(Int64?.self, atIndex: 4))
+                guard try row.decode("provider") == provider, try row.decode("createdAt") > now.addingTimeInterval(-AppDatabase.signInLifetime) else { return nil }
+                return SignInAttempt(state: state, provider: provider, nonce: try row.decode("nonce"), verifier: try row.decode("verifier"),
+                                     next: try row.decode("next"), linkUserID: try row.decode("linkUserID"))
             } ?? nil
         }
     }
@@ -129,9 +129,8 @@ extension AccountStore {
         try database.read { db in
             try db.fetchOne("SELECT provider, subject, email, name, next FROM pendingIdentities WHERE token = ? AND createdAt > ?",
                             [token, now.addingTimeInterval(-AppDatabase.signInLifetime)]) { row in
-                PendingIdentity(provider: try row.string(atIndex: 0), subject: try row.string(atIndex: 1),
-                                email: try row.decode(String?.self, atIndex: 2), name: try row.decode(String?.self, atIndex: 3),
-                                next: try row.string(atIndex: 4))
+                PendingIdentity(provider: try row.decode("provider"), subject: try row.decode("subject"),
+                                email: try row.decode("email"), name: try row.decode("name"), next: try row.decode("next"))
             }
         }
     }

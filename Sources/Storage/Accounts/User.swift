@@ -110,45 +110,68 @@ public struct ProfileChanges: Sendable {
 extension User: SQLRecord {
     /// Decoded by hand, as `Post` is.
     /// The columns `init(row:)` reads, in its order (queries select `selection`).
-    static let columns = ["id", "username", "email", "passwordHash", "displayName", "bio", "gender", "birthYear", "job", "region", "language", "role", "createdAt", "calendarToken", "suspendedUntil", "silencedUntil", "sanctionReason", "units", "onLeaderboard",
-                          "workplaceDomain", "workplaceVerifiedAt", "workplaceAddressHash"]
-    static let selection = SQLSelection(columns, table: "users")
+    enum Columns: Int, SQLColumn {
+        case id, username, email, passwordHash, displayName, bio, gender, birthYear, job, region, language, role, createdAt, calendarToken, suspendedUntil, silencedUntil, sanctionReason, units, onLeaderboard, workplaceDomain, workplaceVerifiedAt, workplaceAddressHash
+    }
+
+    static let selection = SQLSelection(Columns.self, table: "users")
 
 
-    var columnValues: [(any SQLBindable)?] {
-        [username, email, passwordHash, displayName, bio, gender, birthYear, job, region, language, role.rawValue, createdAt,
-         calendarToken, suspendedUntil, silencedUntil, sanctionReason, units, onLeaderboard,
-         workplaceDomain, workplaceVerifiedAt, workplaceAddressHash]
+    func stored(_ column: Columns) -> (any SQLBindable)? {
+        switch column {
+        case .id: id
+        case .username: username
+        case .email: email
+        case .passwordHash: passwordHash
+        case .displayName: displayName
+        case .bio: bio
+        case .gender: gender
+        case .birthYear: birthYear
+        case .job: job
+        case .region: region
+        case .language: language
+        case .role: role.rawValue
+        case .createdAt: createdAt
+        case .calendarToken: calendarToken
+        case .suspendedUntil: suspendedUntil
+        case .silencedUntil: silencedUntil
+        case .sanctionReason: sanctionReason
+        case .units: units
+        case .onLeaderboard: onLeaderboard
+        case .workplaceDomain: workplaceDomain
+        case .workplaceVerifiedAt: workplaceVerifiedAt
+        case .workplaceAddressHash: workplaceAddressHash
+        }
     }
 
     /// Reads the columns from `offset` on, where a joined row holds them after another table's.
     init(row: some PositionalRow, startingAt offset: Int) throws {
-        try row.checkColumns(Self.columns, from: offset)
-        id = try row.decode(atIndex: offset)
-        username = try row.decode(atIndex: offset + 1)
-        email = try row.decode(atIndex: offset + 2)
-        passwordHash = try row.decode(atIndex: offset + 3)
-        displayName = try row.decode(atIndex: offset + 4)
-        bio = try row.decode(atIndex: offset + 5)
-        gender = try row.decode(atIndex: offset + 6)
-        birthYear = try row.decode(atIndex: offset + 7)
-        job = try row.decode(atIndex: offset + 8)
-        region = try row.decode(atIndex: offset + 9)
-        language = try row.decode(atIndex: offset + 10)
-        let role: String = try row.decode(atIndex: offset + 11)
+        let column = try row.columns(Columns.self, from: offset)
+        id = try column(.id)
+        username = try column(.username)
+        email = try column(.email)
+        passwordHash = try column(.passwordHash)
+        displayName = try column(.displayName)
+        bio = try column(.bio)
+        gender = try column(.gender)
+        birthYear = try column(.birthYear)
+        job = try column(.job)
+        region = try column(.region)
+        language = try column(.language)
+        let role: String = try column(.role)
         guard let known = Role(rawValue: role) else {
             throw DecodingError.dataCorrupted(.init(codingPath: [CodingKeys.role], debugDescription: "unknown role \(role)"))
         }
         self.role = known
-        createdAt = try row.date(atIndex: offset + 12)
-        calendarToken = try row.decode(atIndex: offset + 13)
-        suspendedUntil = try row.optionalDate(atIndex: offset + 14)
-        silencedUntil = try row.optionalDate(atIndex: offset + 15)
-        sanctionReason = try row.decode(atIndex: offset + 16)
-        units = try row.decode(atIndex: offset + 17)
-        onLeaderboard = try row.decode(atIndex: offset + 18)
-        workplaceDomain = try row.decode(atIndex: offset + 19)
-        workplaceVerifiedAt = try row.optionalDate(atIndex: offset + 20)
-        workplaceAddressHash = try row.decode(atIndex: offset + 21)
+        createdAt = try column(.createdAt)
+        calendarToken = try column(.calendarToken)
+        suspendedUntil = try column(.suspendedUntil)
+        silencedUntil = try column(.silencedUntil)
+        sanctionReason = try column(.sanctionReason)
+        units = try column(.units)
+        onLeaderboard = try column(.onLeaderboard)
+        workplaceDomain = try column(.workplaceDomain)
+        workplaceVerifiedAt = try column(.workplaceVerifiedAt)
+        workplaceAddressHash = try column(.workplaceAddressHash)
     }
 }

@@ -24,30 +24,46 @@ public struct Comment: Codable, Sendable, Equatable, StoredRecord {
 extension Comment: SQLRecord {
     /// The columns `init(row:)` reads, in its order (queries select `selection`); `revision`,
     /// last, is the triggers' (`RevisionsSchema`).
-    static let columns = ["id", "postID", "authorID", "parentID", "depth", "body", "bodyHTML", "createdAt", "updatedAt", "deletedAt", "hiddenAt"]
-    static let selection = SQLSelection(columns, table: "comments")
+    /// The columns `init(row:)` reads, in its order (queries select `selection`).
+    enum Columns: Int, SQLColumn {
+        case id, postID, authorID, parentID, depth, body, bodyHTML, createdAt, updatedAt, deletedAt, hiddenAt
+    }
+
+    static let selection = SQLSelection(Columns.self, table: "comments")
 
 
     /// `columns` as a thread reads them: the Markdown source left out (an empty text stands in).
     static let threadColumns = columns.map { $0 == "body" ? "'' AS body" : "comments." + $0 }.joined(separator: ", ")
 
     init(row: some PositionalRow, startingAt offset: Int) throws {
-        try row.checkColumns(Self.columns, from: offset)
-        id = try row.decode(atIndex: offset)
-        postID = try row.decode(atIndex: offset + 1)
-        authorID = try row.decode(atIndex: offset + 2)
-        parentID = try row.decode(atIndex: offset + 3)
-        depth = try row.decode(atIndex: offset + 4)
-        body = try row.decode(atIndex: offset + 5)
-        bodyHTML = try row.decode(atIndex: offset + 6)
-        createdAt = try row.date(atIndex: offset + 7)
-        updatedAt = try row.optionalDate(atIndex: offset + 8)
-        deletedAt = try row.optionalDate(atIndex: offset + 9)
-        hiddenAt = try row.optionalDate(atIndex: offset + 10)
+        let column = try row.columns(Columns.self, from: offset)
+        id = try column(.id)
+        postID = try column(.postID)
+        authorID = try column(.authorID)
+        parentID = try column(.parentID)
+        depth = try column(.depth)
+        body = try column(.body)
+        bodyHTML = try column(.bodyHTML)
+        createdAt = try column(.createdAt)
+        updatedAt = try column(.updatedAt)
+        deletedAt = try column(.deletedAt)
+        hiddenAt = try column(.hiddenAt)
     }
 
-    var columnValues: [(any SQLBindable)?] {
-        [postID, authorID, parentID, depth, body, bodyHTML, createdAt, updatedAt, deletedAt, hiddenAt]
+    func stored(_ column: Columns) -> (any SQLBindable)? {
+        switch column {
+        case .id: id
+        case .postID: postID
+        case .authorID: authorID
+        case .parentID: parentID
+        case .depth: depth
+        case .body: body
+        case .bodyHTML: bodyHTML
+        case .createdAt: createdAt
+        case .updatedAt: updatedAt
+        case .deletedAt: deletedAt
+        case .hiddenAt: hiddenAt
+        }
     }
 }
 

@@ -86,7 +86,7 @@ extension CommentStore {
         try database.readRows { connection in
             let viewer = try Viewer.load(connection, id: viewerID)
             let stamps = try connection.fetchAll("SELECT id, revision FROM comments WHERE postID = ? ORDER BY id LIMIT ?", [postID, limit]) { row in
-                CommentStamp(id: try row.decode(atIndex: 0), revision: try row.decode(atIndex: 1))
+                CommentStamp(id: try row.decode("id"), revision: try row.decode("revision"))
             }
             let shown = try database.kept.comments.values(stamps) { try database.keptComments(connection, ids: $0) }
             let entries = shown.compactMap { kept -> ThreadComment? in
@@ -107,13 +107,12 @@ extension CommentStore {
 extension AppDatabase {
     /// Comments with these ids as a thread shows them, read and kept at their current revisions.
     fileprivate func keptComments(_ connection: SQLConnection, ids: [Int64]) throws -> [Int64: Revised<ThreadComment>] {
-        let revision = Comment.columns.count
         let rows = try connection.fetchAll("""
-            SELECT \(Comment.threadColumns), comments.revision, \(Author.columns) FROM comments JOIN users ON users.id = comments.authorID
+            SELECT \(Comment.threadColumns), \(Author.selection.qualified), comments.revision FROM comments JOIN users ON users.id = comments.authorID
             WHERE comments.id IN (\(connection.idList("?")))
             """, [SQLConnection.jsonArray(ids)]) { row in
-            let entry = ThreadComment(comment: try Comment(row: row, startingAt: 0), author: try Author(row: row, startingAt: revision + 1))
-            return (id: try entry.comment.storedID, entry: Revised(revision: try row.decode(atIndex: revision), value: entry))
+            let entry = ThreadComment(comment: try Comment(row: row, startingAt: 0), author: try Author(row: row, startingAt: Comment.selection.count))
+            return (id: try entry.comment.storedID, entry: Revised(revision: try row.decode("revision"), value: entry))
         }
         for row in rows { kept.comments.keep(row.id, row.entry, size: 256 + row.entry.value.comment.bodyHTML.utf8.count) }
         return Dictionary(rows.map { ($0.id, $0.entry) }, uniquingKeysWith: { first, _ in first })

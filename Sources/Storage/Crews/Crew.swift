@@ -57,41 +57,70 @@ public struct Crew: Codable, Sendable, Equatable, StoredRecord {
 // column names per row, most of a list page's time.
 extension Crew: SQLRecord {
     /// The columns `init(row:)` reads, in its order (queries select `selection`).
-    static let columns = ["id", "slug", "name", "sport", "region", "description", "descriptionHTML", "coverFileName", "coverWidth", "coverHeight", "meetingTime", "meetingPlace", "feeAmount", "feeCurrency", "feePeriod", "joinPolicy", "inviteCode", "memberCap", "memberCount", "createdAt", "lastActivityAt", "hiddenAt", "coverTone", "refundDays", "coverJPEGWidths"]
-    static let selection = SQLSelection(columns, table: "crews")
+    enum Columns: Int, SQLColumn {
+        case id, slug, name, sport, region, description, descriptionHTML, coverFileName, coverWidth, coverHeight, meetingTime, meetingPlace, feeAmount, feeCurrency, feePeriod, joinPolicy, inviteCode, memberCap, memberCount, createdAt, lastActivityAt, hiddenAt, coverTone, refundDays, coverJPEGWidths
+    }
+
+    static let selection = SQLSelection(Columns.self, table: "crews")
 
 
     init(row: some PositionalRow, startingAt offset: Int) throws {
-        try row.checkColumns(Self.columns, from: offset)
-        id = try row.decode(atIndex: offset)
-        slug = try row.decode(atIndex: offset + 1)
-        name = try row.decode(atIndex: offset + 2)
-        sport = try row.decodeRawValue(atIndex: offset + 3)
-        region = try row.decode(atIndex: offset + 4)
-        description = try row.decode(atIndex: offset + 5)
-        descriptionHTML = try row.decode(atIndex: offset + 6)
-        coverFileName = try row.decode(atIndex: offset + 7)
-        coverWidth = try row.decode(atIndex: offset + 8)
-        coverHeight = try row.decode(atIndex: offset + 9)
-        meetingTime = try row.decode(atIndex: offset + 10)
-        meetingPlace = try row.decode(atIndex: offset + 11)
-        feeAmount = try row.decode(atIndex: offset + 12)
-        feeCurrency = try row.decode(atIndex: offset + 13)
-        feePeriod = try row.decodeRawValue(atIndex: offset + 14)
-        joinPolicy = try row.decodeRawValue(atIndex: offset + 15)
-        inviteCode = try row.decode(atIndex: offset + 16)
-        memberCap = try row.decode(atIndex: offset + 17)
-        memberCount = try row.decode(atIndex: offset + 18)
-        createdAt = try row.date(atIndex: offset + 19)
-        lastActivityAt = try row.date(atIndex: offset + 20)
-        hiddenAt = try row.optionalDate(atIndex: offset + 21)
-        coverTone = try row.decode(atIndex: offset + 22)
-        refundDays = try row.decode(atIndex: offset + 23)
-        coverJPEGWidths = WidthList.widths(try row.decode(atIndex: offset + 24))
+        let column = try row.columns(Columns.self, from: offset)
+        id = try column(.id)
+        slug = try column(.slug)
+        name = try column(.name)
+        sport = try column(.sport)
+        region = try column(.region)
+        description = try column(.description)
+        descriptionHTML = try column(.descriptionHTML)
+        coverFileName = try column(.coverFileName)
+        coverWidth = try column(.coverWidth)
+        coverHeight = try column(.coverHeight)
+        meetingTime = try column(.meetingTime)
+        meetingPlace = try column(.meetingPlace)
+        feeAmount = try column(.feeAmount)
+        feeCurrency = try column(.feeCurrency)
+        feePeriod = try column(.feePeriod)
+        joinPolicy = try column(.joinPolicy)
+        inviteCode = try column(.inviteCode)
+        memberCap = try column(.memberCap)
+        memberCount = try column(.memberCount)
+        createdAt = try column(.createdAt)
+        lastActivityAt = try column(.lastActivityAt)
+        hiddenAt = try column(.hiddenAt)
+        coverTone = try column(.coverTone)
+        refundDays = try column(.refundDays)
+        coverJPEGWidths = WidthList.widths(try column(.coverJPEGWidths))
     }
 
-    var columnValues: [(any SQLBindable)?] {
-        [slug, name, sport.rawValue, region, description, descriptionHTML, coverFileName, coverWidth, coverHeight, meetingTime, meetingPlace, feeAmount, feeCurrency, feePeriod.rawValue, joinPolicy.rawValue, inviteCode, memberCap, memberCount, createdAt, lastActivityAt, hiddenAt, coverTone, refundDays, WidthList.text(coverJPEGWidths)]
+    func stored(_ column: Columns) -> (any SQLBindable)? {
+        switch column {
+        case .id: id
+        case .slug: slug
+        case .name: name
+        case .sport: sport.rawValue
+        case .region: region
+        case .description: description
+        case .descriptionHTML: descriptionHTML
+        case .coverFileName: coverFileName
+        case .coverWidth: coverWidth
+        case .coverHeight: coverHeight
+        case .meetingTime: meetingTime
+        case .meetingPlace: meetingPlace
+        case .feeAmount: feeAmount
+        case .feeCurrency: feeCurrency
+        case .feePeriod: feePeriod.rawValue
+        case .joinPolicy: joinPolicy.rawValue
+        case .inviteCode: inviteCode
+        case .memberCap: memberCap
+        case .memberCount: memberCount
+        case .createdAt: createdAt
+        case .lastActivityAt: lastActivityAt
+        case .hiddenAt: hiddenAt
+        case .coverTone: coverTone
+        case .refundDays: refundDays
+        case .coverJPEGWidths: WidthList.text(coverJPEGWidths)
+        }
     }
 }
 

@@ -14,21 +14,31 @@ public struct CrewComment: Codable, Sendable, Equatable, StoredRecord {
 
 extension CrewComment: SQLRecord {
     /// The columns `init(row:)` reads, in its order (queries select `selection`).
-    static let columns = ["id", "crewID", "authorID", "body", "bodyHTML", "createdAt"]
-    static let selection = SQLSelection(columns, table: "crewComments")
-
-    init(row: some PositionalRow, startingAt offset: Int) throws {
-        try row.checkColumns(Self.columns, from: offset)
-        id = try row.decode(atIndex: offset)
-        crewID = try row.decode(atIndex: offset + 1)
-        authorID = try row.decode(atIndex: offset + 2)
-        body = try row.decode(atIndex: offset + 3)
-        bodyHTML = try row.decode(atIndex: offset + 4)
-        createdAt = try row.date(atIndex: offset + 5)
+    enum Columns: Int, SQLColumn {
+        case id, crewID, authorID, body, bodyHTML, createdAt
     }
 
-    var columnValues: [(any SQLBindable)?] {
-        [crewID, authorID, body, bodyHTML, createdAt]
+    static let selection = SQLSelection(Columns.self, table: "crewComments")
+
+    init(row: some PositionalRow, startingAt offset: Int) throws {
+        let column = try row.columns(Columns.self, from: offset)
+        id = try column(.id)
+        crewID = try column(.crewID)
+        authorID = try column(.authorID)
+        body = try column(.body)
+        bodyHTML = try column(.bodyHTML)
+        createdAt = try column(.createdAt)
+    }
+
+    func stored(_ column: Columns) -> (any SQLBindable)? {
+        switch column {
+        case .id: id
+        case .crewID: crewID
+        case .authorID: authorID
+        case .body: body
+        case .bodyHTML: bodyHTML
+        case .createdAt: createdAt
+        }
     }
 }
 

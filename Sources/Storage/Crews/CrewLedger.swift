@@ -70,27 +70,43 @@ public enum DuesStatus: String, Sendable {
 
 extension LedgerEntry: SQLRecord {
     /// The columns `init(row:)` reads, in its order (queries select `selection`).
-    static let columns = ["id", "crewID", "kind", "memberID", "amount", "occurredOn", "note", "provider", "recordedBy", "createdAt", "paymentID", "reference"]
-    static let selection = SQLSelection(columns, table: "crewLedger")
-
-    init(row: some PositionalRow, startingAt offset: Int) throws {
-        try row.checkColumns(Self.columns, from: offset)
-        id = try row.decode(atIndex: offset)
-        crewID = try row.decode(atIndex: offset + 1)
-        kind = try row.decodeRawValue(atIndex: offset + 2)
-        memberID = try row.decode(atIndex: offset + 3)
-        amount = try row.decode(atIndex: offset + 4)
-        occurredOn = try row.decode(atIndex: offset + 5)
-        note = try row.decode(atIndex: offset + 6)
-        provider = try row.decode(atIndex: offset + 7)
-        recordedBy = try row.decode(atIndex: offset + 8)
-        createdAt = try row.date(atIndex: offset + 9)
-        paymentID = try row.decode(atIndex: offset + 10)
-        reference = try row.decode(atIndex: offset + 11)
+    enum Columns: Int, SQLColumn {
+        case id, crewID, kind, memberID, amount, occurredOn, note, provider, recordedBy, createdAt, paymentID, reference
     }
 
-    var columnValues: [(any SQLBindable)?] {
-        [crewID, kind.rawValue, memberID, amount, occurredOn, note, provider, recordedBy, createdAt, paymentID, reference]
+    static let selection = SQLSelection(Columns.self, table: "crewLedger")
+
+    init(row: some PositionalRow, startingAt offset: Int) throws {
+        let column = try row.columns(Columns.self, from: offset)
+        id = try column(.id)
+        crewID = try column(.crewID)
+        kind = try column(.kind)
+        memberID = try column(.memberID)
+        amount = try column(.amount)
+        occurredOn = try column(.occurredOn)
+        note = try column(.note)
+        provider = try column(.provider)
+        recordedBy = try column(.recordedBy)
+        createdAt = try column(.createdAt)
+        paymentID = try column(.paymentID)
+        reference = try column(.reference)
+    }
+
+    func stored(_ column: Columns) -> (any SQLBindable)? {
+        switch column {
+        case .id: id
+        case .crewID: crewID
+        case .kind: kind.rawValue
+        case .memberID: memberID
+        case .amount: amount
+        case .occurredOn: occurredOn
+        case .note: note
+        case .provider: provider
+        case .recordedBy: recordedBy
+        case .createdAt: createdAt
+        case .paymentID: paymentID
+        case .reference: reference
+        }
     }
 }
 
@@ -128,7 +144,7 @@ extension CrewStore {
             }
             let rows = try db.fetchAll("""
                 SELECT memberID, kind FROM crewLedger WHERE crewID = ? AND kind IN ('dues', 'waiver') AND occurredOn >= ? AND memberID IS NOT NULL
-                """, [crewID, periodStart]) { (member: try $0.decode(Int64.self, atIndex: 0), kind: try $0.decode(String.self, atIndex: 1)) }
+                """, [crewID, periodStart]) { (member: try $0.decode("memberID", as: Int64.self), kind: try $0.decode("kind", as: String.self)) }
             for (member, kind) in rows {
                 guard status[member] != nil else { continue }
                 if kind == "dues" { status[member] = .paid } else if status[member] != .paid { status[member] = .waived }

@@ -191,9 +191,8 @@ extension CrewStore {
                 WHERE crewMembers.crewID = ? AND (crewMembers.role = 'pending') = ?
                 ORDER BY CASE crewMembers.role WHEN 'owner' THEN 0 WHEN 'staff' THEN 1 ELSE 2 END, crewMembers.joinedAt
                 """, [crewID, pending]) { row in
-                let extra = User.columns.count
-                return CrewMember(user: try User(row: row, startingAt: 0), role: CrewRole(rawValue: try row.string(atIndex: extra)) ?? .member,
-                                  joinedAt: try row.date(atIndex: extra + 1))
+                CrewMember(user: try User(row: row, startingAt: 0), role: CrewRole(rawValue: try row.decode("crewRole")) ?? .member,
+                           joinedAt: try row.decode("crewJoinedAt"))
             }
         }
     }
@@ -202,10 +201,10 @@ extension CrewStore {
     public func crews(ofUser userID: Int64) throws -> [(crew: Crew, role: CrewRole)] {
         try database.readRows { connection in
             try connection.fetchAll("""
-                SELECT \(Crew.selection.qualified), crewMembers.role FROM crewMembers JOIN crews ON crews.id = crewMembers.crewID
+                SELECT \(Crew.selection.qualified), crewMembers.role AS crewRole FROM crewMembers JOIN crews ON crews.id = crewMembers.crewID
                 WHERE crewMembers.userID = ? AND crewMembers.role != 'pending' ORDER BY crews.lastActivityAt DESC
                 """, [userID]) { row in
-                (try Crew(row: row, startingAt: 0), CrewRole(rawValue: try row.decode(atIndex: Crew.columns.count)) ?? .member)
+                (try Crew(row: row, startingAt: 0), CrewRole(rawValue: try row.decode("crewRole")) ?? .member)
             }
         }
     }

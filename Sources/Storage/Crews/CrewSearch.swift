@@ -14,8 +14,8 @@ extension CrewStore {
         let search = SearchText(query)
         var conditions: [String] = ["crews.hiddenAt IS NULL"]
         var arguments: [any SQLBindable] = []
-        if search.usesIndex, database.engine.searchesThroughTables {
-            conditions.append("crews.id IN (SELECT rowid FROM crewSearch WHERE crewSearch MATCH ?)")
+        if search.usesIndex, let matches = database.engine.searchMatches("crewSearch") {
+            conditions.append("crews.id IN (\(matches))")
             arguments.append(search.phrase)
         } else if !search.isEmpty {
             // On PostgreSQL, pg_trgm's index on both columns answers ILIKE.

@@ -69,9 +69,9 @@ extension AppDatabase {
     /// A feed statement's rows.
     fileprivate func stamps(_ connection: SQLConnection, _ statement: FeedStatement, _ arguments: [(any SQLBindable)?]) throws -> [FeedStamp] {
         try connection.fetchAll(statement.sql(for: connection.engine), arguments) { row in
-            FeedStamp(id: try row.decode(atIndex: 0), revision: try row.decode(atIndex: 1),
-                      likeCount: try row.decode(atIndex: 2), commentCount: try row.decode(atIndex: 3),
-                      liked: try row.decode(atIndex: 4), bookmarked: try row.decode(atIndex: 5), cursor: try row.decode(atIndex: 6))
+            FeedStamp(id: try row.decode("id"), revision: try row.decode("revision"),
+                      likeCount: try row.decode("likeCount"), commentCount: try row.decode("commentCount"),
+                      liked: try row.decode("liked"), bookmarked: try row.decode("bookmarked"), cursor: try row.decode("feedCursor"))
         }
     }
 
@@ -97,14 +97,13 @@ extension AppDatabase {
         let photos = Dictionary(grouping: try connection.fetchAll("""
             SELECT \(Photo.selection.bare) FROM photos WHERE postID IN (\(connection.idList("?"))) ORDER BY postID, position
             """, idList) { try Photo(row: $0, startingAt: 0) }, by: \.postID)
-        let revision = Post.columns.count
         let rows = try connection.fetchAll("""
-            SELECT \(Post.selection.qualified), posts.revision, \(Author.columns) FROM posts JOIN users ON users.id = posts.authorID
+            SELECT \(Post.selection.qualified), \(Author.selection.qualified), posts.revision FROM posts JOIN users ON users.id = posts.authorID
             WHERE posts.id IN (\(connection.idList("?")))
             """, idList) { row in
             let post = try Post(row: row, startingAt: 0)
-            let shown = KeptPost(post: post, author: try Author(row: row, startingAt: revision + 1), photos: post.id.flatMap { photos[$0] } ?? [])
-            return (id: try post.storedID, shown: Revised(revision: try row.decode(atIndex: revision), value: shown))
+            let shown = KeptPost(post: post, author: try Author(row: row, startingAt: Post.selection.count), photos: post.id.flatMap { photos[$0] } ?? [])
+            return (id: try post.storedID, shown: Revised(revision: try row.decode("revision"), value: shown))
         }
         for row in rows { kept.posts.keep(row.id, row.shown, size: row.shown.value.size) }
         return Dictionary(rows.map { ($0.id, $0.shown) }, uniquingKeysWith: { first, _ in first })
@@ -135,8 +134,7 @@ struct FeedStatement {
     /// `source` and `condition` are built for each engine (they differ only in how a list of
     /// ids is passed).
     init(from source: (SQLConnection.Engine) -> String, cursor: String, where condition: (SQLConnection.Engine) -> String = { _ in "TRUE" }) {
-        text = PerEngine(sqlite: Self.sql(from: source(.sqlite), cursor: cursor, where: condition(.sqlite)),
-                         postgres: Self.sql(from: source(.postgres), cursor: cursor, where: condition(.postgres)))
+        text = PerEngine { engine in Self.sql(from: source(engine), cursor: cursor, where: condition(engine)) }
     }
 
     init(from source: String, cursor: String, where condition: String = "TRUE") {
@@ -150,9 +148,9 @@ struct FeedStatement {
     private static func sql(from source: String, cursor: String, where condition: String) -> String {
         """
             SELECT posts.id, posts.revision, posts.likeCount, posts.commentCount,
-                   EXISTS (SELECT 1 FROM likes WHERE likes.userID = ?1 AND likes.postID = posts.id),
-                   EXISTS (SELECT 1 FROM bookmarks WHERE bookmarks.userID = ?1 AND bookmarks.postID = posts.id),
-                   \(cursor)
+                   EXISTS (SELECT 1 FROM likes WHERE likes.userID = ?1 AND likes.postID = posts.id) AS liked,
+                   EXISTS (SELECT 1 FROM bookmarks WHERE bookmarks.userID = ?1 AND bookmarks.postID = posts.id) AS bookmarked,
+                   \(cursor) AS feedCursor
             FROM \(source)
             WHERE \(cursor) < ?2 AND (\(condition))
               AND ((NOT EXISTS (SELECT 1 FROM blocks WHERE blockerID = ?1) AND NOT EXISTS (SELECT 1 FROM blocks WHERE blockedID = ?1))

@@ -41,25 +41,40 @@ public struct NotificationItem: Sendable, Equatable {
 
 extension Notification: SQLRecord {
     /// The columns `init(row:)` reads, in its order (queries select `selection`).
-    static let columns = ["id", "userID", "kind", "actorID", "postID", "commentID", "crewID", "meetupID", "detail", "createdAt", "readAt"]
-    static let selection = SQLSelection(columns, table: "notifications")
-
-    init(row: some PositionalRow, startingAt offset: Int) throws {
-        try row.checkColumns(Self.columns, from: offset)
-        id = try row.decode(atIndex: offset)
-        userID = try row.decode(atIndex: offset + 1)
-        kind = try row.decodeRawValue(atIndex: offset + 2)
-        actorID = try row.decode(atIndex: offset + 3)
-        postID = try row.decode(atIndex: offset + 4)
-        commentID = try row.decode(atIndex: offset + 5)
-        crewID = try row.decode(atIndex: offset + 6)
-        meetupID = try row.decode(atIndex: offset + 7)
-        detail = try row.decode(atIndex: offset + 8)
-        createdAt = try row.date(atIndex: offset + 9)
-        readAt = try row.optionalDate(atIndex: offset + 10)
+    enum Columns: Int, SQLColumn {
+        case id, userID, kind, actorID, postID, commentID, crewID, meetupID, detail, createdAt, readAt
     }
 
-    var columnValues: [(any SQLBindable)?] {
-        [userID, kind.rawValue, actorID, postID, commentID, crewID, meetupID, detail, createdAt, readAt]
+    static let selection = SQLSelection(Columns.self, table: "notifications")
+
+    init(row: some PositionalRow, startingAt offset: Int) throws {
+        let column = try row.columns(Columns.self, from: offset)
+        id = try column(.id)
+        userID = try column(.userID)
+        kind = try column(.kind)
+        actorID = try column(.actorID)
+        postID = try column(.postID)
+        commentID = try column(.commentID)
+        crewID = try column(.crewID)
+        meetupID = try column(.meetupID)
+        detail = try column(.detail)
+        createdAt = try column(.createdAt)
+        readAt = try column(.readAt)
+    }
+
+    func stored(_ column: Columns) -> (any SQLBindable)? {
+        switch column {
+        case .id: id
+        case .userID: userID
+        case .kind: kind.rawValue
+        case .actorID: actorID
+        case .postID: postID
+        case .commentID: commentID
+        case .crewID: crewID
+        case .meetupID: meetupID
+        case .detail: detail
+        case .createdAt: createdAt
+        case .readAt: readAt
+        }
     }
 }

@@ -51,7 +51,7 @@ extension AppDatabase {
     fileprivate func titles(_ db: SQLConnection, ids: [Int64]) throws -> [Int64: String] {
         guard !ids.isEmpty else { return [:] }
         let rows = try db.fetchAll("SELECT id, title FROM meetups WHERE id IN (\(db.idList("?")))", [SQLConnection.jsonArray(ids)]) {
-            (try $0.decode(Int64.self, atIndex: 0), try $0.decode(String.self, atIndex: 1))
+            (try $0.decode("id", as: Int64.self), try $0.decode("title", as: String.self))
         }
         return Dictionary(rows, uniquingKeysWith: { first, _ in first })
     }
@@ -60,7 +60,7 @@ extension AppDatabase {
     fileprivate func bodies(_ db: SQLConnection, table: String, ids: [Int64], alive: String) throws -> [Int64: String] {
         guard !ids.isEmpty else { return [:] }
         let rows = try db.fetchAll("SELECT id, body FROM \(table) WHERE id IN (\(db.idList("?"))) AND \(alive)", [SQLConnection.jsonArray(ids)]) {
-            (try $0.decode(Int64.self, atIndex: 0), try $0.decode(String.self, atIndex: 1))
+            (try $0.decode("id", as: Int64.self), try $0.decode("body", as: String.self))
         }
         return Dictionary(rows, uniquingKeysWith: { first, _ in first })
     }

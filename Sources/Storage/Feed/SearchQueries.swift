@@ -32,18 +32,16 @@ extension FeedStore {
         let found = try database.readRows { db -> [(id: Int64, body: String)] in
             let bodies = { (ids: [Int64]) in
                 try db.fetchAll("SELECT id, body FROM posts WHERE id IN (\(db.idList("?"))) ORDER BY id DESC", [SQLConnection.jsonArray(ids)]) {
-                    (try $0.decode(Int64.self, atIndex: 0), try $0.decode(String.self, atIndex: 1))
+                    (try $0.decode("id", as: Int64.self), try $0.decode("body", as: String.self))
                 }
             }
             if search.isHangulPair {
                 return try bodies(db.values("SELECT postID FROM postGrams WHERE gram = ? ORDER BY postID DESC LIMIT ?", [search.text, wanted], as: Int64.self))
             }
-            if search.usesIndex, database.engine.searchesThroughTables {
+            if search.usesIndex, let matches = database.engine.searchMatches("postSearch") {
                 // No bm25: ranking needs the count of every match of each trigram, 12 ms for a
                 // common word on 100,000 posts. The newest matches are read and the walk stops.
-                return try bodies(db.values("""
-                    SELECT rowid FROM postSearch WHERE postSearch MATCH ? ORDER BY rowid DESC LIMIT ?
-                    """, [search.phrase, wanted], as: Int64.self))
+                return try bodies(db.values("\(matches) ORDER BY rowid DESC LIMIT ?", [search.phrase, wanted], as: Int64.self))
             }
             // From three characters on PostgreSQL, pg_trgm's index answers LIKE and ILIKE,
             // planned for the word searched: a common one is found faster walking the newest
@@ -55,7 +53,7 @@ extension FeedStore {
                     WHERE body \(db.like(search)) ? ESCAPE '\\' ORDER BY id DESC LIMIT ?
                     """, [search.containsPattern, wanted])
             return try db.fetchAll(matches, arguments, planEachRun: search.usesIndex) {
-                (try $0.decode(Int64.self, atIndex: 0), try $0.decode(String.self, atIndex: 1))
+                (try $0.decode("id", as: Int64.self), try $0.decode("body", as: String.self))
             }
         }
         let items = try database.readRows { try database.feedItems($0, postIDs: found.map(\.id), viewerID: viewerID) }.prefix(limit)
@@ -70,10 +68,11 @@ extension FeedStore {
     /// on 1,000,000 posts a common word took 283 µs across the segments left by the writes,
     /// 47 µs once they were one. Nothing to do on PostgreSQL, whose indexes are B-trees and GIN.
     public func mergeSearchIndexes(pages: Int = 500) throws -> Bool {
-        guard database.engine.searchesThroughTables else { return false }
+        let tables = database.engine.searchTables
+        guard !tables.isEmpty else { return false }
         return try database.write { db in
             // A step with nothing left to merge changes one row (the index's structure).
-            try ["postSearch", "crewSearch"].reduce(false) { working, table in
+            try tables.reduce(false) { working, table in
                 try db.execute("INSERT INTO \(table)(\(table), rank) VALUES('merge', ?)", [-max(1, pages)]) > 1 || working
             }
         }
@@ -103,7 +102,7 @@ extension FeedStore {
                 SELECT tag, posts FROM (
                     SELECT tag, posts FROM tagCounts WHERE tag >= ? AND tag < ? AND posts > 0 ORDER BY tag LIMIT \(SearchText.keysRead)
                 ) AS named ORDER BY posts DESC, tag LIMIT ?
-                """, [prefix, prefix + "\u{10FFFF}", limit]) { (try $0.decode(String.self, atIndex: 0), try $0.decode(Int.self, atIndex: 1)) }
+                """, [prefix, prefix + "\u{10FFFF}", limit]) { (try $0.decode("tag", as: String.self), try $0.decode("posts", as: Int.self)) }
         }
     }
 }

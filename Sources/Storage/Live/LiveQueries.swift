@@ -26,12 +26,13 @@ public struct LiveSession: Sendable, Equatable {
 }
 
 extension LiveMessage {
+    /// A row of `id, authorUsername, authorName, body, createdAt`.
     init(row: SQLRow) throws {
-        id = try row.decode(atIndex: 0)
-        authorUsername = try row.decode(atIndex: 1)
-        authorName = try row.decode(atIndex: 2)
-        body = try row.decode(atIndex: 3)
-        createdAt = try row.date(atIndex: 4)
+        id = try row.decode("id")
+        authorUsername = try row.decode("authorUsername")
+        authorName = try row.decode("authorName")
+        body = try row.decode("body")
+        createdAt = try row.decode("createdAt")
     }
 }
 
@@ -43,14 +44,14 @@ extension LiveStore {
         for start in stride(from: 0, to: ids.count, by: 500) {
             let slice = Array(ids[start..<min(ids.count, start + 500)])
             let marks = Array(repeating: "?", count: slice.count).joined(separator: ", ")
-            try database.readRows { db in
+            _ = try database.readRows { db in
                 try db.run("""
                     SELECT sessions.id, sessions.userID, sessions.createdAt, sessions.lastSeenAt, users.suspendedUntil, users.silencedUntil
                     FROM sessions JOIN users ON users.id = sessions.userID WHERE sessions.id IN (\(marks))
                     """, slice) { row in
-                    found[try row.decode(Int64.self, atIndex: 0)] = LiveSession(
-                        userID: try row.decode(atIndex: 1), createdAt: try row.date(atIndex: 2), lastSeenAt: try row.date(atIndex: 3),
-                        suspendedUntil: try row.optionalDate(atIndex: 4), silencedUntil: try row.optionalDate(atIndex: 5))
+                    found[try row.decode("id")] = LiveSession(
+                        userID: try row.decode("userID"), createdAt: try row.decode("createdAt"), lastSeenAt: try row.decode("lastSeenAt"),
+                        suspendedUntil: try row.decode("suspendedUntil"), silencedUntil: try row.decode("silencedUntil"))
                 }
             }
         }
@@ -73,7 +74,7 @@ extension LiveStore {
     public func talk(meetupID: Int64, after: Int64, limit: Int = 200) throws -> [LiveMessage] {
         try database.readRows { db in
             try db.fetchAll("""
-                SELECT t.id, users.username, users.displayName, t.body, t.createdAt FROM meetupTalk t JOIN users ON users.id = t.authorID
+                SELECT t.id, users.username AS authorUsername, users.displayName AS authorName, t.body, t.createdAt FROM meetupTalk t JOIN users ON users.id = t.authorID
                 WHERE t.meetupID = ? AND t.id > ? ORDER BY t.id LIMIT ?
                 """, [meetupID, after, limit], LiveMessage.init(row:))
         }
@@ -95,7 +96,7 @@ extension LiveStore {
     public func guestbook(crewID: Int64, after: Int64, limit: Int = 200) throws -> [LiveMessage] {
         try database.readRows { db in
             try db.fetchAll("""
-                SELECT c.id, users.username, users.displayName, c.body, c.createdAt FROM crewComments c JOIN users ON users.id = c.authorID
+                SELECT c.id, users.username AS authorUsername, users.displayName AS authorName, c.body, c.createdAt FROM crewComments c JOIN users ON users.id = c.authorID
                 WHERE c.crewID = ? AND c.id > ? ORDER BY c.id LIMIT ?
                 """, [crewID, after, limit], LiveMessage.init(row:))
         }

@@ -34,17 +34,21 @@ public struct MailSettings: Sendable, Equatable, SQLColumns {
         verifiedEmail.map { $0.lowercased() == email.lowercased() } ?? false
     }
 
-    static let columns = ["userID", "verifiedEmail", "digest", "meetupNotices", "unsubscribeToken", "lastDigestAt"]
-    static let selection = SQLSelection(columns, table: "mailSettings")
+    /// The columns `init(row:)` reads, in its order (queries select `selection`).
+    enum Columns: Int, SQLColumn {
+        case userID, verifiedEmail, digest, meetupNotices, unsubscribeToken, lastDigestAt
+    }
+
+    static let selection = SQLSelection(Columns.self, table: "mailSettings")
 
     init(row: some PositionalRow, startingAt offset: Int) throws {
-        try row.checkColumns(Self.columns, from: offset)
-        userID = try row.decode(atIndex: offset)
-        verifiedEmail = try row.decode(atIndex: offset + 1)
-        digest = try row.decodeRawValue(atIndex: offset + 2)
-        meetupNotices = try row.decode(atIndex: offset + 3)
-        unsubscribeToken = try row.decode(atIndex: offset + 4)
-        lastDigestAt = try row.date(atIndex: offset + 5)
+        let column = try row.columns(Columns.self, from: offset)
+        userID = try column(.userID)
+        verifiedEmail = try column(.verifiedEmail)
+        digest = try column(.digest)
+        meetupNotices = try column(.meetupNotices)
+        unsubscribeToken = try column(.unsubscribeToken)
+        lastDigestAt = try column(.lastDigestAt)
     }
 }
 
@@ -81,24 +85,27 @@ public struct OutboxMail: Sendable, Equatable, SQLColumns {
     public var lastError: String
     public var status: Status
 
-    static let columns = ["id", "userID", "kind", "sender", "recipient", "message", "createdAt", "expiresAt", "attempts",
-                          "nextAttemptAt", "claimedUntil", "claimedBy", "lastError", "status", "finishedAt"]
-    static let selection = SQLSelection(columns, table: "outbox")
+    /// The columns `init(row:)` reads, in its order (queries select `selection`).
+    enum Columns: Int, SQLColumn {
+        case id, userID, kind, sender, recipient, message, createdAt, expiresAt, attempts, nextAttemptAt, claimedUntil, claimedBy, lastError, status, finishedAt
+    }
+
+    static let selection = SQLSelection(Columns.self, table: "outbox")
 
     init(row: some PositionalRow) throws {
-        try row.checkColumns(Self.columns)
-        id = try row.decode(atIndex: 0)
-        userID = try row.decode(atIndex: 1)
-        kind = try row.decodeRawValue(atIndex: 2)
-        sender = try row.decode(atIndex: 3)
-        recipient = try row.decode(atIndex: 4)
-        message = try row.decode(atIndex: 5)
-        createdAt = try row.date(atIndex: 6)
-        expiresAt = try row.date(atIndex: 7)
-        attempts = try row.decode(atIndex: 8)
-        nextAttemptAt = try row.date(atIndex: 9)
-        lastError = try row.decode(atIndex: 12)
-        status = try row.decodeRawValue(atIndex: 13)
+        let column = try row.columns(Columns.self)
+        id = try column(.id)
+        userID = try column(.userID)
+        kind = try column(.kind)
+        sender = try column(.sender)
+        recipient = try column(.recipient)
+        message = try column(.message)
+        createdAt = try column(.createdAt)
+        expiresAt = try column(.expiresAt)
+        attempts = try column(.attempts)
+        nextAttemptAt = try column(.nextAttemptAt)
+        lastError = try column(.lastError)
+        status = try column(.status)
     }
 }
 

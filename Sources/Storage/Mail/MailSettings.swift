@@ -37,6 +37,6 @@ extension MailStore {
 extension AppDatabase {
     /// A row of `\(User.selection.qualified), \(MailSettings.selection.qualified)`.
     static func memberWithSettings(_ row: SQLRow) throws -> (User, MailSettings) {
-        (try User(row: row, startingAt: 0), try MailSettings(row: row, startingAt: User.columns.count))
+        (try User(row: row, startingAt: 0), try MailSettings(row: row, startingAt: User.selection.count))
     }
 }

@@ -68,8 +68,8 @@ extension MailStore {
     public func outboxCounts() throws -> OutboxCounts {
         try database.read { db in
             var counts = OutboxCounts()
-            for (status, count) in try db.fetchAll("SELECT status, count(*) FROM outbox GROUP BY status", [], {
-                (try $0.decode(String.self, atIndex: 0), try $0.decode(Int.self, atIndex: 1))
+            for (status, count) in try db.fetchAll("SELECT status, count(*) AS count FROM outbox GROUP BY status", [], {
+                (try $0.decode("status", as: String.self), try $0.decode("count", as: Int.self))
             }) {
                 switch status {
                 case "queued": counts.queued = count

@@ -166,55 +166,98 @@ public struct Meetup: Codable, Sendable, Equatable, StoredRecord {
 // column names per row, most of a list page's time.
 extension Meetup: SQLRecord {
     /// The columns `init(row:)` reads, in its order (queries select `selection`).
-    static let columns = ["id", "hostID", "crewID", "crewOnly", "title", "description", "descriptionHTML", "startsAt", "durationMinutes", "placeName", "address", "latitude", "longitude", "placeNote", "region", "timeSlot", "distanceKm", "pace", "style", "capacity", "signupMode", "deadline", "afterParty", "genderRule", "minAge", "maxAge", "jobs", "acceptedCount", "closedAt", "sequence", "createdAt", "updatedAt", "hiddenAt", "lotterySeed", "lotteryCommitment", "drawnAt", "lotteryResult", "checkinCode", "workplaceOnly"]
-    static let selection = SQLSelection(columns, table: "meetups")
+    enum Columns: Int, SQLColumn {
+        case id, hostID, crewID, crewOnly, title, description, descriptionHTML, startsAt, durationMinutes, placeName, address, latitude, longitude, placeNote, region, timeSlot, distanceKm, pace, style, capacity, signupMode, deadline, afterParty, genderRule, minAge, maxAge, jobs, acceptedCount, closedAt, sequence, createdAt, updatedAt, hiddenAt, lotterySeed, lotteryCommitment, drawnAt, lotteryResult, checkinCode, workplaceOnly
+    }
+
+    static let selection = SQLSelection(Columns.self, table: "meetups")
 
 
     init(row: some PositionalRow, startingAt offset: Int) throws {
-        try row.checkColumns(Self.columns, from: offset)
-        id = try row.decode(atIndex: offset)
-        hostID = try row.decode(atIndex: offset + 1)
-        crewID = try row.decode(atIndex: offset + 2)
-        crewOnly = try row.decode(atIndex: offset + 3)
-        title = try row.decode(atIndex: offset + 4)
-        description = try row.decode(atIndex: offset + 5)
-        descriptionHTML = try row.decode(atIndex: offset + 6)
-        startsAt = try row.date(atIndex: offset + 7)
-        durationMinutes = try row.decode(atIndex: offset + 8)
-        placeName = try row.decode(atIndex: offset + 9)
-        address = try row.decode(atIndex: offset + 10)
-        latitude = try row.decode(atIndex: offset + 11)
-        longitude = try row.decode(atIndex: offset + 12)
-        placeNote = try row.decode(atIndex: offset + 13)
-        region = try row.decode(atIndex: offset + 14)
-        timeSlot = try row.decodeRawValue(atIndex: offset + 15)
-        distanceKm = try row.decode(atIndex: offset + 16)
-        pace = try row.decodeRawValue(atIndex: offset + 17)
-        style = try row.decodeRawValue(atIndex: offset + 18)
-        capacity = try row.decode(atIndex: offset + 19)
-        signupMode = try row.decodeRawValue(atIndex: offset + 20)
-        deadline = try row.date(atIndex: offset + 21)
-        afterParty = try row.decode(atIndex: offset + 22)
-        genderRule = try row.decodeRawValue(atIndex: offset + 23)
-        minAge = try row.decode(atIndex: offset + 24)
-        maxAge = try row.decode(atIndex: offset + 25)
-        jobs = try row.decode(atIndex: offset + 26)
-        acceptedCount = try row.decode(atIndex: offset + 27)
-        closedAt = try row.optionalDate(atIndex: offset + 28)
-        sequence = try row.decode(atIndex: offset + 29)
-        createdAt = try row.date(atIndex: offset + 30)
-        updatedAt = try row.date(atIndex: offset + 31)
-        hiddenAt = try row.optionalDate(atIndex: offset + 32)
-        lotterySeed = try row.decode(atIndex: offset + 33)
-        lotteryCommitment = try row.decode(atIndex: offset + 34)
-        drawnAt = try row.optionalDate(atIndex: offset + 35)
-        lotteryResult = try row.decode(atIndex: offset + 36)
-        checkinCode = try row.decode(atIndex: offset + 37)
-        workplaceOnly = try row.decode(atIndex: offset + 38)
+        let column = try row.columns(Columns.self, from: offset)
+        id = try column(.id)
+        hostID = try column(.hostID)
+        crewID = try column(.crewID)
+        crewOnly = try column(.crewOnly)
+        title = try column(.title)
+        description = try column(.description)
+        descriptionHTML = try column(.descriptionHTML)
+        startsAt = try column(.startsAt)
+        durationMinutes = try column(.durationMinutes)
+        placeName = try column(.placeName)
+        address = try column(.address)
+        latitude = try column(.latitude)
+        longitude = try column(.longitude)
+        placeNote = try column(.placeNote)
+        region = try column(.region)
+        timeSlot = try column(.timeSlot)
+        distanceKm = try column(.distanceKm)
+        pace = try column(.pace)
+        style = try column(.style)
+        capacity = try column(.capacity)
+        signupMode = try column(.signupMode)
+        deadline = try column(.deadline)
+        afterParty = try column(.afterParty)
+        genderRule = try column(.genderRule)
+        minAge = try column(.minAge)
+        maxAge = try column(.maxAge)
+        jobs = try column(.jobs)
+        acceptedCount = try column(.acceptedCount)
+        closedAt = try column(.closedAt)
+        sequence = try column(.sequence)
+        createdAt = try column(.createdAt)
+        updatedAt = try column(.updatedAt)
+        hiddenAt = try column(.hiddenAt)
+        lotterySeed = try column(.lotterySeed)
+        lotteryCommitment = try column(.lotteryCommitment)
+        drawnAt = try column(.drawnAt)
+        lotteryResult = try column(.lotteryResult)
+        checkinCode = try column(.checkinCode)
+        workplaceOnly = try column(.workplaceOnly)
     }
 
-    var columnValues: [(any SQLBindable)?] {
-        [hostID, crewID, crewOnly, title, description, descriptionHTML, startsAt, durationMinutes, placeName, address, latitude, longitude, placeNote, region, timeSlot.rawValue, distanceKm, pace.rawValue, style.rawValue, capacity, signupMode.rawValue, deadline, afterParty, genderRule.rawValue, minAge, maxAge, jobs, acceptedCount, closedAt, sequence, createdAt, updatedAt, hiddenAt, lotterySeed, lotteryCommitment, drawnAt, lotteryResult, checkinCode, workplaceOnly]
+    func stored(_ column: Columns) -> (any SQLBindable)? {
+        switch column {
+        case .id: id
+        case .hostID: hostID
+        case .crewID: crewID
+        case .crewOnly: crewOnly
+        case .title: title
+        case .description: description
+        case .descriptionHTML: descriptionHTML
+        case .startsAt: startsAt
+        case .durationMinutes: durationMinutes
+        case .placeName: placeName
+        case .address: address
+        case .latitude: latitude
+        case .longitude: longitude
+        case .placeNote: placeNote
+        case .region: region
+        case .timeSlot: timeSlot.rawValue
+        case .distanceKm: distanceKm
+        case .pace: pace.rawValue
+        case .style: style.rawValue
+        case .capacity: capacity
+        case .signupMode: signupMode.rawValue
+        case .deadline: deadline
+        case .afterParty: afterParty
+        case .genderRule: genderRule.rawValue
+        case .minAge: minAge
+        case .maxAge: maxAge
+        case .jobs: jobs
+        case .acceptedCount: acceptedCount
+        case .closedAt: closedAt
+        case .sequence: sequence
+        case .createdAt: createdAt
+        case .updatedAt: updatedAt
+        case .hiddenAt: hiddenAt
+        case .lotterySeed: lotterySeed
+        case .lotteryCommitment: lotteryCommitment
+        case .drawnAt: drawnAt
+        case .lotteryResult: lotteryResult
+        case .checkinCode: checkinCode
+        case .workplaceOnly: workplaceOnly
+        }
     }
 }
 
@@ -264,21 +307,32 @@ public struct PaceGroup: Codable, Sendable, Equatable, StoredRecord {
 
 extension PaceGroup: SQLRecord {
     /// The columns `init(row:)` reads, in its order (queries select `selection`).
-    static let columns = ["id", "meetupID", "position", "label", "capacity", "leaderID", "acceptedCount"]
-    static let selection = SQLSelection(columns, table: "meetupGroups")
-
-    init(row: some PositionalRow, startingAt offset: Int) throws {
-        try row.checkColumns(Self.columns, from: offset)
-        id = try row.decode(atIndex: offset)
-        meetupID = try row.decode(atIndex: offset + 1)
-        position = try row.decode(atIndex: offset + 2)
-        label = try row.decode(atIndex: offset + 3)
-        capacity = try row.decode(atIndex: offset + 4)
-        leaderID = try row.decode(atIndex: offset + 5)
-        acceptedCount = try row.decode(atIndex: offset + 6)
+    enum Columns: Int, SQLColumn {
+        case id, meetupID, position, label, capacity, leaderID, acceptedCount
     }
 
-    var columnValues: [(any SQLBindable)?] {
-        [meetupID, position, label, capacity, leaderID, acceptedCount]
+    static let selection = SQLSelection(Columns.self, table: "meetupGroups")
+
+    init(row: some PositionalRow, startingAt offset: Int) throws {
+        let column = try row.columns(Columns.self, from: offset)
+        id = try column(.id)
+        meetupID = try column(.meetupID)
+        position = try column(.position)
+        label = try column(.label)
+        capacity = try column(.capacity)
+        leaderID = try column(.leaderID)
+        acceptedCount = try column(.acceptedCount)
+    }
+
+    func stored(_ column: Columns) -> (any SQLBindable)? {
+        switch column {
+        case .id: id
+        case .meetupID: meetupID
+        case .position: position
+        case .label: label
+        case .capacity: capacity
+        case .leaderID: leaderID
+        case .acceptedCount: acceptedCount
+        }
     }
 }

@@ -13,7 +13,7 @@ extension MeetupStore {
                 let found = try connection.fetchAll("""
                     SELECT latitude, longitude FROM meetups WHERE \(column) = ? AND latitude IS NOT NULL AND longitude IS NOT NULL
                     ORDER BY id DESC LIMIT 1
-                    """, [id]) { Coordinate(latitude: try $0.decode(Double.self, atIndex: 0), longitude: try $0.decode(Double.self, atIndex: 1)) }
+                    """, [id]) { Coordinate(latitude: try $0.decode("latitude"), longitude: try $0.decode("longitude")) }
                 if let point = found.first ?? nil { return point }
             }
             return nil
@@ -40,10 +40,10 @@ extension MeetupStore {
                 let (conditions, arguments) = database.meetupConditions(filter, viewerID: viewerID, after: nil, now: now)
                 let places = try connection.fetchAll("SELECT id, latitude, longitude FROM meetups WHERE \(conditions) LIMIT ?",
                                                      arguments + [AppDatabase.nearCandidates]) { row -> (id: Int64, meters: Double)? in
-                    guard let place = Coordinate(latitude: try row.decode(Double.self, atIndex: 1), longitude: try row.decode(Double.self, atIndex: 2))
+                    guard let place = Coordinate(latitude: try row.decode("latitude"), longitude: try row.decode("longitude"))
                     else { return nil }
                     let meters = point.distance(to: place)
-                    return meters <= reach ? (try row.decode(Int64.self, atIndex: 0), meters) : nil
+                    return meters <= reach ? (try row.decode("id"), meters) : nil
                 }
                 nearest = places.compactMap { $0 }.sorted { ($0.meters, $0.id) < ($1.meters, $1.id) }
                 if nearest.count >= limit || reach >= radius { break }
@@ -70,7 +70,7 @@ extension MeetupStore {
                     AND crewID IS NOT NULL AND hiddenAt IS NULL
                 LIMIT ?
                 """, [box.latitudes.lowerBound, box.latitudes.upperBound, box.longitudes.lowerBound, box.longitudes.upperBound, AppDatabase.nearCandidates]) {
-                (try $0.decode(Int64.self, atIndex: 0), Coordinate(latitude: try $0.decode(Double.self, atIndex: 1), longitude: try $0.decode(Double.self, atIndex: 2)))
+                (try $0.decode("crewID", as: Int64.self), Coordinate(latitude: try $0.decode("latitude"), longitude: try $0.decode("longitude")))
             }
             var nearest: [Int64: Double] = [:]
             for (crewID, place) in places {

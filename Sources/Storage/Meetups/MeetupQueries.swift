@@ -175,8 +175,8 @@ extension MeetupStore {
                 let entrants = try db.fetchAll("""
                     SELECT a.userID, users.username, a.groupID FROM meetupApplications a JOIN users ON users.id = a.userID
                     WHERE a.meetupID = ? AND a.status = 'pending'
-                    """, [id]) { (id: try $0.decode(Int64.self, atIndex: 0), username: try $0.decode(String.self, atIndex: 1),
-                                  group: try $0.decode(Int64?.self, atIndex: 2)) }
+                    """, [id]) { (id: try $0.decode("userID", as: Int64.self), username: try $0.decode("username", as: String.self),
+                                  group: try $0.decode("groupID", as: Int64?.self)) }
                     .map { (id: $0.id, username: $0.username, group: $0.group, key: rank(seed + ":" + $0.username)) }
                     .sorted { $0.key < $1.key }
                 try db.execute("UPDATE meetups SET lotteryResult = ? WHERE id = ?", [entrants.map(\.username).joined(separator: ","), id])
@@ -267,7 +267,7 @@ extension MeetupStore {
         // Most calls find nothing due: a read, not a write transaction, tells.
         func expiredPlaces(_ db: SQLConnection) throws -> [(meetupID: Int64, userID: Int64, groupID: Int64?)] {
             try db.fetchAll(expired, [now]) {
-                (try $0.decode(Int64.self, atIndex: 0), try $0.decode(Int64.self, atIndex: 1), try $0.decode(Int64?.self, atIndex: 2))
+                (try $0.decode("meetupID"), try $0.decode("userID"), try $0.decode("groupID"))
             }
         }
         guard try !database.readRows(expiredPlaces).isEmpty else { return 0 }
@@ -325,9 +325,8 @@ extension MeetupStore {
                 FROM meetupApplications a JOIN users ON users.id = a.userID
                 WHERE a.meetupID = ? AND a.status IN ('accepted', 'pending', 'waitlisted') ORDER BY a.queuedAt, a.id
                 """, [meetupID]) { row in
-                let extra = User.columns.count
-                return Participant(user: try User(row: row, startingAt: 0), status: ApplicationStatus(rawValue: try row.string(atIndex: extra)) ?? .pending,
-                                   attended: try row.decode(Bool?.self, atIndex: extra + 1), groupID: try row.decode(Int64?.self, atIndex: extra + 2))
+                Participant(user: try User(row: row, startingAt: 0), status: ApplicationStatus(rawValue: try row.decode("applicationStatus")) ?? .pending,
+                            attended: try row.decode("applicationAttended"), groupID: try row.decode("applicationGroup"))
             }
         }
     }
@@ -338,8 +337,8 @@ extension MeetupStore {
         try database.read { db in
             guard let row = try db.fetchOne("SELECT id, status, queuedAt, confirmBy, groupID FROM meetupApplications WHERE meetupID = ? AND userID = ?",
                                             [meetupID, userID], { row in
-                (id: try row.decode(Int64.self, atIndex: 0), status: ApplicationStatus(rawValue: try row.string(atIndex: 1)),
-                 queuedAt: try row.date(atIndex: 2), confirmBy: try row.optionalDate(atIndex: 3), groupID: try row.decode(Int64?.self, atIndex: 4))
+                (id: try row.decode("id", as: Int64.self), status: ApplicationStatus(rawValue: try row.decode("status")),
+                 queuedAt: try row.decode("queuedAt", as: Date.self), confirmBy: try row.decode("confirmBy", as: Date?.self), groupID: try row.decode("groupID", as: Int64?.self))
             }), let status = row.status
             else { return nil }
             guard status == .waitlisted else { return (status, nil, row.confirmBy) }
@@ -362,9 +361,9 @@ extension MeetupStore {
     public func attendance(userID: Int64) throws -> (attended: Int, recorded: Int) {
         try database.readRows { connection in
             try connection.fetchOne("""
-                SELECT count(*) FILTER (WHERE attended = TRUE), count(*)
+                SELECT count(*) FILTER (WHERE attended = TRUE) AS attended, count(*) AS recorded
                 FROM meetupApplications WHERE userID = ? AND status = 'accepted' AND attended IS NOT NULL
-                """, [userID]) { row in (attended: try row.decode(atIndex: 0) as Int, recorded: try row.decode(atIndex: 1) as Int) }
+                """, [userID]) { row in (attended: try row.decode("attended"), recorded: try row.decode("recorded")) }
         } ?? (0, 0)
     }
 }
@@ -383,7 +382,7 @@ extension AppDatabase {
     /// An application's status and pace group, nil when there is none.
     fileprivate func applicationStatus(_ db: SQLConnection, meetupID: Int64, userID: Int64) throws -> (ApplicationStatus, groupID: Int64?)? {
         try db.fetchOne("SELECT status, groupID FROM meetupApplications WHERE meetupID = ? AND userID = ?", [meetupID, userID]) { row in
-            (try row.decodeRawValue(atIndex: 0) as ApplicationStatus, try row.decode(Int64?.self, atIndex: 1))
+            (try row.decodeRawValue("status"), try row.decode("groupID"))
         }
     }
 

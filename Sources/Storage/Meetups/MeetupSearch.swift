@@ -42,7 +42,7 @@ public struct MeetupCursor: Sendable, Equatable {
 /// What a meetup's card shows changes only with these: an edit (`updatedAt`), a signup or a
 /// cancellation, closing, a move. The list reads them alone, and whole rows only for the cards
 /// not kept: 6 columns of each meetup instead of 39.
-public struct MeetupStamp: Sendable, Equatable {
+public struct MeetupStamp: Sendable, Equatable, SQLColumns {
     public let id: Int64
     public let startsAt: Date
     public let deadline: Date
@@ -55,9 +55,17 @@ public struct MeetupStamp: Sendable, Equatable {
             (meetup.id ?? 0, meetup.startsAt, meetup.deadline, meetup.closedAt, meetup.acceptedCount, meetup.updatedAt)
     }
 
+    /// The columns `init(row:)` reads, in its order (the list selects `selection`).
+    enum Columns: Int, SQLColumn {
+        case id, startsAt, deadline, closedAt, acceptedCount, updatedAt
+    }
+
+    static let selection = SQLSelection(Columns.self, table: "meetups")
+
     init(row: some PositionalRow) throws {
-        (id, startsAt, deadline) = (try row.decode(atIndex: 0), try row.date(atIndex: 1), try row.date(atIndex: 2))
-        (closedAt, acceptedCount, updatedAt) = (try row.optionalDate(atIndex: 3), try row.decode(atIndex: 4), try row.date(atIndex: 5))
+        let column = try row.columns(Columns.self)
+        (id, startsAt, deadline) = (try column(.id), try column(.startsAt), try column(.deadline))
+        (closedAt, acceptedCount, updatedAt) = (try column(.closedAt), try column(.acceptedCount), try column(.updatedAt))
     }
 
     /// As `Meetup.isClosed(at:)`.
@@ -78,7 +86,7 @@ extension MeetupStore {
     public func meetupStamps(_ filter: MeetupFilter, viewerID: Int64?, after cursor: MeetupCursor?, limit: Int = 20, now: Date = Date())
         throws -> (stamps: [MeetupStamp], next: MeetupCursor?)
     {
-        try listPage("id, startsAt, deadline, closedAt, acceptedCount, updatedAt", filter, viewerID: viewerID, after: cursor, limit: limit,
+        try listPage(MeetupStamp.selection.bare, filter, viewerID: viewerID, after: cursor, limit: limit,
                      now: now, row: MeetupStamp.init(row:), position: { MeetupCursor(startsAt: $0.startsAt, id: $0.id) })
     }
 
@@ -156,7 +164,7 @@ extension MeetupStore {
                 SELECT \(User.selection.qualified), t.bodyHTML AS talkHTML, t.createdAt AS talkAt FROM meetupTalk t JOIN users ON users.id = t.authorID
                 WHERE t.meetupID = ? ORDER BY t.id
                 """, [meetupID]) { row in
-                (try User(row: row, startingAt: 0), try row.decode(String.self, atIndex: User.columns.count), try row.date(atIndex: User.columns.count + 1))
+                (try User(row: row, startingAt: 0), try row.decode("talkHTML"), try row.decode("talkAt"))
             }
         }
     }

@@ -37,22 +37,37 @@ public struct LogEntry: Codable, Sendable, Equatable, StoredRecord {
 }
 
 extension LogEntry: SQLRecord {
-    static let columns = ["id", "moderatorID", "action", "targetType", "targetID", "targetLabel", "reason", "createdAt"]
-    static let selection = SQLSelection(columns, table: "moderationLog")
-
-    init(row: some PositionalRow, startingAt offset: Int) throws {
-        try row.checkColumns(Self.columns, from: offset)
-        id = try row.decode(atIndex: offset)
-        moderatorID = try row.decode(atIndex: offset + 1)
-        action = try row.decode(atIndex: offset + 2)
-        targetType = try row.decode(atIndex: offset + 3)
-        targetID = try row.decode(atIndex: offset + 4)
-        targetLabel = try row.decode(atIndex: offset + 5)
-        reason = try row.decode(atIndex: offset + 6)
-        createdAt = try row.date(atIndex: offset + 7)
+    /// The columns `init(row:)` reads, in its order (queries select `selection`).
+    enum Columns: Int, SQLColumn {
+        case id, moderatorID, action, targetType, targetID, targetLabel, reason, createdAt
     }
 
-    var columnValues: [(any SQLBindable)?] { [moderatorID, action, targetType, targetID, targetLabel, reason, createdAt] }
+    static let selection = SQLSelection(Columns.self, table: "moderationLog")
+
+    init(row: some PositionalRow, startingAt offset: Int) throws {
+        let column = try row.columns(Columns.self, from: offset)
+        id = try column(.id)
+        moderatorID = try column(.moderatorID)
+        action = try column(.action)
+        targetType = try column(.targetType)
+        targetID = try column(.targetID)
+        targetLabel = try column(.targetLabel)
+        reason = try column(.reason)
+        createdAt = try column(.createdAt)
+    }
+
+    func stored(_ column: Columns) -> (any SQLBindable)? {
+        switch column {
+        case .id: id
+        case .moderatorID: moderatorID
+        case .action: action
+        case .targetType: targetType
+        case .targetID: targetID
+        case .targetLabel: targetLabel
+        case .reason: reason
+        case .createdAt: createdAt
+        }
+    }
 }
 
 /// Open reports about one target, grouped.
@@ -74,10 +89,10 @@ struct Viewer {
 
     static func load(_ connection: SQLConnection, id: Int64?) throws -> Viewer {
         guard let id else { return Viewer(id: nil, isStaff: false, blocked: []) }
-        let role = try connection.fetchOne("SELECT role FROM users WHERE id = ?", [id]) { try $0.decode(atIndex: 0) as String }
-        let blocked = try connection.fetchAll("""
+        let role = try connection.value("SELECT role FROM users WHERE id = ?", [id], as: String.self)
+        let blocked = try connection.values("""
             SELECT blockedID FROM blocks WHERE blockerID = ?1 UNION SELECT blockerID FROM blocks WHERE blockedID = ?1
-            """, [id]) { try $0.decode(atIndex: 0) as Int64 }
+            """, [id], as: Int64.self)
         return Viewer(id: id, isStaff: role == "admin" || role == "moderator", blocked: Set(blocked))
     }
 

@@ -30,16 +30,16 @@ extension ModerationStore {
     /// Open reports grouped by target, most reported first.
     public func openReports() throws -> [ReportGroup] {
         try database.read { db in
-            let lists = db.joinedTexts("reason", separator: ",", orderedBy: "id") + ", " + db.joinedTexts("note", separator: "\u{1E}", orderedBy: "id")
+            let lists = db.joinedTexts("reason", separator: ",", orderedBy: "id") + " AS reasons, " + db.joinedTexts("note", separator: "\u{1E}", orderedBy: "id") + " AS notes"
             let rows = try db.fetchAll("""
                 SELECT targetType, targetID, count(*) AS count, \(lists), max(createdAt) AS latest
                 FROM reports WHERE resolvedAt IS NULL GROUP BY targetType, targetID ORDER BY count DESC, latest DESC, targetType, targetID
                 """) { row -> ReportGroup? in
-                guard let type = ModerationTarget(rawValue: try row.string(atIndex: 0)) else { return nil }
-                let reasons = (try row.decode(String?.self, atIndex: 3) ?? "").split(separator: ",").compactMap { ReportReason(rawValue: String($0)) }
-                let notes = (try row.decode(String?.self, atIndex: 4) ?? "").split(separator: "\u{1E}").map(String.init).filter { !$0.isEmpty }
-                return ReportGroup(targetType: type, targetID: try row.decode(atIndex: 1), count: try row.decode(atIndex: 2), reasons: reasons,
-                                   notes: notes, latest: try row.date(atIndex: 5))
+                guard let type = ModerationTarget(rawValue: try row.decode("targetType")) else { return nil }
+                let reasons = (try row.decode("reasons", as: String?.self) ?? "").split(separator: ",").compactMap { ReportReason(rawValue: String($0)) }
+                let notes = (try row.decode("notes", as: String?.self) ?? "").split(separator: "\u{1E}").map(String.init).filter { !$0.isEmpty }
+                return ReportGroup(targetType: type, targetID: try row.decode("targetID"), count: try row.decode("count"), reasons: reasons,
+                                   notes: notes, latest: try row.decode("latest"))
             }
             return rows.compactMap { $0 }
         }
@@ -115,7 +115,7 @@ extension ModerationStore {
                 SELECT \(LogEntry.selection.qualified), users.username AS moderatorName FROM moderationLog
                 LEFT JOIN users ON users.id = moderationLog.moderatorID ORDER BY moderationLog.id DESC LIMIT ?
                 """, [limit]) { row in
-                (try LogEntry(row: row, startingAt: 0), try row.decode(String?.self, atIndex: LogEntry.columns.count))
+                (try LogEntry(row: row, startingAt: 0), try row.decode("moderatorName"))
             }
         }
     }
@@ -136,7 +136,7 @@ extension ModerationStore {
     public func targetIsHidden(_ target: ModerationTarget, id: Int64) throws -> Bool {
         guard let table = target.table else { return false }
         return try database.readRows { connection in
-            try connection.fetchOne("SELECT hiddenAt IS NOT NULL FROM \(table) WHERE id = ?", [id]) { try $0.decode(atIndex: 0) as Bool } ?? false
+            try connection.value("SELECT hiddenAt IS NOT NULL FROM \(table) WHERE id = ?", [id], as: Bool.self) ?? false
         }
     }
 
@@ -174,7 +174,7 @@ extension ModerationStore {
             let since = now.addingTimeInterval(-Double(days) * 86_400)
             let day = db.dayOf("createdAt")
             let counts = try db.fetchAll("SELECT \(day) AS day, count(*) AS count FROM \(table) WHERE createdAt >= ? GROUP BY day", [since]) {
-                (try $0.decode(String.self, atIndex: 0), try $0.decode(Int.self, atIndex: 1))
+                (try $0.decode("day", as: String.self), try $0.decode("count", as: Int.self))
             }
             .reduce(into: [String: Int]()) { $0[$1.0] = $1.1 }
             let formatter = DateFormatter()

@@ -65,40 +65,62 @@ public struct Payment: Sendable, Equatable, StoredRecord {
 }
 
 extension Payment: SQLRecord {
-    static let columns = [
-        "id", "publicID", "crewID", "userID", "purpose", "duesPeriodID", "provider", "providerReference", "amount", "currency", "orderName",
-        "state", "receivedAmount", "refundedAmount", "checkoutURL", "failure", "refundReason", "createdAt", "expiresAt", "settledAt", "checkedAt",
-    ]
-    static let selection = SQLSelection(columns, table: "payments")
-
-    init(row: some PositionalRow, startingAt offset: Int) throws {
-        try row.checkColumns(Self.columns, from: offset)
-        id = try row.decode(atIndex: offset)
-        publicID = try row.decode(atIndex: offset + 1)
-        crewID = try row.decode(atIndex: offset + 2)
-        userID = try row.decode(atIndex: offset + 3)
-        purpose = try row.decodeRawValue(atIndex: offset + 4)
-        duesPeriodID = try row.decode(atIndex: offset + 5)
-        provider = try row.decode(atIndex: offset + 6)
-        providerReference = try row.decode(atIndex: offset + 7)
-        amount = try row.decode(atIndex: offset + 8)
-        currency = try row.decode(atIndex: offset + 9)
-        orderName = try row.decode(atIndex: offset + 10)
-        state = try row.decodeRawValue(atIndex: offset + 11)
-        receivedAmount = try row.decode(atIndex: offset + 12)
-        refundedAmount = try row.decode(atIndex: offset + 13)
-        checkoutURL = try row.decode(atIndex: offset + 14)
-        failure = try row.decode(atIndex: offset + 15)
-        refundReason = try row.decode(atIndex: offset + 16)
-        createdAt = try row.date(atIndex: offset + 17)
-        expiresAt = try row.date(atIndex: offset + 18)
-        settledAt = try row.optionalDate(atIndex: offset + 19)
-        checkedAt = try row.optionalDate(atIndex: offset + 20)
+    /// The columns `init(row:)` reads, in its order (queries select `selection`).
+    enum Columns: Int, SQLColumn {
+        case id, publicID, crewID, userID, purpose, duesPeriodID, provider, providerReference, amount, currency, orderName, state, receivedAmount, refundedAmount, checkoutURL, failure, refundReason, createdAt, expiresAt, settledAt, checkedAt
     }
 
-    var columnValues: [(any SQLBindable)?] {
-        [publicID, crewID, userID, purpose.rawValue, duesPeriodID, provider, providerReference, amount, currency, orderName, state.rawValue,
-         receivedAmount, refundedAmount, checkoutURL, failure, refundReason, createdAt, expiresAt, settledAt, checkedAt]
+    static let selection = SQLSelection(Columns.self, table: "payments")
+
+    init(row: some PositionalRow, startingAt offset: Int) throws {
+        let column = try row.columns(Columns.self, from: offset)
+        id = try column(.id)
+        publicID = try column(.publicID)
+        crewID = try column(.crewID)
+        userID = try column(.userID)
+        purpose = try column(.purpose)
+        duesPeriodID = try column(.duesPeriodID)
+        provider = try column(.provider)
+        providerReference = try column(.providerReference)
+        amount = try column(.amount)
+        currency = try column(.currency)
+        orderName = try column(.orderName)
+        state = try column(.state)
+        receivedAmount = try column(.receivedAmount)
+        refundedAmount = try column(.refundedAmount)
+        checkoutURL = try column(.checkoutURL)
+        failure = try column(.failure)
+        refundReason = try column(.refundReason)
+        createdAt = try column(.createdAt)
+        expiresAt = try column(.expiresAt)
+        settledAt = try column(.settledAt)
+        checkedAt = try column(.checkedAt)
+    }
+
+    func stored(_ column: Columns) -> (any SQLBindable)? {
+        switch column {
+        case .id: id
+        case .publicID: publicID
+        case .crewID: crewID
+        case .userID: userID
+        case .purpose: purpose.rawValue
+        case .duesPeriodID: duesPeriodID
+        case .provider: provider
+        case .providerReference: providerReference
+        case .amount: amount
+        case .currency: currency
+        case .orderName: orderName
+        case .state: state.rawValue
+        case .receivedAmount: receivedAmount
+        case .refundedAmount: refundedAmount
+        case .checkoutURL: checkoutURL
+        case .failure: failure
+        case .refundReason: refundReason
+        case .createdAt: createdAt
+        case .expiresAt: expiresAt
+        case .settledAt: settledAt
+        case .checkedAt: checkedAt
+        }
     }
 }
 
@@ -127,23 +149,36 @@ public struct DuesPeriod: Sendable, Equatable, StoredRecord {
 }
 
 extension DuesPeriod: SQLRecord {
-    static let columns = ["id", "crewID", "name", "amount", "dueOn", "createdBy", "createdAt", "closedAt"]
-    static let selection = SQLSelection(columns, table: "duesPeriods")
-
-    init(row: some PositionalRow, startingAt offset: Int) throws {
-        try row.checkColumns(Self.columns, from: offset)
-        id = try row.decode(atIndex: offset)
-        crewID = try row.decode(atIndex: offset + 1)
-        name = try row.decode(atIndex: offset + 2)
-        amount = try row.decode(atIndex: offset + 3)
-        dueOn = try row.decode(atIndex: offset + 4)
-        createdBy = try row.decode(atIndex: offset + 5)
-        createdAt = try row.date(atIndex: offset + 6)
-        closedAt = try row.optionalDate(atIndex: offset + 7)
+    /// The columns `init(row:)` reads, in its order (queries select `selection`).
+    enum Columns: Int, SQLColumn {
+        case id, crewID, name, amount, dueOn, createdBy, createdAt, closedAt
     }
 
-    var columnValues: [(any SQLBindable)?] {
-        [crewID, name, amount, dueOn, createdBy, createdAt, closedAt]
+    static let selection = SQLSelection(Columns.self, table: "duesPeriods")
+
+    init(row: some PositionalRow, startingAt offset: Int) throws {
+        let column = try row.columns(Columns.self, from: offset)
+        id = try column(.id)
+        crewID = try column(.crewID)
+        name = try column(.name)
+        amount = try column(.amount)
+        dueOn = try column(.dueOn)
+        createdBy = try column(.createdBy)
+        createdAt = try column(.createdAt)
+        closedAt = try column(.closedAt)
+    }
+
+    func stored(_ column: Columns) -> (any SQLBindable)? {
+        switch column {
+        case .id: id
+        case .crewID: crewID
+        case .name: name
+        case .amount: amount
+        case .dueOn: dueOn
+        case .createdBy: createdBy
+        case .createdAt: createdAt
+        case .closedAt: closedAt
+        }
     }
 }
 

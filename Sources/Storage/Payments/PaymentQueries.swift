@@ -195,10 +195,10 @@ extension PaymentStore {
     public func payments(userID: Int64, limit: Int = 100) throws -> [(payment: Payment, crewName: String, crewSlug: String)] {
         try database.read { db in
             try db.fetchAll("""
-                SELECT \(Payment.selection.qualified), crews.name, crews.slug FROM payments JOIN crews ON crews.id = payments.crewID
+                SELECT \(Payment.selection.qualified), crews.name AS crewName, crews.slug AS crewSlug FROM payments JOIN crews ON crews.id = payments.crewID
                 WHERE payments.userID = ? ORDER BY payments.id DESC LIMIT ?
                 """, [userID, limit]) { row in
-                (try Payment(row: row, startingAt: 0), try row.string(atIndex: Payment.columns.count), try row.string(atIndex: Payment.columns.count + 1))
+                (try Payment(row: row, startingAt: 0), try row.decode("crewName"), try row.decode("crewSlug"))
             }
         }
     }
@@ -214,13 +214,11 @@ extension PaymentStore {
     {
         try database.read { db in
             try db.fetchAll("""
-                SELECT \(Payment.selection.qualified), crews.name, crews.slug, users.username FROM payments
+                SELECT \(Payment.selection.qualified), crews.name AS crewName, crews.slug AS crewSlug, users.username AS username FROM payments
                 JOIN crews ON crews.id = payments.crewID LEFT JOIN users ON users.id = payments.userID
                 WHERE (CAST(? AS text) IS NULL OR payments.state = ?) AND payments.id < ? ORDER BY payments.id DESC LIMIT ?
                 """, [state?.rawValue, state?.rawValue, before ?? Int64.max, limit]) { row in
-                let extra = Payment.columns.count
-                return (try Payment(row: row, startingAt: 0), try row.string(atIndex: extra), try row.string(atIndex: extra + 1),
-                        try row.decode(atIndex: extra + 2))
+                (try Payment(row: row, startingAt: 0), try row.decode("crewName"), try row.decode("crewSlug"), try row.decode("username"))
             }
         }
     }
@@ -231,7 +229,7 @@ extension PaymentStore {
             var net: [Int64: Int] = [:]
             for (payment, kind, amount) in try db.fetchAll(
                 "SELECT paymentID, kind, amount FROM crewLedger WHERE crewID = ? AND paymentID IS NOT NULL", [crewID], {
-                    (try $0.decode(Int64.self, atIndex: 0), try $0.string(atIndex: 1), try $0.decode(Int.self, atIndex: 2))
+                    (try $0.decode("paymentID", as: Int64.self), try $0.decode("kind", as: String.self), try $0.decode("amount", as: Int.self))
                 })
             {
                 let sign = LedgerEntry.Kind(rawValue: kind)?.isExpense == true ? -1 : 1
@@ -275,7 +273,7 @@ extension PaymentStore {
             var paid: [Int64: Set<Int64>] = [:]
             for (period, user) in try db.fetchAll(
                 "SELECT duesPeriodID, userID FROM payments WHERE crewID = ? AND purpose = 'dues' AND state = 'paid' AND userID IS NOT NULL", [crewID], {
-                    (try $0.decode(Int64.self, atIndex: 0), try $0.decode(Int64.self, atIndex: 1))
+                    (try $0.decode("duesPeriodID", as: Int64.self), try $0.decode("userID", as: Int64.self))
                 })
             {
                 paid[period, default: []].insert(user)

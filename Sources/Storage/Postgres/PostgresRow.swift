@@ -20,6 +20,12 @@ struct PostgresRow: PositionalRow {
         PQfname(result, CInt(index)).map { String(cString: $0) } ?? ""
     }
 
+    /// PostgreSQL folds unquoted names to lower case, and `PQfnumber` folds `name` alike.
+    func index(ofColumn name: String) -> Int? {
+        let index = PQfnumber(result, name)
+        return index >= 0 ? Int(index) : nil
+    }
+
     func isNull(atIndex index: Int) -> Bool {
         !(0..<count).contains(index) || PQgetisnull(result, row, CInt(index)) == 1
     }

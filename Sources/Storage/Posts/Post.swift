@@ -88,24 +88,25 @@ public struct FeedItem: Sendable, Equatable {
 
 /// Who wrote a post or a comment, as pages show them: the four columns a byline needs, not
 /// the whole account (decoding every column of `users` per post was a tenth of the feed's time).
-public struct Author: Sendable, Equatable {
+public struct Author: Sendable, Equatable, SQLColumns {
     public var id: Int64
     public var username: String
     public var displayName: String
     public var role: User.Role
 
-    /// The columns `init(row:startingAt:)` reads, in order.
-    static let columns = "users.id, users.username, users.displayName, users.role"
+    /// The columns `init(row:startingAt:)` reads, in order: `\(Author.selection.qualified)`.
+    enum Columns: Int, SQLColumn {
+        case id, username, displayName, role
+    }
+
+    static let selection = SQLSelection(Columns.self, table: "users")
 
     init(row: some PositionalRow, startingAt offset: Int) throws {
-        id = try row.decode(atIndex: offset)
-        username = try row.decode(atIndex: offset + 1)
-        displayName = try row.decode(atIndex: offset + 2)
-        let role: String = try row.decode(atIndex: offset + 3)
-        guard let known = User.Role(rawValue: role) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "unknown role \(role)"))
-        }
-        self.role = known
+        let column = try row.columns(Columns.self, from: offset)
+        id = try column(.id)
+        username = try column(.username)
+        displayName = try column(.displayName)
+        role = try column(.role)
     }
 }
 
@@ -121,51 +122,81 @@ public struct FeedPage: Sendable {
 extension Post: SQLRecord {
     /// The columns `init(row:)` reads, in its order (queries select `selection`); `revision`,
     /// last, is the triggers' (`RevisionsSchema`).
-    static let columns = ["id", "authorID", "body", "bodyHTML", "createdAt", "updatedAt", "likeCount", "commentCount", "crewID", "hiddenAt", "commentsLocked"]
-    static let selection = SQLSelection(columns, table: "posts")
+    /// The columns `init(row:)` reads, in its order (queries select `selection`).
+    enum Columns: Int, SQLColumn {
+        case id, authorID, body, bodyHTML, createdAt, updatedAt, likeCount, commentCount, crewID, hiddenAt, commentsLocked
+    }
+
+    static let selection = SQLSelection(Columns.self, table: "posts")
 
     /// Reads the columns from `offset` on, where a joined row holds them after another table's.
     init(row: some PositionalRow, startingAt offset: Int) throws {
-        try row.checkColumns(Self.columns, from: offset)
-        id = try row.decode(atIndex: offset)
-        authorID = try row.decode(atIndex: offset + 1)
-        body = try row.decode(atIndex: offset + 2)
-        bodyHTML = try row.decode(atIndex: offset + 3)
-        createdAt = try row.date(atIndex: offset + 4)
-        updatedAt = try row.optionalDate(atIndex: offset + 5)
-        likeCount = try row.decode(atIndex: offset + 6)
-        commentCount = try row.decode(atIndex: offset + 7)
-        crewID = try row.decode(atIndex: offset + 8)
-        hiddenAt = try row.optionalDate(atIndex: offset + 9)
-        commentsLocked = try row.decode(atIndex: offset + 10)
+        let column = try row.columns(Columns.self, from: offset)
+        id = try column(.id)
+        authorID = try column(.authorID)
+        body = try column(.body)
+        bodyHTML = try column(.bodyHTML)
+        createdAt = try column(.createdAt)
+        updatedAt = try column(.updatedAt)
+        likeCount = try column(.likeCount)
+        commentCount = try column(.commentCount)
+        crewID = try column(.crewID)
+        hiddenAt = try column(.hiddenAt)
+        commentsLocked = try column(.commentsLocked)
     }
 
-    var columnValues: [(any SQLBindable)?] {
-        [authorID, body, bodyHTML, createdAt, updatedAt, likeCount, commentCount, crewID, hiddenAt, commentsLocked]
+    func stored(_ column: Columns) -> (any SQLBindable)? {
+        switch column {
+        case .id: id
+        case .authorID: authorID
+        case .body: body
+        case .bodyHTML: bodyHTML
+        case .createdAt: createdAt
+        case .updatedAt: updatedAt
+        case .likeCount: likeCount
+        case .commentCount: commentCount
+        case .crewID: crewID
+        case .hiddenAt: hiddenAt
+        case .commentsLocked: commentsLocked
+        }
     }
 }
 
 extension Photo: SQLRecord {
     /// The columns `init(row:)` reads, in its order (queries select `selection`).
-    static let columns = ["id", "postID", "position", "fileName", "mediaType", "width", "height", "byteCount", "tone", "jpegWidths"]
-    static let selection = SQLSelection(columns, table: "photos")
+    enum Columns: Int, SQLColumn {
+        case id, postID, position, fileName, mediaType, width, height, byteCount, tone, jpegWidths
+    }
+
+    static let selection = SQLSelection(Columns.self, table: "photos")
 
 
     init(row: some PositionalRow, startingAt offset: Int) throws {
-        try row.checkColumns(Self.columns, from: offset)
-        id = try row.decode(atIndex: offset)
-        postID = try row.decode(atIndex: offset + 1)
-        position = try row.decode(atIndex: offset + 2)
-        fileName = try row.decode(atIndex: offset + 3)
-        mediaType = try row.decode(atIndex: offset + 4)
-        width = try row.decode(atIndex: offset + 5)
-        height = try row.decode(atIndex: offset + 6)
-        byteCount = try row.decode(atIndex: offset + 7)
-        tone = try row.decode(atIndex: offset + 8)
-        jpegWidths = WidthList.widths(try row.decode(atIndex: offset + 9))
+        let column = try row.columns(Columns.self, from: offset)
+        id = try column(.id)
+        postID = try column(.postID)
+        position = try column(.position)
+        fileName = try column(.fileName)
+        mediaType = try column(.mediaType)
+        width = try column(.width)
+        height = try column(.height)
+        byteCount = try column(.byteCount)
+        tone = try column(.tone)
+        jpegWidths = WidthList.widths(try column(.jpegWidths))
     }
 
-    var columnValues: [(any SQLBindable)?] {
-        [postID, position, fileName, mediaType, width, height, byteCount, tone, WidthList.text(jpegWidths)]
+    func stored(_ column: Columns) -> (any SQLBindable)? {
+        switch column {
+        case .id: id
+        case .postID: postID
+        case .position: position
+        case .fileName: fileName
+        case .mediaType: mediaType
+        case .width: width
+        case .height: height
+        case .byteCount: byteCount
+        case .tone: tone
+        case .jpegWidths: WidthList.text(jpegWidths)
+        }
     }
 }

@@ -66,7 +66,7 @@ extension PostStore {
         return try database.readRows { db in
             // As citext on PostgreSQL, so that the comparison ignores case as SQLite's NOCASE column does.
             let rows = try db.fetchAll("SELECT id, username FROM users WHERE username IN (\(db.usernameList("?")))", [names]) {
-                (try $0.decode(String.self, atIndex: 1).lowercased(), try $0.decode(Int64.self, atIndex: 0))
+                (try $0.decode("username", as: String.self).lowercased(), try $0.decode("id", as: Int64.self))
             }
             return Dictionary(rows, uniquingKeysWith: { first, _ in first })
         }
@@ -77,13 +77,13 @@ extension PostStore {
     public func storedImages(after cursor: Int64, limit: Int = 500) throws -> (images: [AppDatabase.StoredImage], next: Int64?) {
         try database.readRows { db in
             let photos = try db.fetchAll("SELECT id, fileName, width, jpegWidths FROM photos WHERE id > ? ORDER BY id LIMIT ?", [cursor, limit]) {
-                (id: try $0.decode(Int64.self, atIndex: 0),
-                 image: AppDatabase.StoredImage(fileName: try $0.decode(atIndex: 1), width: try $0.decode(atIndex: 2), jpegWidths: WidthList.widths(try $0.decode(atIndex: 3))))
+                (id: try $0.decode("id", as: Int64.self),
+                 image: AppDatabase.StoredImage(fileName: try $0.decode("fileName"), width: try $0.decode("width"), jpegWidths: WidthList.widths(try $0.decode("jpegWidths"))))
             }
             if let last = photos.last, photos.count == limit { return (photos.map(\.image), last.id) }
             let covers = try db.fetchAll("SELECT coverFileName, coverWidth, coverJPEGWidths FROM crews WHERE coverFileName IS NOT NULL ORDER BY id", []) {
-                AppDatabase.StoredImage(fileName: try $0.decode(atIndex: 0), width: try $0.decode(Int?.self, atIndex: 1) ?? 0,
-                            jpegWidths: WidthList.widths(try $0.decode(atIndex: 2)))
+                AppDatabase.StoredImage(fileName: try $0.decode("coverFileName"), width: try $0.decode("coverWidth", as: Int?.self) ?? 0,
+                            jpegWidths: WidthList.widths(try $0.decode("coverJPEGWidths")))
             }
             return (photos.map(\.image) + covers, nil)
         }

@@ -40,24 +40,22 @@ extension ProfileStore {
     /// visitor) stands towards them: one statement, since on PostgreSQL each is a round trip.
     public func memberProfile(username: String, viewerID: Int64?) throws -> MemberProfile? {
         try database.readRows { connection in
-            let counts = User.columns.count
-            return try connection.fetchOne("""
+            try connection.fetchOne("""
                 SELECT \(User.selection.qualified),
-                       (SELECT count(*) FROM follows WHERE followeeID = users.id),
-                       (SELECT count(*) FROM follows WHERE followerID = users.id),
-                       (SELECT count(*) FROM posts WHERE authorID = users.id),
-                       (SELECT count(*) FROM meetupApplications WHERE userID = users.id AND status = 'accepted' AND attended = TRUE),
-                       (SELECT count(*) FROM meetupApplications WHERE userID = users.id AND status = 'accepted' AND attended IS NOT NULL),
-                       EXISTS (SELECT 1 FROM follows WHERE followerID = ?2 AND followeeID = users.id),
-                       EXISTS (SELECT 1 FROM blocks WHERE blockerID = ?2 AND blockedID = users.id)
+                       (SELECT count(*) FROM follows WHERE followeeID = users.id) AS followers,
+                       (SELECT count(*) FROM follows WHERE followerID = users.id) AS following,
+                       (SELECT count(*) FROM posts WHERE authorID = users.id) AS posts,
+                       (SELECT count(*) FROM meetupApplications WHERE userID = users.id AND status = 'accepted' AND attended = TRUE) AS attended,
+                       (SELECT count(*) FROM meetupApplications WHERE userID = users.id AND status = 'accepted' AND attended IS NOT NULL) AS attendanceRecorded,
+                       EXISTS (SELECT 1 FROM follows WHERE followerID = ?2 AND followeeID = users.id) AS viewerFollows,
+                       EXISTS (SELECT 1 FROM blocks WHERE blockerID = ?2 AND blockedID = users.id) AS viewerBlocked
                 FROM users WHERE username = ?1
                 """, [username, viewerID]) { row in
                 MemberProfile(
                     user: try User(row: row, startingAt: 0),
-                    counts: FollowCounts(followers: try row.decode(atIndex: counts), following: try row.decode(atIndex: counts + 1),
-                                         posts: try row.decode(atIndex: counts + 2)),
-                    attended: try row.decode(atIndex: counts + 3), attendanceRecorded: try row.decode(atIndex: counts + 4),
-                    viewerFollows: try row.decode(atIndex: counts + 5), viewerBlocked: try row.decode(atIndex: counts + 6))
+                    counts: FollowCounts(followers: try row.decode("followers"), following: try row.decode("following"), posts: try row.decode("posts")),
+                    attended: try row.decode("attended"), attendanceRecorded: try row.decode("attendanceRecorded"),
+                    viewerFollows: try row.decode("viewerFollows"), viewerBlocked: try row.decode("viewerBlocked"))
             }
         }
     }

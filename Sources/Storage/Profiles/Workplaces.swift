@@ -35,7 +35,7 @@ extension ProfileStore {
     public func workplaceCheck(userID: Int64, now: Date = Date()) throws -> WorkplaceCheck? {
         try database.readRows { db in
             try db.fetchOne("SELECT domain, expiresAt FROM workplaceCodes WHERE userID = ? AND expiresAt > ?", [userID, now]) {
-                WorkplaceCheck(domain: try $0.decode(atIndex: 0), expiresAt: try $0.date(atIndex: 1))
+                WorkplaceCheck(domain: try $0.decode("domain"), expiresAt: try $0.decode("expiresAt"))
             }
         }
     }
@@ -47,8 +47,8 @@ extension ProfileStore {
             let pending = try db.fetchOne("""
                 SELECT domain, addressHash, codeHash, attempts FROM workplaceCodes WHERE userID = ? AND expiresAt > ?
                 """, [userID, now]) { row in
-                (domain: try row.decode(String.self, atIndex: 0), address: try row.decode(Data.self, atIndex: 1),
-                 code: try row.decode(Data.self, atIndex: 2), attempts: try row.decode(Int.self, atIndex: 3))
+                (domain: try row.decode("domain", as: String.self), address: try row.decode("addressHash", as: Data.self),
+                 code: try row.decode("codeHash", as: Data.self), attempts: try row.decode("attempts", as: Int.self))
             }
             guard let pending, pending.attempts < AppDatabase.workplaceCodeTries else { return .noCode }
             guard sameBytes(pending.code, codeHash) else {

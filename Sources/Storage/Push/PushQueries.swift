@@ -44,8 +44,8 @@ extension PushStore {
     public func pushDevices(userID: Int64, sessionID: Int64?) throws -> [PushDevice] {
         try database.read { db in
             try db.fetchAll("SELECT id, name, createdAt, lastUsedAt, sessionID FROM pushSubscriptions WHERE userID = ? ORDER BY id DESC", [userID]) { row in
-                PushDevice(id: try row.decode(atIndex: 0), name: try row.decode(atIndex: 1), createdAt: try row.date(atIndex: 2),
-                           lastUsedAt: try row.optionalDate(atIndex: 3), isCurrent: try row.decode(Int64.self, atIndex: 4) == sessionID)
+                PushDevice(id: try row.decode("id"), name: try row.decode("name"), createdAt: try row.decode("createdAt"),
+                           lastUsedAt: try row.decode("lastUsedAt"), isCurrent: try row.decode("sessionID", as: Int64.self) == sessionID)
             }
         }
     }
@@ -66,12 +66,12 @@ extension PushStore {
     public func duePushes(limit: Int = 100, now: Date = Date()) throws -> [PushDelivery] {
         try database.read { db in
             try db.fetchAll("""
-                SELECT q.id, s.id, s.userID, s.endpoint, s.p256dh, s.auth, q.notificationID, q.talkID, q.attempts
+                SELECT q.id, s.id AS subscriptionID, s.userID, s.endpoint, s.p256dh, s.auth, q.notificationID, q.talkID, q.attempts
                 FROM pushQueue q JOIN pushSubscriptions s ON s.id = q.subscriptionID WHERE q.nextAttemptAt <= ? ORDER BY q.nextAttemptAt, q.id LIMIT ?
                 """, [now, limit]) { row in
-                PushDelivery(id: try row.decode(atIndex: 0), subscriptionID: try row.decode(atIndex: 1), userID: try row.decode(atIndex: 2),
-                             endpoint: try row.decode(atIndex: 3), p256dh: [UInt8](try row.data(atIndex: 4)), auth: [UInt8](try row.data(atIndex: 5)),
-                             notificationID: try row.decode(atIndex: 6), talkID: try row.decode(atIndex: 7), attempts: try row.decode(atIndex: 8))
+                PushDelivery(id: try row.decode("id"), subscriptionID: try row.decode("subscriptionID"), userID: try row.decode("userID"),
+                             endpoint: try row.decode("endpoint"), p256dh: [UInt8](try row.decode("p256dh", as: Data.self)), auth: [UInt8](try row.decode("auth", as: Data.self)),
+                             notificationID: try row.decode("notificationID"), talkID: try row.decode("talkID"), attempts: try row.decode("attempts"))
             }
         }
     }
@@ -111,7 +111,7 @@ extension PushStore {
     public func talkNews(id: Int64, for userID: Int64) throws -> TalkNews? {
         try database.read { db in
             guard let (meetupID, authorID, body) = try db.fetchOne("SELECT meetupID, authorID, body FROM meetupTalk WHERE id = ?", [id], {
-                (try $0.decode(Int64.self, atIndex: 0), try $0.decode(Int64.self, atIndex: 1), try $0.decode(String.self, atIndex: 2))
+                (try $0.decode("meetupID", as: Int64.self), try $0.decode("authorID", as: Int64.self), try $0.decode("body", as: String.self))
             }), try database.canTalk(db, meetupID: meetupID, userID: userID),
                 let author = try db.record(User.self, id: authorID),
                 let title = try db.value("SELECT title FROM meetups WHERE id = ?", [meetupID], as: String.self) else { return nil }

@@ -68,7 +68,7 @@ extension RecordStore {
                 WHERE crewMembers.crewID = ? AND crewMembers.role != 'pending' AND users.onLeaderboard = TRUE
                 GROUP BY users.id ORDER BY meters DESC, users.id LIMIT 50
                 """, [from, to, crewID]) { row in
-                (try User(row: row, startingAt: 0), try row.decode(Int.self, atIndex: User.columns.count), try row.decode(Int.self, atIndex: User.columns.count + 1))
+                (try User(row: row, startingAt: 0), try row.decode("meters"), try row.decode("runs"))
             }
         }
     }

@@ -51,28 +51,46 @@ public struct RunRecord: Codable, Sendable, Equatable, StoredRecord {
 
 extension RunRecord: SQLRecord {
     /// The columns `init(row:)` reads, in its order (queries select `selection`).
-    static let columns = ["id", "userID", "startedAt", "distanceMeters", "durationSeconds", "elevationGain", "note", "noteHTML", "visibility", "meetupID", "track", "createdAt", "splits", "clientKey"]
-    static let selection = SQLSelection(columns, table: "records")
-
-    init(row: some PositionalRow, startingAt offset: Int) throws {
-        try row.checkColumns(Self.columns, from: offset)
-        id = try row.decode(atIndex: offset)
-        userID = try row.decode(atIndex: offset + 1)
-        startedAt = try row.date(atIndex: offset + 2)
-        distanceMeters = try row.decode(atIndex: offset + 3)
-        durationSeconds = try row.decode(atIndex: offset + 4)
-        elevationGain = try row.decode(atIndex: offset + 5)
-        note = try row.decode(atIndex: offset + 6)
-        noteHTML = try row.decode(atIndex: offset + 7)
-        visibility = try row.decodeRawValue(atIndex: offset + 8)
-        meetupID = try row.decode(atIndex: offset + 9)
-        track = try row.decode(atIndex: offset + 10)
-        createdAt = try row.date(atIndex: offset + 11)
-        splits = try row.decode(atIndex: offset + 12)
-        clientKey = try row.decode(atIndex: offset + 13)
+    enum Columns: Int, SQLColumn {
+        case id, userID, startedAt, distanceMeters, durationSeconds, elevationGain, note, noteHTML, visibility, meetupID, track, createdAt, splits, clientKey
     }
 
-    var columnValues: [(any SQLBindable)?] {
-        [userID, startedAt, distanceMeters, durationSeconds, elevationGain, note, noteHTML, visibility.rawValue, meetupID, track, createdAt, splits, clientKey]
+    static let selection = SQLSelection(Columns.self, table: "records")
+
+    init(row: some PositionalRow, startingAt offset: Int) throws {
+        let column = try row.columns(Columns.self, from: offset)
+        id = try column(.id)
+        userID = try column(.userID)
+        startedAt = try column(.startedAt)
+        distanceMeters = try column(.distanceMeters)
+        durationSeconds = try column(.durationSeconds)
+        elevationGain = try column(.elevationGain)
+        note = try column(.note)
+        noteHTML = try column(.noteHTML)
+        visibility = try column(.visibility)
+        meetupID = try column(.meetupID)
+        track = try column(.track)
+        createdAt = try column(.createdAt)
+        splits = try column(.splits)
+        clientKey = try column(.clientKey)
+    }
+
+    func stored(_ column: Columns) -> (any SQLBindable)? {
+        switch column {
+        case .id: id
+        case .userID: userID
+        case .startedAt: startedAt
+        case .distanceMeters: distanceMeters
+        case .durationSeconds: durationSeconds
+        case .elevationGain: elevationGain
+        case .note: note
+        case .noteHTML: noteHTML
+        case .visibility: visibility.rawValue
+        case .meetupID: meetupID
+        case .track: track
+        case .createdAt: createdAt
+        case .splits: splits
+        case .clientKey: clientKey
+        }
     }
 }

@@ -50,46 +50,72 @@ public struct Feedback: Codable, Sendable, Equatable, StoredRecord {
 
 extension Retro: SQLRecord {
     /// The columns `init(row:)` reads, in its order (queries select `selection`).
-    static let columns = ["id", "crewID", "meetupID", "name", "startsAt", "closedAt", "createdBy", "createdAt"]
-    static let selection = SQLSelection(columns, table: "retros")
-
-    init(row: some PositionalRow, startingAt offset: Int) throws {
-        try row.checkColumns(Self.columns, from: offset)
-        id = try row.decode(atIndex: offset)
-        crewID = try row.decode(atIndex: offset + 1)
-        meetupID = try row.decode(atIndex: offset + 2)
-        name = try row.decode(atIndex: offset + 3)
-        startsAt = try row.date(atIndex: offset + 4)
-        closedAt = try row.optionalDate(atIndex: offset + 5)
-        createdBy = try row.decode(atIndex: offset + 6)
-        createdAt = try row.date(atIndex: offset + 7)
+    enum Columns: Int, SQLColumn {
+        case id, crewID, meetupID, name, startsAt, closedAt, createdBy, createdAt
     }
 
-    var columnValues: [(any SQLBindable)?] {
-        [crewID, meetupID, name, startsAt, closedAt, createdBy, createdAt]
+    static let selection = SQLSelection(Columns.self, table: "retros")
+
+    init(row: some PositionalRow, startingAt offset: Int) throws {
+        let column = try row.columns(Columns.self, from: offset)
+        id = try column(.id)
+        crewID = try column(.crewID)
+        meetupID = try column(.meetupID)
+        name = try column(.name)
+        startsAt = try column(.startsAt)
+        closedAt = try column(.closedAt)
+        createdBy = try column(.createdBy)
+        createdAt = try column(.createdAt)
+    }
+
+    func stored(_ column: Columns) -> (any SQLBindable)? {
+        switch column {
+        case .id: id
+        case .crewID: crewID
+        case .meetupID: meetupID
+        case .name: name
+        case .startsAt: startsAt
+        case .closedAt: closedAt
+        case .createdBy: createdBy
+        case .createdAt: createdAt
+        }
     }
 }
 
 extension Feedback: SQLRecord {
     /// The columns `init(row:)` reads, in its order (queries select `selection`).
-    static let columns = ["id", "retroID", "authorID", "recipientID", "kind", "keyword", "description", "toStart", "createdAt", "updatedAt"]
-    static let selection = SQLSelection(columns, table: "retroFeedback")
-
-    init(row: some PositionalRow, startingAt offset: Int) throws {
-        try row.checkColumns(Self.columns, from: offset)
-        id = try row.decode(atIndex: offset)
-        retroID = try row.decode(atIndex: offset + 1)
-        authorID = try row.decode(atIndex: offset + 2)
-        recipientID = try row.decode(atIndex: offset + 3)
-        kind = try row.decodeRawValue(atIndex: offset + 4)
-        keyword = try row.decode(atIndex: offset + 5)
-        description = try row.decode(atIndex: offset + 6)
-        toStart = try row.decode(atIndex: offset + 7)
-        createdAt = try row.date(atIndex: offset + 8)
-        updatedAt = try row.date(atIndex: offset + 9)
+    enum Columns: Int, SQLColumn {
+        case id, retroID, authorID, recipientID, kind, keyword, description, toStart, createdAt, updatedAt
     }
 
-    var columnValues: [(any SQLBindable)?] {
-        [retroID, authorID, recipientID, kind.rawValue, keyword, description, toStart, createdAt, updatedAt]
+    static let selection = SQLSelection(Columns.self, table: "retroFeedback")
+
+    init(row: some PositionalRow, startingAt offset: Int) throws {
+        let column = try row.columns(Columns.self, from: offset)
+        id = try column(.id)
+        retroID = try column(.retroID)
+        authorID = try column(.authorID)
+        recipientID = try column(.recipientID)
+        kind = try column(.kind)
+        keyword = try column(.keyword)
+        description = try column(.description)
+        toStart = try column(.toStart)
+        createdAt = try column(.createdAt)
+        updatedAt = try column(.updatedAt)
+    }
+
+    func stored(_ column: Columns) -> (any SQLBindable)? {
+        switch column {
+        case .id: id
+        case .retroID: retroID
+        case .authorID: authorID
+        case .recipientID: recipientID
+        case .kind: kind.rawValue
+        case .keyword: keyword
+        case .description: description
+        case .toStart: toStart
+        case .createdAt: createdAt
+        case .updatedAt: updatedAt
+        }
     }
 }

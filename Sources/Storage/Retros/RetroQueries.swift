@@ -138,13 +138,13 @@ extension RetroStore {
                 JOIN retros ON retros.id = retroFeedback.retroID
                 LEFT JOIN crews ON crews.id = retros.crewID LEFT JOIN meetups ON meetups.id = retros.meetupID
                 WHERE retroFeedback.recipientID = ? AND retros.startsAt <= ? ORDER BY retros.startsAt DESC, retroFeedback.id
-                """, [userID, now]) { (try Feedback(row: $0, startingAt: 0), try $0.decode(String.self, atIndex: Feedback.columns.count)) }
+                """, [userID, now]) { (try Feedback(row: $0, startingAt: 0), try $0.decode("crewName", as: String.self)) }
             let retros = try db.records(Retro.self, ids: Set(feedback.map(\.0.retroID))).reduce(into: [Int64: Retro]()) { $0[$1.id ?? 0] = $1 }
             let items = feedback.compactMap { item, crew in retros[item.retroID].map { (item, $0, crew) } }
             let counts = try db.fetchAll("""
                 SELECT keyword, count(*) AS count FROM retroFeedback JOIN retros ON retros.id = retroFeedback.retroID
                 WHERE recipientID = ? AND retros.startsAt <= ? GROUP BY keyword ORDER BY count DESC, keyword
-                """, [userID, now]) { (try $0.decode(String.self, atIndex: 0), try $0.decode(Int.self, atIndex: 1)) }
+                """, [userID, now]) { (try $0.decode("keyword", as: String.self), try $0.decode("count", as: Int.self)) }
             return (items, counts)
         }
     }

@@ -1,17 +1,20 @@
 import Foundation
 
-/// A row read by position, whichever engine stepped it: SQLite's (`SteppedRow`, or GRDB's
-/// `Row`) or PostgreSQL's (`PostgresRow`). The records' `init(row:)` take any of them, so one
-/// decoder serves every way of reading.
+/// A row, whichever engine stepped it: SQLite's (`SteppedRow`, or GRDB's `Row`) or
+/// PostgreSQL's (`PostgresRow`). The records' `init(row:)` take any of them, so one decoder
+/// serves every way of reading.
 ///
-/// Rows are read by position, a fraction of what a lookup by name costs per column. The
-/// positions are the ones a query names: it selects a record's columns by their list
-/// (`SQLColumns.selection`), never `*`, so the table's own order does not matter. A query
-/// that puts other columns first is a programming error, which debug builds (and so the
-/// tests) catch by name (`checkColumns`). A value of the wrong type is a thrown error.
+/// Code reads a column by its name, in one of two ways. A stored type declares its columns
+/// once, as the cases of its `Columns` enumeration (`SQLColumn`); queries select them from that
+/// declaration (`selection`) and `init(row:)` reads `column(.title)`, at the position the same
+/// declaration gives, at no cost per column: the list and the reads cannot disagree. A column a
+/// query names itself (`count(*) AS members`) is found by its name (`decode("members")`). A
+/// value of the wrong type, or a column missing, is a thrown error.
 protocol PositionalRow {
     var count: Int { get }
     func columnName(atIndex index: Int) -> String
+    /// The position of the first column named `name` (ignoring case, as both engines do).
+    func index(ofColumn name: String) -> Int?
     func isNull(atIndex index: Int) -> Bool
     func int64(atIndex index: Int) throws -> Int64
     func double(atIndex index: Int) throws -> Double
@@ -80,6 +83,11 @@ enum SQLDecodingError: Error, CustomStringConvertible {
 }
 
 extension PositionalRow {
+    /// The first column named `name`, compared as both engines compare unquoted names.
+    func index(ofColumn name: String) -> Int? {
+        (0..<count).first { columnName(atIndex: $0).lowercased() == name.lowercased() }
+    }
+
     func decode<Value: SQLDecodable>(atIndex index: Int) throws -> Value {
         try Value.decode(self, atIndex: index)
     }
@@ -92,18 +100,55 @@ extension PositionalRow {
         isNull(atIndex: index) ? nil : try date(atIndex: index)
     }
 
-    /// Checks, in debug builds, that `columns` are the row's from `offset` (a joined row holds
-    /// one table's columns after another's); a row too short is a thrown error.
-    func checkColumns(_ columns: [String], from offset: Int = 0) throws {
-        guard offset >= 0, count - offset >= columns.count else { throw SQLDecodingError.missingColumns(columns) }
-        assert(columns.indices.allSatisfy { columnName(atIndex: offset + $0).lowercased() == columns[$0].lowercased() },
-               "the row does not hold \(columns) from \(offset)")
-    }
-
     /// A stored enumeration; a value the code does not know is an error for the page.
     func decodeRawValue<Value: RawRepresentable>(atIndex index: Int) throws -> Value where Value.RawValue == String {
         let text = try string(atIndex: index)
         guard let value = Value(rawValue: text) else { throw SQLDecodingError.unknownValue(text) }
         return value
     }
+
+    /// The column the query named `name` (`SELECT count(*) AS members`); a row without it is a
+    /// thrown error.
+    func decode<Value: SQLDecodable>(_ name: String, as type: Value.Type = Value.self) throws -> Value {
+        try Value.decode(self, atIndex: index(named: name))
+    }
+
+    /// The stored enumeration in the column the query named `name`.
+    func decodeRawValue<Value: RawRepresentable>(_ name: String, as type: Value.Type = Value.self) throws -> Value where Value.RawValue == String {
+        try decodeRawValue(atIndex: index(named: name))
+    }
+
+    private func index(named name: String) throws -> Int {
+        guard let index = index(ofColumn: name) else { throw SQLDecodingError.missingColumns([name]) }
+        return index
+    }
+
+    /// The columns of `Column` from `offset` on (a joined row holds one table's columns after
+    /// another's), to read by their names. A row too short is a thrown error; debug builds
+    /// also check the names, which only a join that counts its offset wrong could break.
+    func columns<Column: SQLColumn>(_ declaration: Column.Type, from offset: Int = 0) throws -> ColumnReader<Self, Column> {
+        let names = Column.allCases.map(\.name)
+        guard offset >= 0, count - offset >= names.count else { throw SQLDecodingError.missingColumns(names) }
+        assert(names.indices.allSatisfy { columnName(atIndex: offset + $0).lowercased() == names[$0].lowercased() },
+               "the row does not hold \(names) from \(offset)")
+        return ColumnReader(row: self, offset: offset)
+    }
+}
+
+/// Reads a row's columns by the cases of the type's `Columns`: `title = try column(.title)`.
+struct ColumnReader<Row: PositionalRow, Column: SQLColumn> {
+    let row: Row
+    let offset: Int
+
+    func callAsFunction<Value: SQLDecodable>(_ column: Column) throws -> Value {
+        try Value.decode(row, atIndex: offset + column.rawValue)
+    }
+
+    /// A stored enumeration; a value the code does not know is an error for the page.
+    func callAsFunction<Value: RawRepresentable>(_ column: Column) throws -> Value where Value.RawValue == String {
+        try row.decodeRawValue(atIndex: offset + column.rawValue)
+    }
+
+    /// The position just after these columns, where a joined row's next table begins.
+    var end: Int { offset + Column.allCases.count }
 }

@@ -134,6 +134,13 @@ enum SQLRow: PositionalRow {
     var count: Int { row.count }
     func columnName(atIndex index: Int) -> String { row.columnName(atIndex: index) }
 
+    func index(ofColumn name: String) -> Int? {
+        switch self {
+        case .sqlite(let row): row.index(ofColumn: name)
+        case .postgres(let row): row.index(ofColumn: name)
+        }
+    }
+
     func isNull(atIndex index: Int) -> Bool {
         switch self {
         case .sqlite(let row): row.isNull(atIndex: index)

@@ -1,12 +1,23 @@
 import Foundation
 
 /// Where SQLite and PostgreSQL differ, each difference named once: query files ask for
-/// `db.greatest`, `db.dayOf(_:)` or `engine.searchesThroughTables` and never compare engines
-/// themselves (`QueryFilesTests` fails when one does).
+/// `db.greatest`, `db.dayOf(_:)` or `engine.searchMatches(_:)` and never compare engines
+/// themselves, nor choose a text by engine (`QueryFilesTests` fails when one does).
 extension SQLConnection.Engine {
     /// True when text searches have tables of their own to match (SQLite's FTS5 `…Search`
     /// tables, trigram and words); on PostgreSQL, pg_trgm's indexes answer `LIKE` instead.
     var searchesThroughTables: Bool { self == .sqlite }
+
+    /// The search tables text searches match (SQLite's FTS5 `postSearch` and `crewSearch`),
+    /// which FTS5 merges only when asked; none on PostgreSQL.
+    var searchTables: [String] { searchesThroughTables ? ["postSearch", "crewSearch"] : [] }
+
+    /// A subquery of the ids of the rows whose text the search table `table` matches to the
+    /// phrase bound to its `?` (`SearchText.phrase`), or nil where there are no search tables
+    /// and `LIKE` on the table itself is the way (PostgreSQL: pg_trgm's indexes answer it).
+    func searchMatches(_ table: String) -> String? {
+        searchesThroughTables ? "SELECT rowid FROM \(table) WHERE \(table) MATCH ?" : nil
+    }
 
     /// True when other servers may share the database, so that what one process would keep
     /// in memory is kept in the database instead.
@@ -18,6 +29,19 @@ extension SQLConnection.Engine {
 struct PerEngine<Value: Sendable>: Sendable {
     let sqlite: Value
     let postgres: Value
+
+    /// Built for each engine by one function, which names the differences through the
+    /// dialect's helpers (`SQLConnection.idList(_:engine:)`): how query files make theirs.
+    init(_ make: (SQLConnection.Engine) -> Value) {
+        sqlite = make(.sqlite)
+        postgres = make(.postgres)
+    }
+
+    /// Two values written apart: for the engine folders only (`QueryFilesTests`).
+    init(sqlite: Value, postgres: Value) {
+        self.sqlite = sqlite
+        self.postgres = postgres
+    }
 
     subscript(engine: SQLConnection.Engine) -> Value {
         switch engine {
@@ -80,6 +104,10 @@ extension SQLConnection {
     /// The aggregate that joins a group's texts with `separator` (a character name such as
     /// `','` or `char(30)`) in `order`.
     func joinedTexts(_ column: String, separator: Character, orderedBy order: String) -> String {
+        Self.joinedTexts(column, separator: separator, orderedBy: order, engine: engine)
+    }
+
+    static func joinedTexts(_ column: String, separator: Character, orderedBy order: String, engine: Engine) -> String {
         let code = separator.unicodeScalars.first.map { String($0.value) } ?? "44"
         switch engine {
         // SQLite's group_concat keeps the order of its input: rows are ordered before grouping

@@ -114,6 +114,13 @@ struct SteppedRow: PositionalRow {
         sqlite3_column_name(statement, CInt(index)).map { String(cString: $0) } ?? ""
     }
 
+    /// Compares the names SQLite holds as C strings, without making a Swift string of each.
+    func index(ofColumn name: String) -> Int? {
+        name.withCString { wanted in
+            (0..<count).first { index in sqlite3_column_name(statement, CInt(index)).map { sqlite3_stricmp($0, wanted) == 0 } ?? false }
+        }
+    }
+
     func isNull(atIndex index: Int) -> Bool {
         !(0..<count).contains(index) || sqlite3_column_type(statement, CInt(index)) == SQLITE_NULL
     }
@@ -182,6 +189,10 @@ struct SteppedRow: PositionalRow {
 extension Row: PositionalRow {
     func columnName(atIndex index: Int) -> String {
         Array(columnNames)[index]
+    }
+
+    func index(ofColumn name: String) -> Int? {
+        Array(columnNames).firstIndex { $0.lowercased() == name.lowercased() }
     }
 
     func isNull(atIndex index: Int) -> Bool {

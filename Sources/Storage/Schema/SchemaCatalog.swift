@@ -75,12 +75,12 @@ extension AppDatabase {
             }
             for (index, unique, partial, origin) in indexes where origin != "pk" {
                 let columns = try db.fetchAll("SELECT name FROM pragma_index_info(?) ORDER BY seqno", [index]) {
-                    try $0.isNull(atIndex: 0) ? "expr" : try $0.string(atIndex: 0).lowercased()
+                    $0.isNull(atIndex: 0) ? "expr" : try $0.string(atIndex: 0).lowercased()
                 }
                 table.indexes.insert(SchemaCatalog.Index(columns: columns, unique: unique, partial: partial))
             }
             let keys = try db.fetchAll("SELECT id, \"table\", \"from\", \"to\", on_delete FROM pragma_foreign_key_list(?) ORDER BY id, seq", [name]) {
-                (try $0.int64(atIndex: 0), try $0.string(atIndex: 1), try $0.string(atIndex: 2), try $0.isNull(atIndex: 3) ? "id" : try $0.string(atIndex: 3), try $0.string(atIndex: 4))
+                (try $0.int64(atIndex: 0), try $0.string(atIndex: 1), try $0.string(atIndex: 2), $0.isNull(atIndex: 3) ? "id" : try $0.string(atIndex: 3), try $0.string(atIndex: 4))
             }
             for id in Set(keys.map(\.0)) {
                 let parts = keys.filter { $0.0 == id }

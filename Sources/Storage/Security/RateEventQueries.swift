@@ -4,8 +4,8 @@ extension SecurityStore {
     /// How many events `key` had since `since`, and when the oldest of them was.
     public func rateEvents(key: String, since: Date) throws -> (count: Int, oldest: Date?) {
         try database.readRows { db in
-            try db.fetchOne("SELECT count(*), min(at) FROM rateEvents WHERE key = ? AND at > ?", [key, since]) {
-                (try $0.decode(Int.self, atIndex: 0), try $0.optionalDate(atIndex: 1))
+            try db.fetchOne("SELECT count(*) AS events, min(at) AS oldest FROM rateEvents WHERE key = ? AND at > ?", [key, since]) {
+                (try $0.decode("events"), try $0.decode("oldest"))
             } ?? (0, nil)
         }
     }

@@ -16,21 +16,33 @@ public struct Session: Codable, Sendable, Equatable {
 
 extension Session: SQLRecord {
     /// The columns `init(row:)` reads, in its order (queries select `selection`).
-    static let columns = ["id", "tokenHash", "userID", "csrfToken", "createdAt", "lastSeenAt"]
-    static let selection = SQLSelection(columns, table: "sessions")
+    enum Columns: Int, SQLColumn {
+        case id, tokenHash, userID, csrfToken, createdAt, lastSeenAt
+    }
+
+    static let selection = SQLSelection(Columns.self, table: "sessions")
 
 
     init(row: some PositionalRow, startingAt offset: Int) throws {
-        try row.checkColumns(Self.columns, from: offset)
-        id = try row.decode(atIndex: offset)
-        tokenHash = try row.decode(atIndex: offset + 1)
-        userID = try row.decode(atIndex: offset + 2)
-        csrfToken = try row.decode(atIndex: offset + 3)
-        createdAt = try row.date(atIndex: offset + 4)
-        lastSeenAt = try row.date(atIndex: offset + 5)
+        let column = try row.columns(Columns.self, from: offset)
+        id = try column(.id)
+        tokenHash = try column(.tokenHash)
+        userID = try column(.userID)
+        csrfToken = try column(.csrfToken)
+        createdAt = try column(.createdAt)
+        lastSeenAt = try column(.lastSeenAt)
     }
 
-    var columnValues: [(any SQLBindable)?] { [tokenHash, userID, csrfToken, createdAt, lastSeenAt] }
+    func stored(_ column: Columns) -> (any SQLBindable)? {
+        switch column {
+        case .id: id
+        case .tokenHash: tokenHash
+        case .userID: userID
+        case .csrfToken: csrfToken
+        case .createdAt: createdAt
+        case .lastSeenAt: lastSeenAt
+        }
+    }
 }
 
 /// A signed-in member's live session, read once per request.
@@ -45,11 +57,10 @@ extension SignedInMember {
     /// unread warnings joined by U+001F.
     init(row: some PositionalRow) throws {
         session = try Session(row: row, startingAt: 0)
-        user = try User(row: row, startingAt: Session.columns.count)
-        let notices = Session.columns.count + User.columns.count
-        let warnings: String? = try row.decode(atIndex: notices + 1)
+        user = try User(row: row, startingAt: Session.selection.count)
+        let warnings: String? = try row.decode("warnings")
         self.notices = PageNotices(
-            unreadNotifications: try row.decode(atIndex: notices),
+            unreadNotifications: try row.decode("unreadNotifications"),
             warnings: warnings.map { $0.split(separator: "\u{1F}", omittingEmptySubsequences: false).map(String.init) } ?? [])
     }
 }

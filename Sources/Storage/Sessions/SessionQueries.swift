@@ -80,18 +80,12 @@ extension AppDatabase {
     /// The statement `session(tokenHash:)` reads, for each engine; built once, as the statement
     /// cache finds it by its text. Warning texts hold no control characters, so the unit
     /// separator cannot occur in them.
-    fileprivate static let sessionSQL = PerEngine(sqlite: sessionSQL(warnings: """
-        (SELECT group_concat(reason, char(31)) FROM
-             (SELECT reason FROM warnings WHERE warnings.userID = users.id AND readAt IS NULL ORDER BY id))
-        """), postgres: sessionSQL(warnings: """
-        (SELECT string_agg(reason, chr(31) ORDER BY id) FROM warnings WHERE warnings.userID = users.id AND readAt IS NULL)
-        """))
-
-    fileprivate static func sessionSQL(warnings: String) -> String {
+    fileprivate static let sessionSQL = PerEngine { engine in
         """
         SELECT \(Session.selection.qualified), \(User.selection.qualified),
-               (SELECT count(*) FROM notifications WHERE notifications.userID = users.id AND readAt IS NULL),
-               \(warnings)
+               (SELECT count(*) FROM notifications WHERE notifications.userID = users.id AND readAt IS NULL) AS unreadNotifications,
+               (SELECT \(SQLConnection.joinedTexts("reason", separator: "\u{1F}", orderedBy: "id", engine: engine)) FROM
+                   (SELECT id, reason FROM warnings WHERE warnings.userID = users.id AND readAt IS NULL ORDER BY id) AS unread) AS warnings
         FROM sessions JOIN users ON users.id = sessions.userID
         WHERE sessions.tokenHash = ?
         """

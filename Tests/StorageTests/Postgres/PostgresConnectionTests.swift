@@ -82,7 +82,7 @@ struct PostgresConnectionTests {
         let pool = PostgresPool(url: url, size: 2, answerTimeout: 300)
         #expect(throws: PostgresError.self) { try pool.withConnection { try $0.execute("SELECT pg_sleep(3)") } }
         var answer: Int64 = 0
-        try pool.withConnection { try $0.run("SELECT 41 + 1", []) { answer = try $0.int64(atIndex: 0) } }
+        _ = try pool.withConnection { try $0.run("SELECT 41 + 1", []) { answer = try $0.int64(atIndex: 0) } }
         #expect(answer == 42)
         // Several statements in one command: the first error is the one reported.
         let plain = try PostgresConnection(url: url)

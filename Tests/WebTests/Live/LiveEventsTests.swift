@@ -65,6 +65,7 @@ import TestSupport
         }
 
         /// Reads for `seconds`, whatever comes.
+        @discardableResult
         func idle(_ seconds: Int) -> [Event] {
             let until = Date().addingTimeInterval(Double(seconds))
             received += client.read { _ in Date() > until }

@@ -60,7 +60,7 @@ struct ObjectStorageTests {
         var configuration = TestSite.configuration()
         let location = try #require(S3Location(url: "s3://moim-photos/media/"))
         configuration.mediaBucket = S3Client(
-            location: location, region: "us-east-1", endpoint: try #require(HTTPEndpoint("http://127.0.0.1:1")),
+            location: location, region: "us-east-1", endpoint: HTTPEndpoint("http://127.0.0.1:1"),
             credentials: TestObjectStore.credentials, timeout: 2)
         let site = try TestSite(configuration: configuration)
         let mina = site.members("mina")[0]

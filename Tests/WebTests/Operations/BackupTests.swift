@@ -111,7 +111,7 @@ import Storage
 
         // A backup from a newer Moim.
         let path = temporary("newer") + ".tar"
-        FileManager.default.createFile(atPath: path, contents: nil)
+        #expect(FileManager.default.createFile(atPath: path, contents: nil))
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
         let manifest = #"{"format": 1, "createdAt": "2026-11-24T00:00:00Z", "migrations": ["v99 from the future"], "files": []}"#
         try TarArchive.Writer(handle).add("manifest.json", data: Data(manifest.utf8))

@@ -50,7 +50,7 @@ import TestSupport
         #expect(try proxied.curl(["/metrics"]).status == 404)
         // Bodies past Moim's largest are refused before they reach it.
         let big = proxied.data + "/big"
-        FileManager.default.createFile(atPath: big, contents: Data(count: 31 << 20))
+        #expect(FileManager.default.createFile(atPath: big, contents: Data(count: 31 << 20)))
         #expect(try proxied.curl(["/posts", "--data-binary", "@" + big, "-H", "Content-Type: application/octet-stream"]).status == 413)
     }
 

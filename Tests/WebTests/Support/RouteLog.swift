@@ -30,6 +30,6 @@ enum RouteLog {
     private static func write() {
         guard let file = logFile else { return }
         let lines = requested.withLock { ($0 ?? []).sorted() }
-        FileManager.default.createFile(atPath: file, contents: Data(lines.map { $0 + "\n" }.joined().utf8))
+        _ = FileManager.default.createFile(atPath: file, contents: Data(lines.map { $0 + "\n" }.joined().utf8))
     }
 }
