@@ -169,10 +169,6 @@ extension App {
         }
     }
 
-    func viewerRole(_ crew: Crew, _ context: RequestContext) throws -> CrewRole? {
-        try context.user.flatMap { try database.crews.crewRole(crewID: crew.storedID, userID: $0.storedID) }
-    }
-
     /// The crew page around one tab: header, join controls and tab navigation.
     func crewPage(_ crew: Crew, tab: CrewTab, role: CrewRole?, _ context: RequestContext) throws -> CrewPageView {
         CrewPageView(

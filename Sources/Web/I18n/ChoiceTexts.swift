@@ -373,3 +373,75 @@ extension RunRecord.Visibility {
         }
     }
 }
+
+extension Payment {
+    /// Where a payment stands on its result page: its state, or partly refunded when some of a
+    /// paid amount came back.
+    enum Standing {
+        case pending, paid, partlyRefunded, failed, cancelled, expired, voided, refunded
+    }
+
+    var standing: Standing {
+        switch state {
+        case .pending: .pending
+        case .paid: refundedAmount > 0 ? .partlyRefunded : .paid
+        case .failed: .failed
+        case .cancelled: .cancelled
+        case .expired: .expired
+        case .voided: .voided
+        case .refunded: .refunded
+        }
+    }
+
+    /// What a paid payment leads to, by what it paid for and how the crew takes members.
+    func paidKey(joinPolicy: Crew.JoinPolicy) -> TextKey {
+        switch (purpose, joinPolicy) {
+        case (.dues, _): .payments.result.paid_dues
+        case (.join, .open): .payments.result.paid_open
+        case (.join, .invite): .payments.result.paid_invite
+        case (.join, .approval): .payments.result.paid_approval
+        }
+    }
+}
+
+extension Payment.Standing {
+    /// The state's name, as lists and the result page show it.
+    var stateKey: TextKey {
+        switch self {
+        case .pending: .payments.states.pending
+        case .paid: .payments.states.paid
+        case .partlyRefunded: .payments.states.partly_refunded
+        case .failed: .payments.states.failed
+        case .cancelled: .payments.states.cancelled
+        case .expired: .payments.states.expired
+        case .voided: .payments.states.voided
+        case .refunded: .payments.states.refunded
+        }
+    }
+
+    /// The result page's headline.
+    var headlineKey: TextKey {
+        switch self {
+        case .pending: .payments.result.pending
+        case .paid: .payments.result.paid
+        case .partlyRefunded: .payments.result.partly_refunded
+        case .failed: .payments.result.failed
+        case .cancelled: .payments.result.cancelled
+        case .expired: .payments.result.expired
+        case .voided: .payments.result.voided
+        case .refunded: .payments.result.refunded
+        }
+    }
+
+    /// The sentence under it for a payment not paid: nil where the provider's own reason is
+    /// shown instead (failed, voided) or where what it paid for decides (`Payment.paidKey`).
+    var detailKey: TextKey? {
+        switch self {
+        case .pending: .payments.result.pending_detail
+        case .cancelled: .payments.result.cancelled_detail
+        case .expired: .payments.result.expired_detail
+        case .refunded: .payments.result.refunded_detail
+        case .paid, .partlyRefunded, .failed, .voided: nil
+        }
+    }
+}

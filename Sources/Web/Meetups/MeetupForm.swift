@@ -67,24 +67,15 @@ struct MeetupForm {
 
     init(_ meetup: Meetup, timeZone: TimeZone) {
         title = meetup.title; description = meetup.description
-        startsAt = Self.local(meetup.startsAt, timeZone); duration = String(meetup.durationMinutes)
+        startsAt = LocalDateTime.text(meetup.startsAt, timeZone); duration = String(meetup.durationMinutes)
         placeName = meetup.placeName; address = meetup.address
         latitude = meetup.latitude.map { String($0) } ?? ""; longitude = meetup.longitude.map { String($0) } ?? ""
         placeNote = meetup.placeNote; region = meetup.region ?? ""; timeSlot = meetup.timeSlot.rawValue
         distance = meetup.distanceKm.map { String($0) } ?? ""; pace = meetup.pace.rawValue; style = meetup.style.rawValue
-        capacity = String(meetup.capacity); signupMode = meetup.signupMode.rawValue; deadline = Self.local(meetup.deadline, timeZone)
+        capacity = String(meetup.capacity); signupMode = meetup.signupMode.rawValue; deadline = LocalDateTime.text(meetup.deadline, timeZone)
         afterParty = meetup.afterParty; genderRule = meetup.genderRule.rawValue
         minAge = meetup.minAge.map(String.init) ?? ""; maxAge = meetup.maxAge.map(String.init) ?? ""
         jobs = meetup.jobList; crewOnly = meetup.crewOnly; workplaceOnly = meetup.workplaceOnly
-    }
-
-    /// `2026-11-23T19:00` in `timeZone`, as `<input type="datetime-local">` sends it.
-    static func local(_ date: Date, _ timeZone: TimeZone) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = timeZone
-        formatter.dateFormat = "yyyy-MM-dd'T'HH:mm"
-        return formatter.string(from: date)
     }
 
     /// The meetup these fields describe for `host`, or the errors beside each field.

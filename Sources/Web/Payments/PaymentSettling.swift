@@ -76,14 +76,6 @@ extension App {
         return updated
     }
 
-    /// Today in the site's time zone, as the ledger dates its lines.
-    func today(_ now: Date = Date()) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = localizer.timeZone
-        let parts = calendar.dateComponents([.year, .month, .day], from: now)
-        return String(format: "%04d-%02d-%02d", parts.year ?? 1970, parts.month ?? 1, parts.day ?? 1)
-    }
-
     func log(_ line: String) {
         FileHandle.standardError.write(Data((line.split(whereSeparator: \.isNewline).joined(separator: " ") + "\n").utf8))
     }
@@ -106,13 +98,6 @@ extension App {
         } catch {
             log("payment \(payment.publicID): no receipt queued: \(error)")
         }
-    }
-
-    /// "₩10,000", "$20", "€15", "¥2,000".
-    func money(_ amount: Int, _ currency: String, _ language: Language) -> String {
-        let symbols = ["KRW": "₩", "USD": "$", "EUR": "€", "JPY": "¥"]
-        let number = localizer.number(amount, language)
-        return symbols[currency].map { $0 + number } ?? "\(number) \(currency)"
     }
 
     /// The minute sweep's share: attempts nobody came back from are asked about (and closed

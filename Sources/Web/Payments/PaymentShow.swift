@@ -70,36 +70,6 @@ extension App {
         return response
     }
 
-    /// `GET /payments/:id/return`: where the provider sends the browser back. What the address
-    /// says is never believed: the provider is asked.
-    func paymentReturn(_ context: RequestContext) throws -> HTTPResponse {
-        guard let publicID = context.request.parameters["id"], let payment = try database.payments.payment(publicID: publicID) else {
-            throw HTTPError(.notFound, message: localizer.text(.payments.errors.unknown, context.language))
-        }
-        let query = context.request.query
-        // An address naming another payment or session than this one was not made by its provider for it.
-        if let claimed = query["paymentId"], claimed != payment.publicID {
-            log("payment \(payment.publicID): a return naming payment \(claimed.prefix(80).debugDescription) refused")
-            throw HTTPError(.badRequest, message: localizer.text(.payments.errors.foreign, context.language))
-        }
-        if let claimed = query["session_id"], claimed != payment.providerReference {
-            log("payment \(payment.publicID): a return naming session \(claimed.prefix(80).debugDescription) refused")
-            throw HTTPError(.badRequest, message: localizer.text(.payments.errors.foreign, context.language))
-        }
-        do {
-            var (settled, _) = try settle(payment)
-            // Closed in the window (PortOne's `code`, Stripe's cancel address) and nothing paid: the attempt ends.
-            if settled.state == .pending, query["code"] != nil || query["cancelled"] != nil, context.user?.id == payment.userID {
-                try paymentProviders.provider(payment.provider)?.expire(settled)
-                (settled, _) = try database.payments.settlePayment(id: settled.storedID, verdict: .cancelled, received: 0, today: today())
-            }
-        } catch let error as PaymentAPIError {
-            // The provider will say later; the result page shows it pending, and the sweep asks again.
-            log("payment \(payment.publicID): the provider could not be asked on return: \(error)")
-        }
-        return redirect(to: Paths.payment(payment.publicID))
-    }
-
     /// `GET /payments/:id`: the payment's result, for its payer, the crew's staff and site staff.
     func paymentShow(_ context: RequestContext) throws -> HTTPResponse {
         let user = try context.requireUser()
@@ -108,17 +78,16 @@ extension App {
         let isStaff = try database.crews.crewRole(crewID: crew.storedID, userID: user.storedID)?.isStaff == true
         guard payment.userID == user.id || isStaff || user.isStaff else { throw HTTPError(.notFound) }
         let language = context.language
-        let state = payment.state == .paid && payment.refundedAmount > 0 ? "partly_refunded" : payment.state.rawValue
+        let standing = payment.standing
         let arguments = ["crew": crew.name, "amount": money(payment.amount, payment.currency, language)]
-        let policy = payment.purpose == .dues ? "dues" : crew.joinPolicy.rawValue
-        // Stored states and the crew's policy pick the sentences; each is in the catalogs.
-        let result = TextKey.payments.result
-        let detailKey = result.named(payment.state == .paid ? "paid_\(policy)" : "\(state)_detail")
+        let detail = switch payment.state {
+        case .paid: localizer.text(payment.paidKey(joinPolicy: crew.joinPolicy), language, arguments)
+        case .failed, .voided: payment.failure
+        default: standing.detailKey.map { localizer.text($0, language, arguments) } ?? ""
+        }
         let view = PaymentResultView(
             crewName: crew.name, crewURL: Paths.crew(crew.slug), what: payment.orderName, amount: money(payment.amount, payment.currency, language),
-            state: localizer.text(TextKey.payments.states.named(state), language, otherwise: state),
-            headline: result.named(state).map { localizer.text($0, language, arguments) } ?? state,
-            detail: payment.state == .failed || payment.state == .voided ? payment.failure : detailKey.map { localizer.text($0, language, arguments) } ?? "",
+            state: localizer.text(standing.stateKey, language), headline: localizer.text(standing.headlineKey, language, arguments), detail: detail,
             isPaid: payment.state == .paid, isPending: payment.state == .pending, isProblem: [.failed, .voided].contains(payment.state),
             provider: paymentProviders.provider(payment.provider)?.name ?? payment.provider, publicID: payment.publicID,
             reference: payment.providerReference,

@@ -119,11 +119,4 @@ extension App {
         "moim_" + String(Crypto.randomToken(16).map { $0 == "-" ? "x" : $0 == "_" ? "y" : $0 })
     }
 
-    /// The site's policy with a page's own additions.
-    static func pageSecurityPolicy(script: [String] = [], formAction: [String] = [], frame: [String] = [], connect: [String] = []) -> String {
-        let extra = { (list: [String]) in list.isEmpty ? "" : " " + list.joined(separator: " ") }
-        return "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'\(extra(script)); "
-            + "form-action 'self'\(extra(formAction)); frame-ancestors 'none'; base-uri 'none'; object-src 'none'"
-            + (frame.isEmpty ? "" : "; frame-src\(extra(frame))") + (connect.isEmpty ? "" : "; connect-src 'self'\(extra(connect))")
-    }
 }

@@ -78,7 +78,7 @@ extension App {
         let meetups = try database.records.recentMeetupsAttended(userID: user.storedID)
         let view = RecordFormView(
             v: RecordFormValues(
-                startedAt: values["started_at"] ?? MeetupForm.local(Date(), localizer.timeZone),
+                startedAt: values["started_at"] ?? LocalDateTime.text(Date(), localizer.timeZone),
                 distance: values["distance"] ?? "", duration: values["duration"] ?? "",
                 elevation: values["elevation"] ?? "", note: values["note"] ?? ""),
             unitLabel: user.units == "mi" ? "mi" : "km",

@@ -28,7 +28,7 @@ extension App {
         let view = MeetupRetroPageView(
             meetup: MeetupLinkView(title: meetup.title, url: Paths.meetup(try meetup.storedID)),
             canCreate: retro == nil && isHost, createURL: base, newName: String(meetup.title.prefix(60)),
-            newStart: MeetupForm.local(Date().addingTimeInterval(2 * 86_400), localizer.timeZone),
+            newStart: LocalDateTime.text(Date().addingTimeInterval(2 * 86_400), localizer.timeZone),
             timeZone: Formatters.offsetName(localizer.timeZone, at: Date()),
             tab: try retro.map { try retroTab($0, base: base, manages: isHost, user: user, context) })
         return page(view, context, title: localizer.text(.retros.meetup_title, context.language), section: .meetups)

@@ -16,7 +16,7 @@ extension App {
                     name: retro.name, url: Paths.retro(retro, crew: crew.slug), when: localizer.dateTime(retro.startsAt, language),
                     state: localizer.text(retro.closedAt != nil ? .retros.closed : retro.hasStarted(at: now) ? .retros.open : .retros.upcoming, language))
             },
-            newStart: MeetupForm.local(now.addingTimeInterval(7 * 86_400), localizer.timeZone),
+            newStart: LocalDateTime.text(now.addingTimeInterval(7 * 86_400), localizer.timeZone),
             timeZone: Formatters.offsetName(localizer.timeZone, at: Date()))
         return renderCrew(view, crew, context)
     }

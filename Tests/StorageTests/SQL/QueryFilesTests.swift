@@ -25,12 +25,7 @@ struct QueryFilesTests {
         let files = Repository.swiftFiles(under: "Sources").filter { path in !Self.engineFolders.contains { path.hasPrefix($0) } }
         #expect(files.count > 100)
         // Then none compares engines or switches on one
-        var found: [String] = []
-        for path in files {
-            for (number, line) in try Repository.text(path).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-                if Self.decides(line) { found.append("\(path):\(number + 1): \(line.trimmingCharacters(in: .whitespaces))") }
-            }
-        }
+        let found = try Self.lines(in: files, where: Self.decides)
         #expect(found.isEmpty, "decide by engine in Sources/Storage/SQL/SQLDialect.swift instead:\n\(found.joined(separator: "\n"))")
     }
 
@@ -46,13 +41,17 @@ struct QueryFilesTests {
         #expect(files.count > 40)
         // Then none reads a column by its position: a stored type reads by its `Columns`,
         // a query's own columns by their names
-        var found: [String] = []
-        for path in files {
-            for (number, line) in try Repository.text(path).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-                if Self.readsByNumber(line) { found.append("\(path):\(number + 1): \(line.trimmingCharacters(in: .whitespaces))") }
+        let found = try Self.lines(in: files, where: Self.readsByNumber)
+        #expect(found.isEmpty, "read by `Columns` or by name (`row.decode(\"name\")`) instead:\n\(found.joined(separator: "\n"))")
+    }
+
+    /// The lines of `files` that `test` finds, as `path:line: text`.
+    static func lines(in files: [String], where test: (Substring) -> Bool) throws -> [String] {
+        try files.flatMap { path in
+            try Repository.text(path).split(separator: "\n", omittingEmptySubsequences: false).enumerated().compactMap { number, line in
+                test(line) ? "\(path):\(number + 1): \(line.trimmingCharacters(in: .whitespaces))" : nil
             }
         }
-        #expect(found.isEmpty, "read by `Columns` or by name (`row.decode(\"name\")`) instead:\n\(found.joined(separator: "\n"))")
     }
 
     @Test func theCheckFindsAColumnReadByANumber() {

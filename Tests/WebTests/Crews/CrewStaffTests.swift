@@ -18,7 +18,7 @@ import Testing
         let people = site.members("owner", "mina")
         let url = try crew(people[0], name: "Dawn Patrol")
         people[1].post(url + "/join", [], from: url)
-        let start = MeetupForm.local(Date().addingTimeInterval(3 * 86_400), .current)
+        let start = LocalDateTime.text(Date().addingTimeInterval(3 * 86_400), .current)
         #expect(people[0].post("/meetups", [
             ("title", "Crew long run"), ("description", ""), ("starts_at", start), ("duration", "90"), ("place_name", "Park"),
             ("address", ""), ("latitude", ""), ("longitude", ""), ("place_note", ""), ("region", "seoul"), ("time_slot", "weekend"),

@@ -102,7 +102,7 @@ import Storage
         let (owner, mina) = (browsers[0], browsers[1])
         let url = try #require(createCrew(owner, name: "Dawn Club").headers["Location"])
         mina.post(url + "/join", [], from: url)
-        let start = MeetupForm.local(Date().addingTimeInterval(2 * 86_400), .current)
+        let start = LocalDateTime.text(Date().addingTimeInterval(2 * 86_400), .current)
         #expect(owner.post("/meetups", [
             ("title", "Crew tempo run"), ("description", ""), ("starts_at", start), ("duration", "60"), ("place_name", "Gate 2"),
             ("address", ""), ("latitude", ""), ("longitude", ""), ("place_note", ""), ("region", "seoul"), ("time_slot", "afterWork"),

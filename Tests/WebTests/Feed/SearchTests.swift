@@ -7,7 +7,7 @@ import Storage
 /// The search page and the search box's suggestions, as a visitor and a member see them.
 @Suite struct SearchTests {
     private func hostMeetup(_ browser: Browser, title: String, crewOnly: Bool = false) -> String {
-        let local = MeetupForm.local(Date().addingTimeInterval(3 * 86_400), .current)
+        let local = LocalDateTime.text(Date().addingTimeInterval(3 * 86_400), .current)
         let fields = [
             ("title", title), ("description", "Steady."), ("starts_at", local), ("duration", "60"), ("place_name", "Yeouido Park"),
             ("address", "Seoul"), ("latitude", ""), ("longitude", ""), ("place_note", ""), ("region", "seoul"), ("time_slot", "weekend"),

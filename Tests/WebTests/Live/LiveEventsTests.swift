@@ -23,7 +23,7 @@ import TestSupport
             (hostess, mina, jun) = (people[0], people[1], people[2])
             let start = Date().addingTimeInterval(3 * 86_400)
             let fields = [
-                "title": "Dawn 10K", "description": "Easy.", "starts_at": MeetupForm.local(start, .current), "duration": "60",
+                "title": "Dawn 10K", "description": "Easy.", "starts_at": LocalDateTime.text(start, .current), "duration": "60",
                 "place_name": "Yeouido Park", "address": "Seoul, Yeouido", "latitude": "37.5283", "longitude": "126.9327",
                 "place_note": "Gate 2", "region": "seoul", "time_slot": "afterWork", "distance": "10", "pace": "average", "style": "run", "capacity": "1",
                 "signup_mode": "firstCome", "deadline": "", "gender_rule": "any",

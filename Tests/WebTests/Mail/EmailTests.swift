@@ -200,7 +200,7 @@ import Storage
         try verify(people[3], sink, site: site, username: "ara")
         // Jun wants no notices.
         people[2].post("/settings/mail", [("digest", "weekly")], from: "/settings")
-        let start = MeetupForm.local(Date().addingTimeInterval(3 * 86_400), .current)
+        let start = LocalDateTime.text(Date().addingTimeInterval(3 * 86_400), .current)
         let fields = [
             ("title", "Evening 5K, Han river"), ("starts_at", start), ("duration", "60"), ("place_name", "Yeouido Park"),
             ("time_slot", "afterWork"), ("pace", "average"), ("style", "run"), ("capacity", "2"), ("signup_mode", "firstCome"),

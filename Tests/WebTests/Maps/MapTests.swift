@@ -38,7 +38,7 @@ import TestSupport
     }
 
     static func fields(title: String, latitude: String, longitude: String) -> [(String, String)] {
-        let start = MeetupForm.local(Date().addingTimeInterval(3 * 86_400), .current)
+        let start = LocalDateTime.text(Date().addingTimeInterval(3 * 86_400), .current)
         return [
             ("title", title), ("description", "Easy."), ("starts_at", start), ("duration", "60"), ("place_name", title + " gate"),
             ("address", ""), ("latitude", latitude), ("longitude", longitude), ("place_note", ""), ("region", "seoul"),

@@ -7,7 +7,7 @@ import Testing
 /// application, closing signups, saving a meetup, and the calendar of meetups one goes to.
 @Suite struct MeetupHostingTests {
     private func host(_ browser: Browser, title: String, mode: String = "firstCome") throws -> String {
-        let start = MeetupForm.local(Date().addingTimeInterval(3 * 86_400), .current)
+        let start = LocalDateTime.text(Date().addingTimeInterval(3 * 86_400), .current)
         return try #require(browser.post("/meetups", [
             ("title", title), ("description", ""), ("starts_at", start), ("duration", "60"), ("place_name", "Yeouido Park"),
             ("address", ""), ("latitude", ""), ("longitude", ""), ("place_note", ""), ("region", "seoul"), ("time_slot", "afterWork"),

@@ -9,7 +9,7 @@ import TestSupport
 @Suite struct MeetupTests {
     private func host(_ browser: Browser, extra: [(String, String)] = []) -> HTTPResponse {
         let start = Date().addingTimeInterval(3 * 86_400)
-        let local = MeetupForm.local(start, .current)
+        let local = LocalDateTime.text(start, .current)
         var fields: [String: String] = [
             "title": "Evening 5K, Han river", "description": "Easy pace; we regroup.", "starts_at": local, "duration": "60",
             "place_name": "Yeouido Park", "address": "Seoul, Yeouido", "latitude": "37.5283", "longitude": "126.9327",
@@ -65,7 +65,7 @@ import TestSupport
         mina.post(url + "/cancel", [], from: url)
         #expect(card(mina).contains("0/2 going"))
         hostess.post(url + "/edit", [
-            ("title", "Dawn 5K"), ("starts_at", MeetupForm.local(Date().addingTimeInterval(3 * 86_400), .current)), ("duration", "60"),
+            ("title", "Dawn 5K"), ("starts_at", LocalDateTime.text(Date().addingTimeInterval(3 * 86_400), .current)), ("duration", "60"),
             ("place_name", "Yeouido Park"), ("address", "Seoul, Yeouido"), ("latitude", "37.5283"), ("longitude", "126.9327"),
             ("time_slot", "afterWork"), ("pace", "fast"), ("style", "run"), ("capacity", "2"), ("signup_mode", "firstCome"), ("gender_rule", "any"),
         ], from: url + "/edit")
@@ -150,7 +150,7 @@ import TestSupport
         configuration.timeZone = try #require(TimeZone(identifier: "Asia/Seoul"))
         let site = try TestSite(configuration: configuration)
         let hostess = site.members("hostess")[0]
-        let day = MeetupForm.local(Date().addingTimeInterval(3 * 86_400), configuration.timeZone).prefix(10)
+        let day = LocalDateTime.text(Date().addingTimeInterval(3 * 86_400), configuration.timeZone).prefix(10)
         // 04:30 in Seoul is before sunrise all year; noon is not.
         let dawn = try #require(host(hostess, extra: [("starts_at", day + "T04:30")]).headers["Location"])
         let page = hostess.get(dawn).bodyText
@@ -168,12 +168,12 @@ import TestSupport
         let people = site.members("hostess", "mina", "jun", "hana")
         let (hostess, mina, jun, hana) = (people[0], people[1], people[2], people[3])
         let start = Date().addingTimeInterval(3 * 86_400)
-        let url = try #require(host(hostess, extra: [("starts_at", MeetupForm.local(start, .current))]).headers["Location"])
+        let url = try #require(host(hostess, extra: [("starts_at", LocalDateTime.text(start, .current))]).headers["Location"])
         let meetupID = try #require(Int64(url.split(separator: "/").last ?? ""))
         for person in [mina, jun, hana] { person.post(url + "/apply", [], from: url) }  // two going, Hana waits
         let edit = { (moved: TimeInterval) in
             hostess.post(url + "/edit", [
-                ("title", "Evening 5K, Han river"), ("starts_at", MeetupForm.local(start.addingTimeInterval(moved), .current)),
+                ("title", "Evening 5K, Han river"), ("starts_at", LocalDateTime.text(start.addingTimeInterval(moved), .current)),
                 ("duration", "60"), ("place_name", "Yeouido Park"), ("address", "Seoul, Yeouido"), ("latitude", "37.5283"),
                 ("longitude", "126.9327"), ("time_slot", "afterWork"), ("pace", "average"), ("style", "run"), ("capacity", "2"),
                 ("signup_mode", "firstCome"), ("gender_rule", "any"),
@@ -216,7 +216,7 @@ import TestSupport
         let people = site.members("hostess", "mina", "jun", "hana", "sora")
         let hostess = people[0], entrants = Array(people[1...])
         let now = Date()
-        let deadline = MeetupForm.local(now.addingTimeInterval(2 * 86_400), .current)
+        let deadline = LocalDateTime.text(now.addingTimeInterval(2 * 86_400), .current)
         #expect(host(hostess, extra: [("signup_mode", "lottery"), ("deadline", "")]).bodyText.contains("Choose when the draw happens"))
         let url = try #require(host(hostess, extra: [("signup_mode", "lottery"), ("capacity", "2"), ("deadline", deadline)]).headers["Location"])
         for person in entrants { #expect(person.post(url + "/apply", [], from: url).status == .seeOther) }
@@ -253,7 +253,7 @@ import TestSupport
         #expect(try #require(browsers[expected[3]]).get("/notifications").bodyText.contains("you are number 2 on the waitlist"))
         // And the way places are given can no longer change.
         let edit = hostess.post(url + "/edit", [
-            ("title", "Evening 5K, Han river"), ("starts_at", MeetupForm.local(now.addingTimeInterval(3 * 86_400), .current)),
+            ("title", "Evening 5K, Han river"), ("starts_at", LocalDateTime.text(now.addingTimeInterval(3 * 86_400), .current)),
             ("duration", "60"), ("place_name", "Yeouido Park"), ("time_slot", "afterWork"), ("pace", "average"), ("style", "run"),
             ("capacity", "2"), ("signup_mode", "firstCome"), ("gender_rule", "any"),
         ], from: url + "/edit")
@@ -264,7 +264,7 @@ import TestSupport
         let site = try TestSite()
         let people = site.members("hostess", "mina")
         let url = try #require(host(people[0], extra: [
-            ("signup_mode", "lottery"), ("deadline", MeetupForm.local(Date().addingTimeInterval(86_400), .current)),
+            ("signup_mode", "lottery"), ("deadline", LocalDateTime.text(Date().addingTimeInterval(86_400), .current)),
         ]).headers["Location"])
         people[1].post(url + "/apply", [], from: url)
         try site.app.sweep(now: Date().addingTimeInterval(5 * 86_400 / 2))
@@ -349,7 +349,7 @@ import TestSupport
 
         // People have applied: the groups stay as they are.
         let edit = people[0].post(url + "/edit", [
-            ("title", "Evening 5K, Han river"), ("starts_at", MeetupForm.local(Date().addingTimeInterval(3 * 86_400), .current)),
+            ("title", "Evening 5K, Han river"), ("starts_at", LocalDateTime.text(Date().addingTimeInterval(3 * 86_400), .current)),
             ("duration", "60"), ("place_name", "Yeouido Park"), ("address", "Seoul, Yeouido"), ("latitude", "37.5283"),
             ("longitude", "126.9327"), ("time_slot", "afterWork"), ("pace", "average"), ("style", "run"), ("capacity", "3"),
             ("signup_mode", "firstCome"), ("gender_rule", "any"), ("groups", "5:00 /km, 5"),
@@ -364,7 +364,7 @@ import TestSupport
         let people = site.members("hostess", "mina")
         let url = try #require(host(people[0]).headers["Location"])
         people[1].post(url + "/apply", [], from: url)
-        let later = MeetupForm.local(Date().addingTimeInterval(4 * 86_400), .current)
+        let later = LocalDateTime.text(Date().addingTimeInterval(4 * 86_400), .current)
         let edit = people[0].post(url + "/edit", [
             ("title", "Evening 5K, Han river"), ("starts_at", later), ("duration", "60"), ("place_name", "Banpo Bridge"),
             ("time_slot", "afterWork"), ("pace", "average"), ("style", "run"), ("capacity", "2"), ("signup_mode", "firstCome"),

@@ -16,13 +16,13 @@ struct TwoServersBehindNginxTests {
         let site = try TestSite(database: try AppDatabase.open(postgres: url, connections: 4))
         defer { try? site.database.close() }
         let people = site.members("hostess", "ara", "bora", "chan")
-        let start = MeetupForm.local(Date().addingTimeInterval(3 * 86_400), .current)
+        let start = LocalDateTime.text(Date().addingTimeInterval(3 * 86_400), .current)
         let fields = [
             ("title", "Lottery 10K"), ("description", "Drawn by lot."), ("starts_at", start), ("duration", "60"),
             ("place_name", "Yeouido Park"), ("address", "Seoul"), ("latitude", "37.5283"), ("longitude", "126.9327"),
             ("place_note", ""), ("region", "seoul"), ("time_slot", "afterWork"), ("distance", "10"), ("pace", "average"),
             ("style", "run"), ("capacity", "2"), ("signup_mode", "lottery"), ("gender_rule", "any"),
-            ("deadline", MeetupForm.local(Date().addingTimeInterval(86_400), .current)),
+            ("deadline", LocalDateTime.text(Date().addingTimeInterval(86_400), .current)),
         ]
         let meetup = try #require(people[0].post("/meetups", fields, from: "/meetups/new").headers["Location"])
         for entrant in people[1...] { #expect(entrant.post(meetup + "/apply", [], from: meetup).status == .seeOther) }

@@ -22,7 +22,7 @@ import Storage
     private func hostOfficeRun(_ browser: Browser, capacity: Int = 10) throws -> String {
         let fields: [(String, String)] = [
             ("title", "Lunch 5K for office workers"), ("description", "Gangnam, back by 1."),
-            ("starts_at", MeetupForm.local(Date().addingTimeInterval(3 * 86_400), .current)), ("duration", "45"),
+            ("starts_at", LocalDateTime.text(Date().addingTimeInterval(3 * 86_400), .current)), ("duration", "45"),
             ("place_name", "Gangnam station exit 11"), ("region", "seoul"), ("time_slot", "afterWork"), ("distance", "5"),
             ("pace", "average"), ("style", "run"), ("capacity", String(capacity)), ("signup_mode", "firstCome"), ("deadline", ""),
             ("gender_rule", "any"), ("workplace_only", "on"),
@@ -48,7 +48,7 @@ import Storage
         #expect(mina.get(run).bodyText.contains("Verified office workers"))
         _ = try hostOfficeRun(hostess)  // a second, to filter
         let plainFields: [(String, String)] = [
-            ("title", "Open river run"), ("starts_at", MeetupForm.local(Date().addingTimeInterval(4 * 86_400), .current)),
+            ("title", "Open river run"), ("starts_at", LocalDateTime.text(Date().addingTimeInterval(4 * 86_400), .current)),
             ("duration", "60"), ("place_name", "Yeouido"), ("time_slot", "afterWork"), ("pace", "average"), ("style", "run"),
             ("capacity", "10"), ("signup_mode", "firstCome"), ("deadline", ""), ("gender_rule", "any"),
         ]

@@ -50,7 +50,7 @@ import TestSupport
     }
 
     private func hostMeetup(_ browser: Browser) -> String {
-        let local = MeetupForm.local(Date().addingTimeInterval(3 * 86_400), .current)
+        let local = LocalDateTime.text(Date().addingTimeInterval(3 * 86_400), .current)
         let fields = [
             ("title", "Dawn 10K"), ("description", "Steady."), ("starts_at", local), ("duration", "60"), ("place_name", "Yeouido Park"),
             ("address", "Seoul"), ("latitude", ""), ("longitude", ""), ("place_note", ""), ("region", "seoul"), ("time_slot", "weekend"),

@@ -6,7 +6,7 @@ import Testing
 /// A runner's records as others see them, and deleting one.
 @Suite struct RecordPagesTests {
     private func log(_ browser: Browser, note: String, visibility: String) throws -> String {
-        let started = MeetupForm.local(Date().addingTimeInterval(-3_600), .current)
+        let started = LocalDateTime.text(Date().addingTimeInterval(-3_600), .current)
         return try #require(browser.postMultipart("/records", [
             ("distance", "10.5"), ("duration", "55:00"), ("elevation", ""), ("started_at", started), ("note", note),
             ("visibility", visibility), ("meetup", ""),

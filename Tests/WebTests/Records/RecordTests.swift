@@ -36,7 +36,7 @@ import TestSupport
     @Test func aRunnerChangesNotesAndVisibilityAfterTheRun() throws {
         let site = try TestSite()
         let people = site.members("runner", "friend")
-        let start = MeetupForm.local(Date().addingTimeInterval(-3600), .current)
+        let start = LocalDateTime.text(Date().addingTimeInterval(-3600), .current)
         let url = try #require(people[0].post("/records", [("started_at", start), ("distance", "5"), ("duration", "25:00"), ("visibility", "public")],
                                               from: "/records/new").headers["Location"])
         #expect(people[0].get(url).bodyText.contains("href=\"\(url)/edit\""))
@@ -58,7 +58,7 @@ import TestSupport
     @Test func visibilityIsHonoured() throws {
         let site = try TestSite()
         let people = site.members("runner", "friend")
-        let start = MeetupForm.local(Date().addingTimeInterval(-3600), .current)
+        let start = LocalDateTime.text(Date().addingTimeInterval(-3600), .current)
         let url = try #require(people[0].post("/records", [("started_at", start), ("distance", "5"), ("duration", "25:00"), ("visibility", "private")], from: "/records/new").headers["Location"])
         #expect(people[0].get(url).status == .ok)
         #expect(people[1].get(url).status == .notFound)
@@ -73,7 +73,7 @@ import TestSupport
         calendar.timeZone = .current
         let monthStart = calendar.date(from: calendar.dateComponents([.year, .month], from: Date()))!
         for (day, km) in [(0, "5"), (1, "10.5")] {
-            let when = MeetupForm.local(monthStart.addingTimeInterval(Double(day) * 86_400 + 7 * 3600), .current)
+            let when = LocalDateTime.text(monthStart.addingTimeInterval(Double(day) * 86_400 + 7 * 3600), .current)
             let saved = runner.post("/records", [("started_at", when), ("distance", km), ("duration", "30:00"), ("visibility", "crew")], from: "/records/new")
             #expect(saved.status == .seeOther, "\(saved.bodyText.suffix(3000))")
         }

@@ -102,7 +102,7 @@ import Storage
         // A meetup starting in two minutes (a run within ten minutes of midnight has no such day).
         let now = Date()
         guard Calendar.current.isDate(now.addingTimeInterval(600), inSameDayAs: now) else { return }
-        let soon = MeetupForm.local(now.addingTimeInterval(120), .current)
+        let soon = LocalDateTime.text(now.addingTimeInterval(120), .current)
         let fields = [
             ("title", "Lunch 5K"), ("description", "Easy."), ("starts_at", soon), ("duration", "45"), ("place_name", "Yeouido Park"),
             ("address", "Seoul"), ("latitude", ""), ("longitude", ""), ("place_note", ""), ("region", "seoul"), ("time_slot", "afterWork"),

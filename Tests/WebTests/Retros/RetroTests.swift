@@ -18,7 +18,7 @@ import TestSupport
         for member in [author, recipient, third] { member.post(crewURL + "/join", [], from: crewURL) }
 
         // Only staff create retros.
-        let start = MeetupForm.local(Date().addingTimeInterval(86_400), .current)
+        let start = LocalDateTime.text(Date().addingTimeInterval(86_400), .current)
         #expect(author.post(crewURL + "/retros", [("name", "November"), ("starts_at", start)], from: crewURL).status == .forbidden)
         let retroURL = try #require(lead.post(crewURL + "/retros", [("name", "November"), ("starts_at", start)], from: crewURL).headers["Location"])
 
@@ -67,7 +67,7 @@ import TestSupport
         let site = try TestSite()
         let people = site.members("hostess", "mina", "jun", "hana")
         let (hostess, mina, jun, hana) = (people[0], people[1], people[2], people[3])
-        let start = MeetupForm.local(Date().addingTimeInterval(86_400), .current)
+        let start = LocalDateTime.text(Date().addingTimeInterval(86_400), .current)
         let url = try #require(hostess.post("/meetups", [
             ("title", "Tempo Tuesday"), ("description", ""), ("starts_at", start), ("duration", "60"), ("place_name", "Track"),
             ("address", ""), ("latitude", ""), ("longitude", ""), ("place_note", ""), ("region", ""), ("time_slot", "afterWork"),
@@ -88,7 +88,7 @@ import TestSupport
         #expect(!hana.get(url).bodyText.contains("href=\"\(url)/retro\""))
 
         // The host opens it; those who came take part, Hana does not.
-        let reveal = MeetupForm.local(Date().addingTimeInterval(86_400), .current)
+        let reveal = LocalDateTime.text(Date().addingTimeInterval(86_400), .current)
         #expect(hostess.post(url + "/retro", [("name", "Tempo Tuesday"), ("starts_at", reveal)], from: url + "/retro").status == .seeOther)
         #expect(hostess.post(url + "/retro", [("name", "Again"), ("starts_at", reveal)], from: url + "/retro").status == .conflict)
         #expect(hana.get(url + "/retro").status == .forbidden)
