@@ -63,7 +63,7 @@ var targets: [Target] = [
     .testTarget(name: "NetworkTests", dependencies: ["Network", "COpenSSL", "TestSupport"], exclude: ["Fixtures"]),
     .testTarget(name: "ImagingTests", dependencies: ["Imaging", "TestSupport"]),
     .testTarget(name: "TemplateCompilerTests", dependencies: ["TemplateCompiler"]),
-    .testTarget(name: "StorageTests", dependencies: ["Storage", "Formats", "TestSupport"]),
+    .testTarget(name: "StorageTests", dependencies: ["Storage", "Formats", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
     .testTarget(name: "WebTests", dependencies: ["Web", "HTTP", "Storage", "Formats", "Mail", "Network", "Imaging", "Geo", "CompiledHTML", "TestSupport"], exclude: ["Fixtures"]),
 ]
 

@@ -28,12 +28,12 @@ struct Demo: ParsableCommand {
         defer { try? database.close() }
         let started = Date()
         var generator = SystemRandomNumberGenerator()
-        let ids = try database.insertDemoUsers(count: users, prefix: "runner", passwordHash: PasswordHashing.hash("demo password"))
+        let ids = try database.demo.insertUsers(count: users, prefix: "runner", passwordHash: PasswordHashing.hash("demo password"))
         var pairs: [(follower: Int64, followee: Int64)] = []
         for follower in ids {
             for _ in 0..<min(follows, ids.count - 1) { pairs.append((follower, ids.randomElement(using: &generator)!)) }
         }
-        try database.insertDemoFollows(pairs)
+        try database.demo.insertFollows(pairs)
 
         let places = ["한강", "남산", "Olympic Park", "Seoul Forest", "Haeundae", "Gwanggyo Lake", "the track"]
         let tags = ["run", "한강러닝", "morningrun", "10k", "halfmarathon", "trail", "interval", "recovery"]
@@ -43,7 +43,7 @@ struct Demo: ParsableCommand {
         while written < posts {
             let count = min(batch, posts - written)
             let start = Date().addingTimeInterval(-Double(posts - written) * 60)
-            let drafts: [AppDatabase.DemoPost] = (0..<count).map { offset in
+            let drafts: [DemoPost] = (0..<count).map { offset in
                 let number = written + offset + 1
                 let km = Double(Int.random(in: 30...215, using: &generator)) / 10
                 let tag = tags.randomElement(using: &generator)!
@@ -53,29 +53,29 @@ struct Demo: ParsableCommand {
                     // of them (20) on a site of 10,000 posts as on bigger ones.
                     + (number % 400 == 0 ? " 반포대교 야경이 멋졌어요." : "")
                 let document = MarkdownRenderer.render(body) { _ in [] }
-                return AppDatabase.DemoPost(authorID: ids.randomElement(using: &generator)!, body: body, bodyHTML: document.html,
+                return DemoPost(authorID: ids.randomElement(using: &generator)!, body: body, bodyHTML: document.html,
                                             tags: document.tags, createdAt: start.addingTimeInterval(Double(offset) * 60))
             }
-            last = try database.insertDemoPosts(drafts).last ?? last
+            last = try database.demo.insertPosts(drafts).last ?? last
             written += count
             print("posts: \(written)/\(posts)")
         }
-        if let last, comments > 0 { try database.insertDemoComments(postID: last, authors: ids, count: comments) }
-        try database.insertDemoMeetups(Self.meetups(meetups, hosts: ids, using: &generator))
+        if let last, comments > 0 { try database.demo.insertComments(postID: last, authors: ids, count: comments) }
+        try database.demo.insertMeetups(Self.meetups(meetups, hosts: ids, using: &generator))
         try insertCrews(database, members: ids, using: &generator)
         try inBatches(records) { count in
-            try database.insertDemoRecords((0..<count).compactMap { _ in Self.record(by: ids.randomElement(using: &generator), using: &generator) })
+            try database.demo.insertRecords((0..<count).compactMap { _ in Self.record(by: ids.randomElement(using: &generator), using: &generator) })
         }
         if let last, postComments > 0 {
             // On the newest posts, a hundred times as many as the comments asked for.
             let spread = postComments > posts / 100 ? posts : postComments * 100
             let recent = max(1, last - Int64(spread) + 1)...max(1, last)
             try inBatches(postComments) { count in
-                try database.insertDemoComments(postIDs: (0..<count).map { _ in Int64.random(in: recent, using: &generator) }, authors: ids)
+                try database.demo.insertComments(postIDs: (0..<count).map { _ in Int64.random(in: recent, using: &generator) }, authors: ids)
             }
         }
         try inBatches(notifications) { count in
-            try database.insertDemoNotifications((0..<count).compactMap { number in
+            try database.demo.insertNotifications((0..<count).compactMap { number in
                 guard let user = ids.randomElement(using: &generator), let actor = ids.randomElement(using: &generator) else { return nil }
                 let post = last.flatMap { number % 2 == 0 ? Int64.random(in: 1...$0, using: &generator) : nil }
                 return (user, actor, post, started.addingTimeInterval(-Double.random(in: 0...(30 * 86_400), using: &generator)))
@@ -120,7 +120,7 @@ struct Demo: ParsableCommand {
                 let size = Int.random(in: 10...30, using: &generator)
                 batch.append((crew, (0..<size).compactMap { _ in members.randomElement(using: &generator) }))
             }
-            try database.insertDemoCrews(batch, now: now)
+            try database.demo.insertCrews(batch, now: now)
             made += batch.count
         }
     }

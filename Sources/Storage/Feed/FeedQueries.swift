@@ -11,7 +11,7 @@ import Foundation
 extension FeedStore {
     /// Posts by the people `userID` follows, their own, and posts in their crews.
     public func homeFeed(userID: Int64, before cursor: Int64?, limit: Int = 20) throws -> FeedPage {
-        // The member's timeline (see `Migrations.createTimelines`), each row's reason
+        // The member's timeline (see `TimelinesSchema`), each row's reason
         // checked again: their own post, someone they follow, a crew they are in.
         try database.readRows { try database.feedPage($0, .home, viewerID: userID, before: cursor, limit: limit) }
     }

@@ -1,28 +1,37 @@
 import Foundation
 
+extension AppDatabase {
+    /// Bulk inserts for `moim demo`.
+    public var demo: DemoStore { DemoStore(database: self) }
+}
+
 /// Bulk inserts for `moim demo`: generated members, posts, follows and comments, written in
 /// a few large transactions through prepared statements.
-extension AppDatabase {
-    /// A generated post.
-    public struct DemoPost: Sendable {
-        public var authorID: Int64
-        public var body: String
-        public var bodyHTML: String
-        public var tags: [String]
-        public var createdAt: Date
+public struct DemoStore: Sendable {
+    let database: AppDatabase
+}
 
-        public init(authorID: Int64, body: String, bodyHTML: String, tags: [String], createdAt: Date) {
-            self.authorID = authorID
-            self.body = body
-            self.bodyHTML = bodyHTML
-            self.tags = tags
-            self.createdAt = createdAt
-        }
+/// A generated post.
+public struct DemoPost: Sendable {
+    public var authorID: Int64
+    public var body: String
+    public var bodyHTML: String
+    public var tags: [String]
+    public var createdAt: Date
+
+    public init(authorID: Int64, body: String, bodyHTML: String, tags: [String], createdAt: Date) {
+        self.authorID = authorID
+        self.body = body
+        self.bodyHTML = bodyHTML
+        self.tags = tags
+        self.createdAt = createdAt
     }
+}
 
+extension DemoStore {
     /// Inserts members `prefix1`…`prefixN` sharing one password hash; returns their ids.
-    public func insertDemoUsers(count: Int, prefix: String, passwordHash: String, now: Date = Date()) throws -> [Int64] {
-        try write { db in
+    public func insertUsers(count: Int, prefix: String, passwordHash: String, now: Date = Date()) throws -> [Int64] {
+        try database.write { db in
             let insert = """
                 INSERT INTO users (username, email, passwordHash, displayName, region, createdAt) VALUES (?, ?, ?, ?, ?, ?) RETURNING id
                 """
@@ -40,15 +49,15 @@ extension AppDatabase {
         }
     }
 
-    public func insertDemoPosts(_ posts: [DemoPost]) throws -> [Int64] {
-        try write { db in
+    public func insertPosts(_ posts: [DemoPost]) throws -> [Int64] {
+        try database.write { db in
             var ids: [Int64] = []
             ids.reserveCapacity(posts.count)
             for post in posts {
                 guard let id = try db.value("INSERT INTO posts (authorID, body, bodyHTML, createdAt) VALUES (?, ?, ?, ?) RETURNING id",
                                             [post.authorID, post.body, post.bodyHTML, post.createdAt], as: Int64.self)
                 else { throw StorageError.notFound }
-                try replaceSearchKeys(db, postID: id, body: post.body, tags: post.tags)
+                try database.replaceSearchKeys(db, postID: id, body: post.body, tags: post.tags)
                 ids.append(id)
             }
             return ids
@@ -56,14 +65,14 @@ extension AppDatabase {
     }
 
     /// Meetups in one transaction (generated ones need no crew and no checks).
-    public func insertDemoMeetups(_ meetups: [Meetup]) throws {
-        try write { db in
+    public func insertMeetups(_ meetups: [Meetup]) throws {
+        try database.write { db in
             for meetup in meetups { _ = try db.insert(meetup) }
         }
     }
 
-    public func insertDemoFollows(_ pairs: [(follower: Int64, followee: Int64)], now: Date = Date()) throws {
-        try write { db in
+    public func insertFollows(_ pairs: [(follower: Int64, followee: Int64)], now: Date = Date()) throws {
+        try database.write { db in
             for pair in pairs where pair.follower != pair.followee {
                 try db.execute("INSERT INTO follows (followerID, followeeID, createdAt) VALUES (?, ?, ?) ON CONFLICT DO NOTHING", [pair.follower, pair.followee, now])
             }
@@ -71,8 +80,8 @@ extension AppDatabase {
     }
 
     /// Adds `count` comments by `authors` (in turn) to a post, every third a reply.
-    public func insertDemoComments(postID: Int64, authors: [Int64], count: Int, now: Date = Date()) throws {
-        try write { db in
+    public func insertComments(postID: Int64, authors: [Int64], count: Int, now: Date = Date()) throws {
+        try database.write { db in
             let insert = """
                 INSERT INTO comments (postID, authorID, parentID, depth, body, bodyHTML, createdAt) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id
                 """
@@ -87,8 +96,8 @@ extension AppDatabase {
     }
 
     /// Crews with their members, the first of each its owner, the newest active first.
-    public func insertDemoCrews(_ crews: [(crew: CrewFields, members: [Int64])], now: Date = Date()) throws {
-        try write { db in
+    public func insertCrews(_ crews: [(crew: CrewFields, members: [Int64])], now: Date = Date()) throws {
+        try database.write { db in
             for (number, (fields, members)) in crews.enumerated() {
                 let members = Array(Set(members))
                 let crew = Crew(id: nil, slug: fields.slug, name: fields.name, sport: fields.sport, region: fields.region,
@@ -107,16 +116,16 @@ extension AppDatabase {
     }
 
     /// Runs, written as they come.
-    public func insertDemoRecords(_ records: [RunRecord]) throws {
-        try write { db in
+    public func insertRecords(_ records: [RunRecord]) throws {
+        try database.write { db in
             for record in records { _ = try db.insert(record) }
         }
     }
 
     /// A comment on each of `postIDs` (a post may come more than once), by `authors` in turn;
     /// the posts' comment counts follow.
-    public func insertDemoComments(postIDs: [Int64], authors: [Int64], now: Date = Date()) throws {
-        try write { db in
+    public func insertComments(postIDs: [Int64], authors: [Int64], now: Date = Date()) throws {
+        try database.write { db in
             for (number, postID) in postIDs.enumerated() {
                 let body = "Nice run! See you at the next one."
                 try db.execute("INSERT INTO comments (postID, authorID, depth, body, bodyHTML, createdAt) VALUES (?, ?, 0, ?, ?, ?)",
@@ -127,8 +136,8 @@ extension AppDatabase {
     }
 
     /// Notifications, each a follow or a mention in a post, most of them read.
-    public func insertDemoNotifications(_ rows: [(userID: Int64, actorID: Int64, postID: Int64?, createdAt: Date)]) throws {
-        try write { db in
+    public func insertNotifications(_ rows: [(userID: Int64, actorID: Int64, postID: Int64?, createdAt: Date)]) throws {
+        try database.write { db in
             for row in rows {
                 try db.execute("INSERT INTO notifications (userID, kind, actorID, postID, createdAt, readAt) VALUES (?, ?, ?, ?, ?, ?)",
                                [row.userID, row.postID == nil ? "follow" : "mention", row.actorID, row.postID, row.createdAt,

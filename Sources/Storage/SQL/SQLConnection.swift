@@ -56,6 +56,15 @@ final class SQLConnection: @unchecked Sendable {
         }
     }
 
+    /// Runs the statements of `sql` one after another, with no arguments: a migration's text,
+    /// as `SchemaDialect` writes it.
+    func runScript(_ sql: String) throws {
+        switch backend {
+        case .sqlite(let connection): try connection.runScript(sql)
+        case .postgres(let connection): try connection.execute(sql)
+        }
+    }
+
     /// Runs `sql` and returns how many rows it changed.
     @discardableResult
     func execute(_ sql: String, _ arguments: [(any SQLBindable)?] = []) throws -> Int {

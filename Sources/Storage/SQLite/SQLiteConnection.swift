@@ -34,6 +34,16 @@ final class SQLiteConnection: @unchecked Sendable {
         owned = false
     }
 
+    /// Runs the statements of `sql` one after another, with no arguments (a migration's text).
+    func runScript(_ sql: String) throws {
+        var message: UnsafeMutablePointer<CChar>?
+        let status = sqlite3_exec(handle, sql, nil, nil, &message)
+        defer { sqlite3_free(message) }
+        guard status == SQLITE_OK else {
+            throw DatabaseError(resultCode: ResultCode(rawValue: status), message: message.map { String(cString: $0) } ?? "", sql: sql)
+        }
+    }
+
     /// True when this wraps `database`'s own connection.
     func borrows(_ database: Database) -> Bool {
         !owned && database.sqliteConnection == handle

@@ -1,67 +1,70 @@
-import Foundation
-import GRDB
-
-extension Migrations {
-    /// Each member's home feed as rows of its own, kept by triggers: a post is added to the
-    /// timelines of its author, the author's followers and (a crew post) the crew's members;
-    /// following someone or joining a crew adds their posts; unfollowing or leaving removes
-    /// those no other reason keeps. Reading a feed is then one index range, whatever the
-    /// number of followees (measured in the README). The read checks each row's reason again,
-    /// so a row a trigger missed can never show a post to someone it was not meant for.
-    /// Elapsed seconds at each kilometre of a run read from a GPX file with times, as
-    /// "301,598,…" (stored tracks keep no times, so splits are worked out at upload).
-    /// Mail: the outbox the sender delivers from, single-use tokens (only their hashes) for
-    /// password resets and address checks, and each member's mail settings (a row per member,
-    /// made by a trigger). A notice cursor remembers the last notification considered for
-    /// immediate mail; it starts at the newest, so that old news is never mailed.
-    static func addMail(_ db: Database) throws {
-        let now = "(strftime('%Y-%m-%d %H:%M:%f', 'now'))"
-        try db.execute(sql: """
-            CREATE TABLE mailSettings (
-                userID INTEGER PRIMARY KEY REFERENCES users(id) ON DELETE CASCADE,
-                verifiedEmail TEXT COLLATE NOCASE,
-                digest TEXT NOT NULL DEFAULT 'weekly' CHECK (digest IN ('off', 'daily', 'weekly')),
-                meetupNotices INTEGER NOT NULL DEFAULT 1 CHECK (meetupNotices IN (0, 1)),
-                unsubscribeToken TEXT NOT NULL UNIQUE DEFAULT (lower(hex(randomblob(24)))),
-                lastDigestAt DATETIME NOT NULL DEFAULT \(now)
-            );
-            INSERT INTO mailSettings (userID) SELECT id FROM users;
-            CREATE TRIGGER users_mailSettings AFTER INSERT ON users BEGIN
-                INSERT INTO mailSettings (userID) VALUES (NEW.id);
-            END;
-            CREATE TABLE emailTokens (
-                tokenHash BLOB PRIMARY KEY CHECK (length(tokenHash) = 32),
-                userID INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
-                purpose TEXT NOT NULL CHECK (purpose IN ('reset', 'verify')),
-                email TEXT NOT NULL COLLATE NOCASE,
-                createdAt DATETIME NOT NULL,
-                expiresAt DATETIME NOT NULL,
-                usedAt DATETIME
-            ) WITHOUT ROWID;
-            CREATE INDEX emailTokens_user ON emailTokens(userID, purpose, createdAt);
-            CREATE TABLE outbox (
-                id INTEGER PRIMARY KEY,
-                userID INTEGER REFERENCES users(id) ON DELETE CASCADE,
-                kind TEXT NOT NULL CHECK (kind IN ('reset', 'verify', 'emailChanged', 'digest', 'notice')),
-                sender TEXT NOT NULL,
-                recipient TEXT NOT NULL,
-                message BLOB NOT NULL,
-                createdAt DATETIME NOT NULL,
-                expiresAt DATETIME NOT NULL,
-                attempts INTEGER NOT NULL DEFAULT 0 CHECK (attempts >= 0),
-                nextAttemptAt DATETIME NOT NULL,
-                claimedUntil DATETIME,
-                claimedBy INTEGER,
-                lastError TEXT NOT NULL DEFAULT '',
-                status TEXT NOT NULL DEFAULT 'queued' CHECK (status IN ('queued', 'sent', 'failed')),
-                finishedAt DATETIME
-            );
-            CREATE INDEX outbox_due ON outbox(status, nextAttemptAt);
-            CREATE TABLE mailCursors (
-                name TEXT PRIMARY KEY,
-                position INTEGER NOT NULL
-            ) WITHOUT ROWID;
-            INSERT INTO mailCursors VALUES ('notices', (SELECT ifnull(max(id), 0) FROM notifications));
-            """)
+/// Mail: the outbox the sender delivers from, single-use tokens (only their hashes) for
+/// password resets and address checks, and each member's mail settings (a row per member,
+/// made by a trigger). A notice cursor remembers the last notification considered for
+/// immediate mail; it starts at the newest, so that old news is never mailed.
+enum MailSchema {
+    static func sql(_ t: SchemaDialect) -> String {
+        """
+        CREATE TABLE mailSettings (
+            userID \(t.integer) PRIMARY KEY REFERENCES users(id) ON DELETE CASCADE,
+            verifiedEmail \(t.caselessText),
+            digest \(t.text) NOT NULL DEFAULT 'weekly' CHECK (digest IN ('off', 'daily', 'weekly')),
+            meetupNotices \(t.isPostgres ? "boolean NOT NULL DEFAULT TRUE" : "INTEGER NOT NULL DEFAULT 1 CHECK (meetupNotices IN (0, 1))"),
+            -- 48 hex digits from the server's strong random source.
+            unsubscribeToken \(t.text) NOT NULL UNIQUE DEFAULT \(t.isPostgres
+                ? "left(replace(gen_random_uuid()::text || gen_random_uuid()::text, '-', ''), 48)" : "(lower(hex(randomblob(24))))"),
+            lastDigestAt \(t.date) NOT NULL DEFAULT \(t.isPostgres ? "now()" : "(strftime('%Y-%m-%d %H:%M:%f', 'now'))")
+        );
+        INSERT INTO mailSettings (userID) SELECT id FROM users;
+        \(t.isPostgres ? postgresTrigger : sqliteTrigger)
+        CREATE TABLE emailTokens (
+            tokenHash \(t.blob) PRIMARY KEY CHECK (\(t.byteCount("tokenHash")) = 32),
+            userID \(t.integer) NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+            purpose \(t.text) NOT NULL CHECK (purpose IN ('reset', 'verify')),
+            email \(t.caselessText) NOT NULL,
+            createdAt \(t.date) NOT NULL,
+            expiresAt \(t.date) NOT NULL,
+            usedAt \(t.date)
+        )\(t.withoutRowID);
+        CREATE INDEX emailTokens_user ON emailTokens(userID, purpose, createdAt);
+        CREATE TABLE outbox (
+            id \(t.id),
+            userID \(t.integer) REFERENCES users(id) ON DELETE CASCADE,
+            kind \(t.text) NOT NULL CHECK (kind IN ('reset', 'verify', 'emailChanged', 'digest', 'notice')),
+            sender \(t.text) NOT NULL,
+            recipient \(t.text) NOT NULL,
+            message \(t.blob) NOT NULL,
+            createdAt \(t.date) NOT NULL,
+            expiresAt \(t.date) NOT NULL,
+            attempts \(t.integer) NOT NULL DEFAULT 0 CHECK (attempts >= 0),
+            nextAttemptAt \(t.date) NOT NULL,
+            claimedUntil \(t.date),
+            claimedBy \(t.integer),
+            lastError \(t.text) NOT NULL DEFAULT '',
+            status \(t.text) NOT NULL DEFAULT 'queued' CHECK (status IN ('queued', 'sent', 'failed')),
+            finishedAt \(t.date)
+        );
+        CREATE INDEX outbox_due ON outbox(status, nextAttemptAt);
+        CREATE TABLE mailCursors (
+            name \(t.text) PRIMARY KEY,
+            position \(t.integer) NOT NULL
+        )\(t.withoutRowID);
+        INSERT INTO mailCursors VALUES ('notices', (SELECT coalesce(max(id), 0) FROM notifications));
+        """
     }
+
+    private static let sqliteTrigger = """
+        CREATE TRIGGER users_mailSettings AFTER INSERT ON users BEGIN
+            INSERT INTO mailSettings (userID) VALUES (NEW.id);
+        END;
+        """
+
+    private static let postgresTrigger = """
+        CREATE FUNCTION users_mailSettings() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            INSERT INTO mailSettings (userID) VALUES (NEW.id);
+            RETURN NULL;
+        END $$;
+        CREATE TRIGGER users_mailSettings AFTER INSERT ON users FOR EACH ROW EXECUTE FUNCTION users_mailSettings();
+        """
 }

@@ -2,11 +2,11 @@
 /// that servers sharing one count together. One server on SQLite counts in memory instead
 /// and leaves the table empty.
 enum RateEventsSchema {
-    static func sql(_ engine: SQLConnection.Engine) -> String {
+    static func sql(_ t: SchemaDialect) -> String {
         """
         CREATE TABLE rateEvents (
-            key \(engine == .postgres ? "text" : "TEXT") NOT NULL CHECK (length(key) <= 300),
-            at \(engine == .postgres ? "timestamptz" : "DATETIME") NOT NULL
+            key \(t.text) NOT NULL CHECK (length(key) <= 300),
+            at \(t.date) NOT NULL
         );
         CREATE INDEX rateEvents_key ON rateEvents(key, at);
         """

@@ -10,8 +10,9 @@
 /// comments through a new index, which a member's deletion (cascading to their comments)
 /// wanted already; a thread reads its comments' revisions from its own index.
 enum RevisionsSchema {
-    static func sql(_ engine: SQLConnection.Engine) -> String {
-        engine == .postgres ? postgres : sqlite
+    /// The triggers are each engine's own (PostgreSQL's in PL/pgSQL); what they do is the same.
+    static func sql(_ t: SchemaDialect) -> String {
+        t.isPostgres ? postgres : sqlite
     }
 
     private static let indexes = """

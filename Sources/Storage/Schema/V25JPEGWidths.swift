@@ -2,11 +2,10 @@
 /// the WebP came out no smaller (`ProcessedImage.jpegWidths`), as a list like `828 1280`.
 /// Images stored before have none listed and offer WebP at every width, as they did.
 enum JPEGWidthsSchema {
-    static func sql(_ engine: SQLConnection.Engine) -> String {
-        let text = engine == .postgres ? "text" : "TEXT"
-        return """
-            ALTER TABLE photos ADD COLUMN jpegWidths \(text) NOT NULL DEFAULT '' CHECK (length(jpegWidths) <= 200);
-            ALTER TABLE crews ADD COLUMN coverJPEGWidths \(text) NOT NULL DEFAULT '' CHECK (length(coverJPEGWidths) <= 200);
-            """
+    static func sql(_ t: SchemaDialect) -> String {
+        """
+        ALTER TABLE photos ADD COLUMN jpegWidths \(t.text) NOT NULL DEFAULT '' CHECK (length(jpegWidths) <= 200);
+        ALTER TABLE crews ADD COLUMN coverJPEGWidths \(t.text) NOT NULL DEFAULT '' CHECK (length(coverJPEGWidths) <= 200);
+        """
     }
 }

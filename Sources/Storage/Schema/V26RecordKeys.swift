@@ -2,11 +2,10 @@
 /// run), so that sending the same run again, after a lost answer or from the offline queue,
 /// finds the record already made instead of making a second.
 enum RecordKeysSchema {
-    static func sql(_ engine: SQLConnection.Engine) -> String {
-        let text = engine == .postgres ? "text" : "TEXT"
-        return """
-            ALTER TABLE records ADD COLUMN clientKey \(text) CHECK (clientKey IS NULL OR length(clientKey) BETWEEN 16 AND 64);
-            CREATE UNIQUE INDEX records_client_key ON records(userID, clientKey) WHERE clientKey IS NOT NULL;
-            """
+    static func sql(_ t: SchemaDialect) -> String {
+        """
+        ALTER TABLE records ADD COLUMN clientKey \(t.text) CHECK (clientKey IS NULL OR length(clientKey) BETWEEN 16 AND 64);
+        CREATE UNIQUE INDEX records_client_key ON records(userID, clientKey) WHERE clientKey IS NOT NULL;
+        """
     }
 }

@@ -148,8 +148,9 @@ enum SearchKeysSchema {
 
 extension Migrations {
     /// The tables, then each stored post's Hangul pairs (SQLite has no way to list them in SQL).
-    static func addSearchKeys(_ db: Database) throws {
-        try db.execute(sql: SearchKeysSchema.sqlite)
+    /// The Hangul pairs of the posts already written (SQLite's sites, which hold posts from
+    /// before this migration).
+    static func fillPostGrams(_ db: Database) throws {
         let posts = try Row.fetchCursor(db, sql: "SELECT id, body FROM posts")
         let insert = try db.makeStatement(sql: "INSERT INTO postGrams (gram, postID) VALUES (?, ?)")
         while let post = try posts.next() {

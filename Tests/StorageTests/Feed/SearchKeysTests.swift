@@ -119,7 +119,7 @@ import TestSupport
                    capacity: 5, signupMode: .firstCome, deadline: now.addingTimeInterval(seconds - 60), afterParty: false, genderRule: .any,
                    minAge: nil, maxAge: nil, jobs: "", acceptedCount: 0, closedAt: nil, sequence: 0, createdAt: now, updatedAt: now)
         }
-        try database.insertDemoMeetups([meetup("한강 야간 러닝", in: 7_200), meetup("한강 새벽 러닝", in: 3_600), meetup("한강 지난 러닝", in: -3_600)])
+        try database.demo.insertMeetups([meetup("한강 야간 러닝", in: 7_200), meetup("한강 새벽 러닝", in: 3_600), meetup("한강 지난 러닝", in: -3_600)])
         var filter = MeetupFilter()
         filter.named = "러닝"
         #expect(try database.meetups.meetups(filter, viewerID: nil, after: nil, limit: 5).meetups.map(\.title) == ["한강 새벽 러닝", "한강 야간 러닝"])
