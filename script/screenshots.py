@@ -357,7 +357,7 @@ VISITOR_PAGES = [("visitor-home", "/"), ("login", "/login"), ("signup", "/signup
 
 def start_mail_sink(directory):
     """The tests' SMTP server (aiosmtpd), so that the site sends real mail to photograph."""
-    sink = subprocess.Popen(["/usr/bin/python3", "script/mail-sink.py", "--dir", directory],
+    sink = subprocess.Popen(["/usr/bin/python3", "Tests/Doubles/smtp_server.py", "--dir", directory],
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     return sink, int(sink.stdout.readline().split()[1])
 
@@ -519,11 +519,11 @@ def main():
                    check=True, stdout=subprocess.DEVNULL)
     mail_directory = tempfile.mkdtemp(prefix="moim-screenshots-mail-")
     sink, sink_port = start_mail_sink(mail_directory)
-    # Maps on tiles that say where they are (script/test_tiles.py), fetched and cached by the site.
-    tiles = subprocess.Popen([sys.executable, "script/test_tiles.py", str(TILE_PORT)])
+    # Maps on tiles that say where they are (Tests/Doubles/tile_server.py), fetched and cached by the site.
+    tiles = subprocess.Popen([sys.executable, "Tests/Doubles/tile_server.py", str(TILE_PORT)])
     # A sign-in provider on loopback, so the login page and settings show theirs.
     provider_dir = tempfile.mkdtemp(prefix="moim-screenshots-oidc-")
-    issuer = subprocess.run(["script/oidc", "start", provider_dir], check=True, capture_output=True, text=True).stdout.strip()
+    issuer = subprocess.run(["Tests/Doubles/oidc-provider", "start", provider_dir], check=True, capture_output=True, text=True).stdout.strip()
     server = subprocess.Popen([binary, "serve", "--no-supervise", "--port", str(PORT), "--data", data, "--quiet",
                                "--smtp-url", f"smtp://127.0.0.1:{sink_port}", "--base-url", BASE,
                                "--tile-url", f"http://127.0.0.1:{TILE_PORT}/{{z}}/{{x}}/{{y}}.png", "--tile-attribution", "© Test tiles",
@@ -579,7 +579,7 @@ def main():
         server.wait()
         tiles.terminate()
         tiles.wait()
-        subprocess.run(["script/oidc", "stop", provider_dir])
+        subprocess.run(["Tests/Doubles/oidc-provider", "stop", provider_dir])
         sink.stdin.close()
         sink.wait()
 

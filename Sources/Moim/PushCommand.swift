@@ -10,12 +10,12 @@ struct PushCommand: ParsableCommand {
         subcommands: [Bench.self])
 
     /// What one push costs here (encrypting for the browser and signing for the push service),
-    /// then `count` pushes, `inFlight` at a time, to a push service on loopback (`script/push`),
+    /// then `count` pushes, `inFlight` at a time, to a push service on loopback (`Tests/Doubles/push-service`),
     /// as the sender delivers a busy meetup's talk message to everyone going.
     struct Bench: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Time encrypting and signing pushes, then deliver many to a test push service.")
 
-        @Option(help: "The push service (script/push's URL).") var service: String
+        @Option(help: "The push service (Tests/Doubles/push-service's URL).") var service: String
         @Option(help: "Pushes to deliver.") var count = 10_000
         @Option(help: "Devices they go to (each a browser at the service).") var devices = 100
         @Option(name: .customLong("in-flight"), help: "Pushes in flight at once.") var inFlight = 8
@@ -63,7 +63,7 @@ struct PushCommand: ParsableCommand {
             guard let (endpoint, target) = HTTPEndpoint.split(service + "/_control/subscribe") else { throw ValidationError("--service must be an http(s) URL.") }
             let answer = try HTTPClient(endpoint: endpoint).send("POST", target)
             guard let json = try JSONSerialization.jsonObject(with: Data(answer.body)) as? [String: Any], let url = json["endpoint"] as? String,
-                  let keys = json["keys"] as? [String: String] else { throw ValidationError("\(service) is not script/push's service.") }
+                  let keys = json["keys"] as? [String: String] else { throw ValidationError("\(service) is not Tests/Doubles/push-service's service.") }
             let host = HTTPEndpoint.split(url)?.endpoint.host ?? ""
             return try PushSubscription(endpoint: url, p256dh: keys["p256dh"] ?? "", auth: keys["auth"] ?? "", allowedHosts: [host])
         }

@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 @testable import Network
 
-/// Web Push against a push service on loopback (`script/push`) that verifies the VAPID token
+/// Web Push against a push service on loopback (`Tests/Doubles/push-service`) that verifies the VAPID token
 /// with `cryptography`'s ES256 and decrypts with `http_ece`, as real push services do.
 @Suite(.serialized) struct PushTests {
     @Test func aMessageIsSignedAndEncryptedSoThatAPushServiceAndTheBrowserReadIt() throws {

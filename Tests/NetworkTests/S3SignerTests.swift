@@ -52,7 +52,7 @@ struct S3SignerTests {
 
     @Test func signaturesMatchBotocore() throws {
         let python = TestSupportPaths.s3Python
-        try #require(FileManager.default.isExecutableFile(atPath: python), "run script/s3 python first (script/test does)")
+        try #require(FileManager.default.isExecutableFile(atPath: python), "run Tests/Doubles/object-store python first (script/test does)")
         let signed = try runTool(python, [TestSupportPaths.fixture("botocore-sign.py")], input: Array(try JSONEncoder().encode(Self.cases)))
         let data = Data(signed.output.utf8)
         let references = try JSONDecoder().decode([[String: String]].self, from: data)

@@ -2,7 +2,7 @@ import Foundation
 
 enum TestSupportPaths {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
-    /// The venv `script/s3` makes, with moto and botocore.
+    /// The venv `Tests/Doubles/object-store` makes, with moto and botocore.
     static let s3Python = root + "/.build/s3-venv/bin/python"
 
     static func fixture(_ name: String) -> String {

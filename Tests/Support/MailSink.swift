@@ -1,6 +1,6 @@
 import Foundation
 
-/// A real SMTP server on loopback for one test (`script/mail-sink.py`, aiosmtpd), and the
+/// A real SMTP server on loopback for one test (`Tests/Doubles/smtp_server.py`, aiosmtpd), and the
 /// messages it received, decoded as a mail reader would.
 public final class MailSink: @unchecked Sendable {
     public let port: Int
@@ -40,12 +40,12 @@ public final class MailSink: @unchecked Sendable {
         var line = Data()
         while !line.contains(UInt8(ascii: "\n")) {
             let chunk = output.fileHandleForReading.availableData
-            guard !chunk.isEmpty else { throw SinkError("mail-sink.py did not start (is python3-aiosmtpd installed?)") }
+            guard !chunk.isEmpty else { throw SinkError("smtp_server.py did not start (is python3-aiosmtpd installed?)") }
             line += chunk
         }
         guard let text = String(data: line, encoding: .utf8), text.hasPrefix("port "),
               let port = Int(text.dropFirst(5).trimmingCharacters(in: .whitespacesAndNewlines)) else {
-            throw SinkError("mail-sink.py said \(String(decoding: line, as: UTF8.self))")
+            throw SinkError("smtp_server.py said \(String(decoding: line, as: UTF8.self))")
         }
         self.port = port
     }
@@ -78,7 +78,7 @@ public final class MailSink: @unchecked Sendable {
 
     private static var script: String {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("script/mail-sink.py").path
+            .appendingPathComponent("Tests/Doubles/smtp_server.py").path
     }
 
     struct SinkError: Error, CustomStringConvertible {

@@ -2,7 +2,7 @@ import Foundation
 import Network
 
 /// A fresh bucket for one test in the throwaway S3 store at `MOIM_TEST_S3_ENDPOINT`
-/// (moto's server, which `script/test` starts with `script/s3`).
+/// (moto's server, which `script/test` starts with `Tests/Doubles/object-store`).
 public enum TestObjectStore {
     public static let credentials = S3Credentials(accessKeyID: "moim-test", secretAccessKey: "moim-test-secret")
     public static let region = "us-east-1"

@@ -1,6 +1,6 @@
 import Foundation
 
-/// A push service on loopback (`script/push`) that verifies each push's VAPID token with
+/// A push service on loopback (`Tests/Doubles/push-service`) that verifies each push's VAPID token with
 /// `cryptography`'s ES256 and decrypts it with `http_ece`, as real push services and browsers do.
 public final class TestPushService {
     public let url: String
@@ -8,10 +8,10 @@ public final class TestPushService {
     private static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
 
     public init() throws {
-        url = try runTool(Self.root + "/script/push", ["start", folder], timeout: 300).output.trimmingCharacters(in: .whitespacesAndNewlines)
+        url = try runTool(Self.root + "/Tests/Doubles/push-service", ["start", folder], timeout: 300).output.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    deinit { _ = try? runTool(Self.root + "/script/push", ["stop", folder]) }
+    deinit { _ = try? runTool(Self.root + "/Tests/Doubles/push-service", ["stop", folder]) }
 
     /// A browser subscribing: its endpoint and keys, as `PushSubscription.toJSON()` gives them.
     public func subscribe() throws -> (endpoint: String, p256dh: String, auth: String) {

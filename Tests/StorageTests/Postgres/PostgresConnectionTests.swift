@@ -68,7 +68,7 @@ struct PostgresConnectionTests {
     }
 
     /// A server that does not answer in time (here one that sleeps; a stopped one is
-    /// script/failover's): the command fails as a lost connection, which the page shows as a
+    /// Tests/Faults/failover's): the command fails as a lost connection, which the page shows as a
     /// 503, the connection is given up, and the pool's next command runs on a fresh one.
     @Test func aCommandUnansweredInTimeGivesUpItsConnection() throws {
         let url = try PostgresTestServer.freshDatabase()

@@ -2,7 +2,7 @@ import Testing
 @testable import Storage
 
 /// The hosts a `--database` URL names, read by libpq's own parser: a fence only when there are
-/// two or more. Keeping writes off an old primary is tried for real in `script/failover`.
+/// two or more. Keeping writes off an old primary is tried for real in `Tests/Faults/failover`.
 struct PrimaryFenceTests {
     @Test func readsEveryHostAndItsPort() {
         let hosts = PrimaryFence.hosts(in: "postgres://moim:secret@db1:5433,db2,10.0.0.3:6000/moim?target_session_attrs=read-write")

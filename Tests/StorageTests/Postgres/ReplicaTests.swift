@@ -4,7 +4,7 @@ import Testing
 
 /// Log positions as PostgreSQL and a browser's cookie carry them. The replica itself (a paused
 /// standby, the own-write rule, the lag bound) is tried through a real server by
-/// `script/replica_check.py` in `script/failover`.
+/// `Tests/Faults/replica_check.py` in `Tests/Faults/failover`.
 struct WALPositionTests {
     @Test func readsPostgreSQLsFormAndWritesItsOwn() {
         let position = WALPosition(postgres: "16/B374D848")

@@ -6,7 +6,7 @@ import TestSupport
 @testable import Web
 
 /// Signing in through a real OpenID Connect provider on loopback (oidc-provider-mock, started
-/// by `script/oidc`): the browser's way there and back, newcomers, linking, and the answers
+/// by `Tests/Doubles/oidc-provider`): the browser's way there and back, newcomers, linking, and the answers
 /// that must be refused.
 @Suite(.serialized) struct ProviderSignInTests {
     final class Provider {
@@ -14,11 +14,11 @@ import TestSupport
         private let folder = NSTemporaryDirectory() + "moim-oidc-\(UUID().uuidString)"
 
         init(users: [String]) throws {
-            issuer = try runTool(TestSite.root + "/script/oidc", ["start", folder] + users, timeout: 300).output
+            issuer = try runTool(TestSite.root + "/Tests/Doubles/oidc-provider", ["start", folder] + users, timeout: 300).output
                 .trimmingCharacters(in: .whitespacesAndNewlines)
         }
 
-        deinit { _ = try? runTool(TestSite.root + "/script/oidc", ["stop", folder]) }
+        deinit { _ = try? runTool(TestSite.root + "/Tests/Doubles/oidc-provider", ["stop", folder]) }
 
         /// The member at the provider's page picks `subject` (or denies): where the provider
         /// sends the browser back.

@@ -4,7 +4,7 @@ import Network
 import TestSupport
 @testable import Web
 
-/// PortOne's and Stripe's APIs stood in for on loopback (`script/payments`), every answer
+/// PortOne's and Stripe's APIs stood in for on loopback (`Tests/Doubles/payment-providers`), every answer
 /// checked by the providers' own SDKs before it leaves, every webhook signed by their libraries.
 final class PaymentDouble {
     let url: String
@@ -15,10 +15,10 @@ final class PaymentDouble {
     static let stripeWebhookSecret = "whsec_moim_stripe_test"
 
     init() throws {
-        url = try runTool(TestSite.root + "/script/payments", ["start", folder], timeout: 300).output.trimmingCharacters(in: .whitespacesAndNewlines)
+        url = try runTool(TestSite.root + "/Tests/Doubles/payment-providers", ["start", folder], timeout: 300).output.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    deinit { _ = try? runTool(TestSite.root + "/script/payments", ["stop", folder]) }
+    deinit { _ = try? runTool(TestSite.root + "/Tests/Doubles/payment-providers", ["stop", folder]) }
 
     /// Both providers pointed at the double; PortOne's test window is its stand-in script.
     var configuration: PaymentsConfiguration {

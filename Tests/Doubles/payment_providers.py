@@ -1,4 +1,4 @@
-"""A stand-in for PortOne V2's and Stripe's APIs on loopback, for the tests (script/payments).
+"""A stand-in for PortOne V2's and Stripe's APIs on loopback, for the tests (Tests/Doubles/payment-providers).
 
 It answers in exactly the shapes the providers' own SDKs accept: before any answer leaves,
 PortOne's answers go through `portone-server-sdk`'s deserializers and Stripe's through the

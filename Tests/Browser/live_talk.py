@@ -8,7 +8,7 @@ message A wrote meanwhile arrives. B gives up their place: A's next message neve
 whose page says the meetup changed. With JavaScript off, B's talk form posts and the page shows
 the message after the redirect, as before.
 
-Run by script/live-browsers; usage: live_browsers.py MOIM_BINARY"""
+Run by Tests/Browser/live-talk; usage: live_talk.py MOIM_BINARY"""
 
 import os
 import signal
@@ -18,7 +18,7 @@ import time
 
 from selenium.webdriver.common.by import By
 
-sys.path.insert(0, os.path.dirname(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "script"))  # screenshots.py: driving the site
 from screenshots import BASE, PORT, Member, chromium, demo_site, host_meetup, wait_until_serving  # noqa: E402
 
 failures = []

@@ -1,5 +1,5 @@
 """Paying a crew's fee in a real browser (headless Chromium) against the payment double
-(script/payments): PortOne with JavaScript on, through its browser SDK (stood in for) and the
+(Tests/Doubles/payment-providers): PortOne with JavaScript on, through its browser SDK (stood in for) and the
 redirect flow phones use; Stripe Checkout with JavaScript off, out to its page and back. The
 member is a member exactly when the provider says the exact amount was paid; the ledger
 balances against the providers. With an output folder, it also photographs the pay, result
@@ -8,7 +8,7 @@ and ledger pages, phone and desktop, in English and Korean.
 Every page on the way is checked with axe-core (WCAG 2.0–2.2 A and AA) and for sideways
 scrolling, as script/screenshots checks the others.
 
-Run by script/payments-browser; usage: payments_browser.py MOIM_BINARY VENV [SCREENSHOT_DIR]"""
+Run by Tests/Browser/paying; usage: paying.py MOIM_BINARY VENV [SCREENSHOT_DIR]"""
 
 import os
 import subprocess
@@ -20,7 +20,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 from selenium.webdriver.support.wait import WebDriverWait
 
-sys.path.insert(0, os.path.dirname(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "script"))  # screenshots.py: driving the site
 import screenshots  # noqa: E402
 from screenshots import BASE, PORT, Checks, Member, sign_in, accessibility, chromium, demo_site, load_axe, sideways, wait_until_serving  # noqa: E402
 
@@ -60,7 +60,7 @@ def main():
     data = demo_site(binary, "moim-payments-browser-", 4)
     subprocess.run([binary, "admin", "grant", "runner1", "--data", data], check=True, stdout=subprocess.DEVNULL)
     double_dir = tempfile.mkdtemp(prefix="moim-payments-browser-double-")
-    double = subprocess.run(["script/payments", "start", double_dir], check=True, capture_output=True, text=True).stdout.strip()
+    double = subprocess.run(["Tests/Doubles/payment-providers", "start", double_dir], check=True, capture_output=True, text=True).stdout.strip()
     webhook_secret = "whsec_" + __import__("base64").b64encode(b"moim-portone-webhook-secret-32by").decode()
     server = subprocess.Popen([binary, "serve", "--no-supervise", "--port", str(PORT), "--data", data, "--quiet", "--base-url", BASE,
                                "--portone-store-id", STORE, "--portone-channel-key", "channel-key-test", "--portone-api-secret", "portone-test-secret",
@@ -172,7 +172,7 @@ def main():
             driver.quit()
         server.terminate()
         server.wait()
-        subprocess.run(["script/payments", "stop", double_dir])
+        subprocess.run(["Tests/Doubles/payment-providers", "stop", double_dir])
     check.finish()
 
 

@@ -1,4 +1,4 @@
-"""A member posting as fast as the site lets them while script/failover kills the primary and
+"""A member posting as fast as the site lets them while Tests/Faults/failover kills the primary and
 promotes the standby: every answer is written to a file, one line each, "time status
 retry-after body", each body "failover post ROUND N".
 

@@ -4,7 +4,7 @@ Serves /{z}/{x}/{y}.png on 127.0.0.1: each tile a colour of its own with its z/x
 it and a darker edge, so a screenshot shows which tile went where (the same tiles the Swift
 tests make, Tests/Support/TestTiles.swift).
 
-    python3 script/test_tiles.py PORT
+    python3 Tests/Doubles/tile_server.py PORT
 """
 import http.server
 import re

@@ -6,7 +6,7 @@ the visual order, that the landmarks are there once (the site's navigation besid
 named), that the tab strips mark the current page, and that Chromium's accessibility tree
 (CDP Accessibility.getFullAXTree) gives every control a name.
 
-Run by script/keyboard (and script/test); usage: keyboard_flows.py MOIM_BINARY"""
+Run by Tests/Browser/keyboard (and script/test); usage: keyboard_flows.py MOIM_BINARY"""
 
 import os
 import sqlite3
@@ -18,7 +18,7 @@ import time
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.keys import Keys
 
-sys.path.insert(0, os.path.dirname(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "script"))  # screenshots.py: driving the site
 import screenshots  # noqa: E402
 from screenshots import Member, chromium, demo_site, host_meetup, png, wait_until_serving  # noqa: E402
 

@@ -1,5 +1,5 @@
-"""One member of a running Moim site, for the scripts that drive it over HTTP (script/chaos.py,
-script/replica_check.py, script/failover_writes.py): their own cookies, redirects not followed
+"""One member of a running Moim site, for the scripts that drive it over HTTP (Tests/Faults/chaos.py,
+Tests/Faults/replica_check.py, Tests/Faults/failover_writes.py): their own cookies, redirects not followed
 (a form's 303 and its Location are the answer), and the CSRF token the site's forms carry."""
 
 import http.cookiejar

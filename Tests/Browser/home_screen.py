@@ -4,7 +4,7 @@ by the DevTools protocol, signing out clears what it kept, the notification sett
 accessible and say what they need with JavaScript off. With an output folder, screenshots of
 the site as a standalone window on a phone and of the notification settings.
 
-Run by script/home-screen; usage: home_screen_browser.py MOIM_BINARY VENV [SCREENSHOT_DIR]"""
+Run by Tests/Browser/home-screen; usage: home_screen.py MOIM_BINARY VENV [SCREENSHOT_DIR]"""
 
 import os
 import subprocess
@@ -14,7 +14,7 @@ import time
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.wait import WebDriverWait
 
-sys.path.insert(0, os.path.dirname(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "script"))  # screenshots.py: driving the site
 from screenshots import BASE, PORT, Checks, sign_in, accessibility, chromium, demo_site, load_axe, sideways, wait_until_serving  # noqa: E402
 
 check = Checks()

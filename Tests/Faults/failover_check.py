@@ -1,4 +1,4 @@
-"""One round of script/failover judged: from the writer's answers (failover_writes.py) and the
+"""One round of Tests/Faults/failover judged: from the writer's answers (failover_writes.py) and the
 posts the new primary holds. Fails unless every answer was 303 or a 503 with Retry-After, writes
 were answered again within 10 s of the promotion, and every acknowledged post is there once.
 

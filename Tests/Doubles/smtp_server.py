@@ -2,7 +2,7 @@
 """A real SMTP server for the tests (aiosmtpd, Debian's python3-aiosmtpd): every message it
 accepts is written to DIR/NNNNN.eml, preceded by X-Sink-* lines saying how it arrived.
 
-  mail-sink.py --dir DIR [--port N] [--refuse N] [--reject-domain D] [--tls CERT KEY] [--auth USER:PASS]
+  smtp_server.py --dir DIR [--port N] [--refuse N] [--reject-domain D] [--tls CERT KEY] [--auth USER:PASS]
 
 --refuse N        answer the first N messages with 451 (try again later)
 --reject-domain D answer 550 to recipients at D (a permanent refusal)

@@ -3,7 +3,7 @@ JavaScript off): from a meetup page, "Log in to join", "Continue with …", the 
 page, back to pick a username, and on the meetup page signed in. Then, in a new browser, the
 same person comes back through the provider straight to the page.
 
-Run by script/provider-browser; usage: provider_browser.py MOIM_BINARY"""
+Run by Tests/Browser/provider-sign-in; usage: provider_sign_in.py MOIM_BINARY"""
 
 import os
 import subprocess
@@ -13,7 +13,7 @@ import tempfile
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.wait import WebDriverWait
 
-sys.path.insert(0, os.path.dirname(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "script"))  # screenshots.py: driving the site
 from screenshots import BASE, PORT, Member, chromium, demo_site, host_meetup, wait_until_serving  # noqa: E402
 
 failures = []
@@ -38,7 +38,7 @@ def main():
     binary = sys.argv[1]
     data = demo_site(binary, "moim-provider-browser-", 2)
     provider_dir = tempfile.mkdtemp(prefix="moim-provider-browser-oidc-")
-    issuer = subprocess.run(["script/oidc", "start", provider_dir, NEWCOMER], check=True, capture_output=True, text=True).stdout.strip()
+    issuer = subprocess.run(["Tests/Doubles/oidc-provider", "start", provider_dir, NEWCOMER], check=True, capture_output=True, text=True).stdout.strip()
     server = subprocess.Popen([binary, "serve", "--no-supervise", "--port", str(PORT), "--data", data, "--quiet", "--base-url", BASE,
                                "--oidc-issuer", issuer, "--oidc-client-id", "moim", "--oidc-client-secret", "browser-test",
                                "--oidc-name", "Hangang Runners SSO"])
@@ -76,7 +76,7 @@ def main():
             driver.quit()
         server.terminate()
         server.wait()
-        subprocess.run(["script/oidc", "stop", provider_dir])
+        subprocess.run(["Tests/Doubles/oidc-provider", "stop", provider_dir])
     print("\n".join(["", f"{len(failures)} checks failed"] if failures else ["", "all checks passed"]))
     sys.exit(1 if failures else 0)
 

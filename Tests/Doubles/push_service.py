@@ -1,4 +1,4 @@
-"""A push service on loopback for the tests (script/push), checking every request as a real one
+"""A push service on loopback for the tests (Tests/Doubles/push-service), checking every request as a real one
 does: the VAPID token (RFC 8292) verified with `cryptography`'s ES256 against the key the
 request names, its audience, expiry and subject; the body decrypted with `http_ece` (RFC 8188
 and 8291) with the browser's private key, which only this double holds; TTL, Urgency and

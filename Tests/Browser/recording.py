@@ -7,7 +7,7 @@ when it is back), and the kilometre announcement read from the accessibility tre
 distance is checked against the route's length on the ellipsoid by GeographicLib. With an output
 folder, screenshots of the recorder in English and Korean.
 
-Run by script/recorder-browser; usage: recorder_browser.py MOIM_BINARY [SCREENSHOT_DIR]"""
+Run by Tests/Browser/recording; usage: recording.py MOIM_BINARY [SCREENSHOT_DIR]"""
 
 import os
 import sqlite3
@@ -22,7 +22,7 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.wait import WebDriverWait
 
-sys.path.insert(0, os.path.dirname(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "script"))  # screenshots.py: driving the site
 from screenshots import BASE, PORT, TILE_PORT, Checks, demo_site, sign_in, wait_until_serving  # noqa: E402
 
 check = Checks()
@@ -105,8 +105,8 @@ def main():
     output = sys.argv[2] if len(sys.argv) > 2 else None
     fixes, length = route()
     data = demo_site(binary, "moim-recorder-", 2)
-    # The map under the route: tiles that say where they are (script/test_tiles.py).
-    tiles = subprocess.Popen([sys.executable, "script/test_tiles.py", str(TILE_PORT)])
+    # The map under the route: tiles that say where they are (Tests/Doubles/tile_server.py).
+    tiles = subprocess.Popen([sys.executable, "Tests/Doubles/tile_server.py", str(TILE_PORT)])
     server = subprocess.Popen([binary, "serve", "--no-supervise", "--port", str(PORT), "--data", data, "--quiet",
                                "--tile-url", f"http://127.0.0.1:{TILE_PORT}/{{z}}/{{x}}/{{y}}.png", "--tile-attribution", "© Test tiles",
                                "--tile-timeout", "10"])

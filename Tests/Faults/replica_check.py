@@ -1,4 +1,4 @@
-"""The read replica and the own-write rule, through a real server (script/failover starts it with
+"""The read replica and the own-write rule, through a real server (Tests/Faults/failover starts it with
 --database-replica naming the synchronous standby and a replica that is down, and a lag bound).
 
 With the standby's replay paused: the member who posts and likes sees both on the very next

@@ -1,4 +1,4 @@
-"""The fault campaign script/chaos runs: the whole site on one machine, for real, and faults
+"""The fault campaign Tests/Faults/chaos runs: the whole site on one machine, for real, and faults
 struck round after round while members write.
 
     chaos.py MOIM_BINARY WORK_DIR ROUNDS
@@ -35,7 +35,7 @@ import uuid
 
 from site_member import Member
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BIN = sorted((os.path.join("/usr/lib/postgresql", v, "bin") for v in os.listdir("/usr/lib/postgresql")),
              key=lambda p: [int(x) for x in re.findall(r"\d+", p)])[-1]
 AS_POSTGRES = ["runuser", "-u", "postgres", "--"] if os.getuid() == 0 else []
@@ -226,7 +226,7 @@ class Site:
         self.standby.start_standby_of(self.primary)
         log(f"PostgreSQL primary on {self.primary.port}, synchronous standby on {self.standby.port}")
         self.s3_dir = os.path.join(self.work, "s3")
-        self.s3 = run([os.path.join(ROOT, "script/s3"), "start", self.s3_dir]).strip().splitlines()[-1]
+        self.s3 = run([os.path.join(ROOT, "Tests/Doubles/object-store"), "start", self.s3_dir]).strip().splitlines()[-1]
         self.s3_pid = int(open(os.path.join(self.s3_dir, "pid")).read())
         run(["curl", "-fsS", "-X", "PUT", self.s3 + "/chaos"])
         self.start_mail(refusing=False)
@@ -250,7 +250,7 @@ class Site:
         self.mail_starts = getattr(self, "mail_starts", 0) + 1
         directory = os.path.join(self.mail_dir, str(self.mail_starts))
         os.makedirs(directory)
-        command = ["/usr/bin/python3", os.path.join(ROOT, "script/mail-sink.py"), "--dir", directory, "--port", str(self.mail_port)]
+        command = ["/usr/bin/python3", os.path.join(ROOT, "Tests/Doubles/smtp_server.py"), "--dir", directory, "--port", str(self.mail_port)]
         if refusing:
             command += ["--refuse", "1000000"]
         self.mail = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
@@ -328,7 +328,7 @@ http {{
                 os.kill(self.s3_pid, signal.SIGCONT)
             except ProcessLookupError:
                 pass
-            subprocess.run([os.path.join(ROOT, "script/s3"), "stop", self.s3_dir])
+            subprocess.run([os.path.join(ROOT, "Tests/Doubles/object-store"), "stop", self.s3_dir])
         for slot in self.slots:
             slot.kill()
 
