@@ -5,7 +5,7 @@ extension AccountStore {
     /// Stores a token's hash; `email` is the address it was sent to.
     public func createEmailToken(userID: Int64, purpose: EmailTokenPurpose, email: String, tokenHash: Data,
                                  validFor lifetime: TimeInterval, now: Date = Date()) throws {
-        try database.write { db in try database.insertEmailToken(db, userID: userID, purpose: purpose, email: email, tokenHash: tokenHash, validFor: lifetime, now: now) }
+        try database.write { db in try insertEmailToken(db, userID: userID, purpose: purpose, email: email, tokenHash: tokenHash, validFor: lifetime, now: now) }
     }
 
     /// Tokens of `purpose` made for the account since `since`: its rate limit, which a
@@ -18,14 +18,14 @@ extension AccountStore {
 
     /// The account a reset link is for, if the link can still be used.
     public func resetTokenUser(tokenHash: Data, now: Date = Date()) throws -> Result<User, EmailTokenError> {
-        try database.read { db in try database.usableToken(db, tokenHash, purpose: .reset, now: now).map(\.user) }
+        try database.read { db in try usableToken(db, tokenHash, purpose: .reset, now: now).map(\.user) }
     }
 
     /// Sets the new password, uses the token up and ends every session of the account (and
     /// every other reset link), in one transaction.
     public func resetPassword(tokenHash: Data, passwordHash: String, now: Date = Date()) throws -> Result<User, EmailTokenError> {
         try database.write { db in
-            let found = try database.usableToken(db, tokenHash, purpose: .reset, now: now)
+            let found = try usableToken(db, tokenHash, purpose: .reset, now: now)
             guard case .success(let (user, _)) = found, let userID = user.id else { return found.map(\.user) }
             try db.execute("UPDATE users SET passwordHash = ? WHERE id = ?", [passwordHash, userID])
             try db.execute("DELETE FROM sessions WHERE userID = ?", [userID])
@@ -39,7 +39,7 @@ extension AccountStore {
     /// Marks the address the link was sent to as the member's, if it still is.
     public func verifyEmail(tokenHash: Data, now: Date = Date()) throws -> Result<User, EmailTokenError> {
         try database.write { db in
-            let found = try database.usableToken(db, tokenHash, purpose: .verify, now: now)
+            let found = try usableToken(db, tokenHash, purpose: .verify, now: now)
             guard case .success(let (user, email)) = found, let userID = user.id else { return found.map(\.user) }
             guard email.lowercased() == user.email.lowercased() else { return .failure(.addressChanged) }
             try db.execute("UPDATE mailSettings SET verifiedEmail = ? WHERE userID = ?", [email, userID])
@@ -62,21 +62,21 @@ extension AccountStore {
             try db.execute("UPDATE users SET email = ? WHERE id = ?", [email, userID])
             try db.execute("DELETE FROM emailTokens WHERE userID = ? AND usedAt IS NULL", [userID])
             if let proof {
-                try database.insertEmailToken(db, userID: userID, purpose: .verify, email: email, tokenHash: proof.tokenHash, validFor: proof.validFor, now: now)
+                try insertEmailToken(db, userID: userID, purpose: .verify, email: email, tokenHash: proof.tokenHash, validFor: proof.validFor, now: now)
             }
             for mail in mails { try database.insert(db, mail, now: now) }
         }
     }
 }
 
-extension AppDatabase {
-    fileprivate func insertEmailToken(_ db: SQLConnection, userID: Int64, purpose: EmailTokenPurpose, email: String, tokenHash: Data,
+extension AccountStore {
+    private func insertEmailToken(_ db: SQLConnection, userID: Int64, purpose: EmailTokenPurpose, email: String, tokenHash: Data,
                                       validFor lifetime: TimeInterval, now: Date) throws {
         try db.execute("INSERT INTO emailTokens (tokenHash, userID, purpose, email, createdAt, expiresAt) VALUES (?, ?, ?, ?, ?, ?)",
                        [tokenHash, userID, purpose.rawValue, email, now, now.addingTimeInterval(lifetime)])
     }
 
-    fileprivate func usableToken(_ db: SQLConnection, _ tokenHash: Data, purpose: EmailTokenPurpose, now: Date) throws -> Result<(user: User, email: String), EmailTokenError> {
+    private func usableToken(_ db: SQLConnection, _ tokenHash: Data, purpose: EmailTokenPurpose, now: Date) throws -> Result<(user: User, email: String), EmailTokenError> {
         let token = try db.fetchOne("""
             SELECT \(User.selection.qualified), emailTokens.email AS tokenEmail, emailTokens.expiresAt AS tokenExpiresAt, emailTokens.usedAt AS tokenUsedAt FROM emailTokens JOIN users ON users.id = emailTokens.userID
             WHERE tokenHash = ? AND purpose = ?

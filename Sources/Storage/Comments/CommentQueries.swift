@@ -88,7 +88,7 @@ extension CommentStore {
             let stamps = try connection.fetchAll("SELECT id, revision FROM comments WHERE postID = ? ORDER BY id LIMIT ?", [postID, limit]) { row in
                 CommentStamp(id: try row.decode("id"), revision: try row.decode("revision"))
             }
-            let shown = try database.kept.comments.values(stamps) { try database.keptComments(connection, ids: $0) }
+            let shown = try database.kept.comments.values(stamps) { try keptComments(connection, ids: $0) }
             let entries = shown.compactMap { kept -> ThreadComment? in
                 // A comment deleted since its stamp is left out.
                 guard var entry = kept?.value else { return nil }
@@ -104,20 +104,6 @@ extension CommentStore {
     }
 }
 
-extension AppDatabase {
-    /// Comments with these ids as a thread shows them, read and kept at their current revisions.
-    fileprivate func keptComments(_ connection: SQLConnection, ids: [Int64]) throws -> [Int64: Revised<ThreadComment>] {
-        let rows = try connection.fetchAll("""
-            SELECT \(Comment.threadColumns), \(Author.selection.qualified), comments.revision FROM comments JOIN users ON users.id = comments.authorID
-            WHERE comments.id IN (\(connection.idList("?")))
-            """, [SQLConnection.jsonArray(ids)]) { row in
-            let entry = ThreadComment(comment: try Comment(row: row, startingAt: 0), author: try Author(row: row, startingAt: Comment.selection.count))
-            return (id: try entry.comment.storedID, entry: Revised(revision: try row.decode("revision"), value: entry))
-        }
-        for row in rows { kept.comments.keep(row.id, row.entry, size: 256 + row.entry.value.comment.bodyHTML.utf8.count) }
-        return Dictionary(rows.map { ($0.id, $0.entry) }, uniquingKeysWith: { first, _ in first })
-    }
-}
 
 private struct CommentStamp: RowStamp {
     let id: Int64
@@ -164,4 +150,19 @@ func threadOrder(_ comments: [(id: Int64?, parentID: Int64?)]) -> [Int] {
         }
     }
     return ordered
+}
+
+extension CommentStore {
+    /// Comments with these ids as a thread shows them, read and kept at their current revisions.
+    private func keptComments(_ connection: SQLConnection, ids: [Int64]) throws -> [Int64: Revised<ThreadComment>] {
+        let rows = try connection.fetchAll("""
+            SELECT \(Comment.threadColumns), \(Author.selection.qualified), comments.revision FROM comments JOIN users ON users.id = comments.authorID
+            WHERE comments.id IN (\(connection.idList("?")))
+            """, [SQLConnection.jsonArray(ids)]) { row in
+            let entry = ThreadComment(comment: try Comment(row: row, startingAt: 0), author: try Author(row: row, startingAt: Comment.selection.count))
+            return (id: try entry.comment.storedID, entry: Revised(revision: try row.decode("revision"), value: entry))
+        }
+        for row in rows { database.kept.comments.keep(row.id, row.entry, size: 256 + row.entry.value.comment.bodyHTML.utf8.count) }
+        return Dictionary(rows.map { ($0.id, $0.entry) }, uniquingKeysWith: { first, _ in first })
+    }
 }

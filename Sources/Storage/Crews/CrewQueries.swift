@@ -135,7 +135,7 @@ extension CrewStore {
         try database.write { db in
             guard let role = try database.crewRole(db, crewID: id, userID: userID) else { throw StorageError.notFound }
             guard role != .owner else { throw StorageError.ownerCannotLeave }
-            try database.removeMembership(db, crewID: id, userID: userID, role: role)
+            try removeMembership(db, crewID: id, userID: userID, role: role)
             if role == .pending { return try database.voidJoinFee(db, crewID: id, userID: userID, why: "withdrawn") }
             let days = try db.value("SELECT refundDays FROM crews WHERE id = ?", [id], as: Int.self) ?? 0
             guard days > 0 else { return nil }
@@ -149,7 +149,7 @@ extension CrewStore {
             let actor = try database.requireStaff(db, crewID: crewID, userID: staffID)
             guard let role = try database.crewRole(db, crewID: crewID, userID: userID), role != .pending else { throw StorageError.notFound }
             guard role != .owner, role == .member || actor == .owner else { throw StorageError.forbidden }
-            try database.removeMembership(db, crewID: crewID, userID: userID, role: role)
+            try removeMembership(db, crewID: crewID, userID: userID, role: role)
         }
     }
 
@@ -233,8 +233,10 @@ extension AppDatabase {
             ON CONFLICT (crewID, userID) DO UPDATE SET role = 'member', joinedAt = excluded.joinedAt
             """, [crewID, userID, now])
     }
+}
 
-    fileprivate func removeMembership(_ db: SQLConnection, crewID: Int64, userID: Int64, role: CrewRole) throws {
+extension CrewStore {
+    private func removeMembership(_ db: SQLConnection, crewID: Int64, userID: Int64, role: CrewRole) throws {
         db.changed(.crew(crewID: crewID))
         try db.execute("DELETE FROM crewMembers WHERE crewID = ? AND userID = ?", [crewID, userID])
         if role.isMember {

@@ -22,7 +22,7 @@ extension MeetupStore {
             }
             if !groups.isEmpty { meetup.capacity = groups.reduce(0) { $0 + $1.capacity } }
             meetup.id = try db.insert(meetup)
-            try database.insertGroups(db, groups, meetupID: meetup.storedID)
+            try insertGroups(db, groups, meetupID: meetup.storedID)
             return meetup
         }
     }
@@ -50,7 +50,7 @@ extension MeetupStore {
                 let applied = try db.value("SELECT count(*) FROM meetupApplications WHERE meetupID = ? AND status != 'cancelled'", [old.id], as: Int.self) ?? 0
                 guard applied == 0 else { throw StorageError.locked }
                 try db.execute("DELETE FROM meetupGroups WHERE meetupID = ?", [old.id])
-                try database.insertGroups(db, groups, meetupID: old.storedID)
+                try insertGroups(db, groups, meetupID: old.storedID)
                 if !groups.isEmpty { meetup.capacity = groups.reduce(0) { $0 + $1.capacity } }
             } else if !oldGroups.isEmpty {
                 meetup.capacity = old.capacity
@@ -119,7 +119,7 @@ extension MeetupStore {
                 status = .pending
             } else if group.map({ $0.acceptedCount < $0.capacity }) ?? (meetup.acceptedCount < meetup.capacity) {
                 status = .accepted
-                try database.takePlace(db, meetupID: meetupID, groupID: group?.id)
+                try takePlace(db, meetupID: meetupID, groupID: group?.id)
             } else {
                 status = .waitlisted
             }
@@ -141,13 +141,13 @@ extension MeetupStore {
         try database.write { db in
             db.changed(.meetup(meetupID: meetupID))
             guard let meetup = try db.record(Meetup.self, id: meetupID) else { throw StorageError.notFound }
-            guard let (status, groupID) = try database.applicationStatus(db, meetupID: meetupID, userID: userID),
+            guard let (status, groupID) = try applicationStatus(db, meetupID: meetupID, userID: userID),
                   [.accepted, .pending, .waitlisted].contains(status)
             else { throw StorageError.notFound }
             guard now < meetup.startsAt else { throw StorageError.forbidden }
             try db.execute("UPDATE meetupApplications SET status = 'cancelled', confirmBy = NULL WHERE meetupID = ? AND userID = ?", [meetupID, userID])
             guard status == .accepted else { return }
-            try database.releasePlace(db, meetup, groupID: groupID, now: now)
+            try releasePlace(db, meetup, groupID: groupID, now: now)
         }
     }
 
@@ -191,7 +191,7 @@ extension MeetupStore {
                     let won = (free[entrant.group] ?? 0) > 0
                     if won {
                         free[entrant.group, default: 0] -= 1
-                        try database.takePlace(db, meetupID: id, groupID: entrant.group)
+                        try takePlace(db, meetupID: id, groupID: entrant.group)
                     } else {
                         waiting[entrant.group, default: 0] += 1
                     }
@@ -279,7 +279,7 @@ extension MeetupStore {
                 try db.execute("UPDATE meetupApplications SET status = 'cancelled', confirmBy = NULL WHERE meetupID = ? AND userID = ?", [meetupID, userID])
                 try database.insertNotification(db, userID: userID, kind: .meetupUnconfirmed, actorID: meetup.hostID, postID: nil, commentID: nil,
                                        meetupID: meetupID, now: now)
-                try database.releasePlace(db, meetup, groupID: groupID, now: now)
+                try releasePlace(db, meetup, groupID: groupID, now: now)
             }
             return rows.count
         }
@@ -290,9 +290,9 @@ extension MeetupStore {
         try database.write { db in
             db.changed(.meetup(meetupID: meetupID))
             guard let meetup = try db.record(Meetup.self, id: meetupID), meetup.hostID == hostID else { throw StorageError.forbidden }
-            guard let (status, groupID) = try database.applicationStatus(db, meetupID: meetupID, userID: userID), status == .pending
+            guard let (status, groupID) = try applicationStatus(db, meetupID: meetupID, userID: userID), status == .pending
             else { throw StorageError.notFound }
-            if accept { try database.takePlace(db, meetupID: meetupID, groupID: groupID) }
+            if accept { try takePlace(db, meetupID: meetupID, groupID: groupID) }
             try db.execute("UPDATE meetupApplications SET status = ? WHERE meetupID = ? AND userID = ?", [accept ? "accepted" : "rejected", meetupID, userID])
             try database.insertNotification(db, userID: userID, kind: accept ? .meetupAccepted : .meetupRejected, actorID: hostID,
                                    postID: nil, commentID: nil, meetupID: meetupID, now: now)
@@ -369,46 +369,6 @@ extension MeetupStore {
 }
 
 extension AppDatabase {
-    fileprivate func insertGroups(_ db: SQLConnection, _ groups: [PaceGroup], meetupID: Int64) throws {
-        for (position, group) in groups.enumerated() {
-            var group = group
-            group.meetupID = meetupID
-            group.position = position
-            group.acceptedCount = 0
-            group.id = try db.insert(group)
-        }
-    }
-
-    /// An application's status and pace group, nil when there is none.
-    fileprivate func applicationStatus(_ db: SQLConnection, meetupID: Int64, userID: Int64) throws -> (ApplicationStatus, groupID: Int64?)? {
-        try db.fetchOne("SELECT status, groupID FROM meetupApplications WHERE meetupID = ? AND userID = ?", [meetupID, userID]) { row in
-            (try row.decodeRawValue("status"), try row.decode("groupID"))
-        }
-    }
-
-    /// One place taken, in the meetup and in its pace group: the CHECKs refuse one too many.
-    fileprivate func takePlace(_ db: SQLConnection, meetupID: Int64, groupID: Int64?) throws {
-        try db.refusing(as: .full) {
-            try db.execute("UPDATE meetups SET acceptedCount = acceptedCount + 1 WHERE id = ?", [meetupID])
-            if let groupID { try db.execute("UPDATE meetupGroups SET acceptedCount = acceptedCount + 1 WHERE id = ?", [groupID]) }
-        }
-    }
-
-    /// A place given up (in `groupID`'s group, if any): the first waiting for it takes it and is told.
-    fileprivate func releasePlace(_ db: SQLConnection, _ meetup: Meetup, groupID: Int64?, now: Date) throws {
-        let meetupID = try meetup.storedID
-        try db.execute("UPDATE meetups SET acceptedCount = acceptedCount - 1 WHERE id = ?", [meetupID])
-        if let groupID { try db.execute("UPDATE meetupGroups SET acceptedCount = acceptedCount - 1 WHERE id = ?", [groupID]) }
-        if let next = try db.value("""
-            SELECT userID FROM meetupApplications WHERE meetupID = ? AND status = 'waitlisted' AND groupID IS NOT DISTINCT FROM ? ORDER BY queuedAt, id LIMIT 1
-            """, [meetupID, groupID], as: Int64.self) {
-            try db.execute("UPDATE meetupApplications SET status = 'accepted' WHERE meetupID = ? AND userID = ?", [meetupID, next])
-            try takePlace(db, meetupID: meetupID, groupID: groupID)
-            try insertNotification(db, userID: next, kind: .meetupPromoted, actorID: meetup.hostID, postID: nil, commentID: nil,
-                                   meetupID: meetupID, now: now)
-        }
-    }
-
     public enum CheckIn: Equatable, Sendable {
         case checkedIn
         /// A wrong code, and how many tries are left.
@@ -420,4 +380,46 @@ extension AppDatabase {
 
     /// How long people going have to confirm after a move (at most until the start).
     public static let confirmationWindow: TimeInterval = 24 * 3600
+}
+
+extension MeetupStore {
+    private func insertGroups(_ db: SQLConnection, _ groups: [PaceGroup], meetupID: Int64) throws {
+        for (position, group) in groups.enumerated() {
+            var group = group
+            group.meetupID = meetupID
+            group.position = position
+            group.acceptedCount = 0
+            group.id = try db.insert(group)
+        }
+    }
+
+    /// An application's status and pace group, nil when there is none.
+    private func applicationStatus(_ db: SQLConnection, meetupID: Int64, userID: Int64) throws -> (ApplicationStatus, groupID: Int64?)? {
+        try db.fetchOne("SELECT status, groupID FROM meetupApplications WHERE meetupID = ? AND userID = ?", [meetupID, userID]) { row in
+            (try row.decodeRawValue("status"), try row.decode("groupID"))
+        }
+    }
+
+    /// One place taken, in the meetup and in its pace group: the CHECKs refuse one too many.
+    private func takePlace(_ db: SQLConnection, meetupID: Int64, groupID: Int64?) throws {
+        try db.refusing(as: .full) {
+            try db.execute("UPDATE meetups SET acceptedCount = acceptedCount + 1 WHERE id = ?", [meetupID])
+            if let groupID { try db.execute("UPDATE meetupGroups SET acceptedCount = acceptedCount + 1 WHERE id = ?", [groupID]) }
+        }
+    }
+
+    /// A place given up (in `groupID`'s group, if any): the first waiting for it takes it and is told.
+    private func releasePlace(_ db: SQLConnection, _ meetup: Meetup, groupID: Int64?, now: Date) throws {
+        let meetupID = try meetup.storedID
+        try db.execute("UPDATE meetups SET acceptedCount = acceptedCount - 1 WHERE id = ?", [meetupID])
+        if let groupID { try db.execute("UPDATE meetupGroups SET acceptedCount = acceptedCount - 1 WHERE id = ?", [groupID]) }
+        if let next = try db.value("""
+            SELECT userID FROM meetupApplications WHERE meetupID = ? AND status = 'waitlisted' AND groupID IS NOT DISTINCT FROM ? ORDER BY queuedAt, id LIMIT 1
+            """, [meetupID, groupID], as: Int64.self) {
+            try db.execute("UPDATE meetupApplications SET status = 'accepted' WHERE meetupID = ? AND userID = ?", [meetupID, next])
+            try takePlace(db, meetupID: meetupID, groupID: groupID)
+            try database.insertNotification(db, userID: next, kind: .meetupPromoted, actorID: meetup.hostID, postID: nil, commentID: nil,
+                                   meetupID: meetupID, now: now)
+        }
+    }
 }

@@ -21,7 +21,7 @@ extension ModerationStore {
                try db.value("SELECT count(*) FROM \(table) WHERE id = ? AND hiddenAt IS NULL", [targetID], as: Int.self) == 1 {
                 try db.execute("UPDATE \(table) SET hiddenAt = ? WHERE id = ?", [now, targetID])
                 if target == .meetup { db.changed(.meetup(meetupID: targetID)) }
-                try database.log(db, moderatorID: nil, action: "autoHide", target: target, targetID: targetID,
+                try log(db, moderatorID: nil, action: "autoHide", target: target, targetID: targetID,
                         reason: "\(reporters) reports", now: now)
             }
         }
@@ -68,7 +68,7 @@ extension ModerationStore {
                 try db.execute("UPDATE posts SET commentsLocked = ? WHERE id = ?", [action == .lock, targetID])
             }
             try db.execute("UPDATE reports SET resolvedAt = ?, resolution = ? WHERE targetType = ? AND targetID = ? AND resolvedAt IS NULL", [now, action.rawValue, target.rawValue, targetID])
-            try database.log(db, moderatorID: moderatorID, action: action.rawValue, target: target, targetID: targetID, label: label, reason: reason, now: now)
+            try log(db, moderatorID: moderatorID, action: action.rawValue, target: target, targetID: targetID, label: label, reason: reason, now: now)
         }
     }
 
@@ -94,7 +94,7 @@ extension ModerationStore {
             case .unsuspend:
                 try db.execute("UPDATE users SET suspendedUntil = NULL, silencedUntil = NULL, sanctionReason = '' WHERE id = ?", [userID])
             }
-            try database.log(db, moderatorID: moderatorID, action: action.rawValue, target: .user, targetID: userID,
+            try log(db, moderatorID: moderatorID, action: action.rawValue, target: .user, targetID: userID,
                     label: "@" + target.username, reason: reason, now: now)
         }
     }
@@ -246,13 +246,6 @@ extension AppDatabase {
         case warn, silence, suspend, unsuspend
     }
 
-    fileprivate func log(_ db: SQLConnection, moderatorID: Int64?, action: String, target: ModerationTarget, targetID: Int64,
-                         label: String? = nil, reason: String, now: Date) throws {
-        var entry = LogEntry(id: nil, moderatorID: moderatorID, action: action, targetType: target.rawValue, targetID: targetID,
-                             targetLabel: try label ?? self.label(db, target, targetID) ?? "", reason: reason, createdAt: now)
-        entry.id = try db.insert(entry)
-    }
-
     /// A short description of a target, or nil if it does not exist.
     func label(_ db: SQLConnection, _ target: ModerationTarget, _ id: Int64) throws -> String? {
         let sql = switch target {
@@ -274,5 +267,14 @@ extension AppDatabase {
     /// What a member creates, for the caps on new accounts.
     public enum Creation: String, Sendable {
         case posts, comments, meetups, crews
+    }
+}
+
+extension ModerationStore {
+    private func log(_ db: SQLConnection, moderatorID: Int64?, action: String, target: ModerationTarget, targetID: Int64,
+                         label: String? = nil, reason: String, now: Date) throws {
+        var entry = LogEntry(id: nil, moderatorID: moderatorID, action: action, targetType: target.rawValue, targetID: targetID,
+                             targetLabel: try label ?? database.label(db, target, targetID) ?? "", reason: reason, createdAt: now)
+        entry.id = try db.insert(entry)
     }
 }

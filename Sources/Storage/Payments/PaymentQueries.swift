@@ -106,17 +106,17 @@ extension PaymentStore {
             if case .mismatched(let amount, let why) = verdict, amount <= 0 { verdict = .failed(why) }
             switch (payment.state, verdict) {
             case (.pending, .paid(let reference)):
-                outcome = try database.takePayment(db, &payment, reference: reference, today: today, now: now)
+                outcome = try takePayment(db, &payment, reference: reference, today: today, now: now)
             case (.pending, .mismatched(let amount, let why)), (.failed, .mismatched(let amount, let why)),
                  (.cancelled, .mismatched(let amount, let why)), (.expired, .mismatched(let amount, let why)):
-                outcome = try database.void(db, &payment, received: amount, why: why, today: today, now: now)
+                outcome = try void(db, &payment, received: amount, why: why, today: today, now: now)
             case (.failed, .paid), (.cancelled, .paid), (.expired, .paid):
-                outcome = try database.void(db, &payment, received: received, why: "paid after the attempt had closed", today: today, now: now)
+                outcome = try void(db, &payment, received: received, why: "paid after the attempt had closed", today: today, now: now)
             case (.pending, .failed(let why)):
                 payment.state = .failed
                 payment.failure = String(why.prefix(300))
                 payment.settledAt = now
-                try database.line(db, payment, kind: .failure, amount: 0, note: payment.orderName + " — " + why, today: today, now: now)
+                try line(db, payment, kind: .failure, amount: 0, note: payment.orderName + " — " + why, today: today, now: now)
                 outcome = .closed
             case (.pending, .cancelled):
                 payment.state = now > payment.expiresAt ? .expired : .cancelled
@@ -149,7 +149,7 @@ extension PaymentStore {
             // Money that never counted as the crew's (voided before it was taken): its refund is no expense either.
             let counted = try db.value("SELECT EXISTS (SELECT 1 FROM crewLedger WHERE paymentID = ? AND kind IN ('fee', 'dues'))", [payment.id]) ?? false
             let kind: LedgerEntry.Kind = counted ? .refund : .failure
-            try database.line(db, payment, kind: kind, amount: kind == .refund ? amount : 0, note: payment.orderName + " — " + reason,
+            try line(db, payment, kind: kind, amount: kind == .refund ? amount : 0, note: payment.orderName + " — " + reason,
                      reference: refundID, by: staffID, today: today, now: now)
             return payment
         }
@@ -284,12 +284,28 @@ extension PaymentStore {
 }
 
 extension AppDatabase {
-    fileprivate func takePayment(_ db: SQLConnection, _ payment: inout Payment, reference: String?, today: String, now: Date) throws -> Settlement {
+    /// Marks the member's join fee to be given back (a declined application, leaving within
+    /// the crew's refund window), in the transaction that ends the membership; the caller then
+    /// gives it back, and the sweep does if the provider cannot be reached.
+    func voidJoinFee(_ db: SQLConnection, crewID: Int64, userID: Int64, why: String, paidAfter: Date? = nil) throws -> Payment? {
+        guard var payment = try db.record(Payment.self, """
+            SELECT \(Payment.selection.bare) FROM payments WHERE crewID = ? AND userID = ? AND purpose = 'join' AND state = 'paid' AND refundedAmount < receivedAmount
+              AND settledAt >= ? ORDER BY id DESC LIMIT 1
+            """, [crewID, userID, paidAfter ?? Date.distantPast]) else { return nil }
+        payment.state = .voided
+        payment.failure = why
+        try db.update(payment)
+        return payment
+    }
+}
+
+extension PaymentStore {
+    private func takePayment(_ db: SQLConnection, _ payment: inout Payment, reference: String?, today: String, now: Date) throws -> Settlement {
         let userID = payment.userID
         guard let userID, let crew = try db.record(Crew.self, id: payment.crewID) else {
             return try void(db, &payment, received: payment.amount, why: "the member or crew is gone", today: today, now: now)
         }
-        let role = try crewRole(db, crewID: crew.storedID, userID: userID)
+        let role = try database.crewRole(db, crewID: crew.storedID, userID: userID)
         switch payment.purpose {
         case .join:
             if role != nil { return try void(db, &payment, received: payment.amount, why: "already in the crew", today: today, now: now) }
@@ -310,16 +326,16 @@ extension AppDatabase {
         if crew.joinPolicy == .approval {
             try db.execute("INSERT INTO crewMembers (crewID, userID, role, joinedAt) VALUES (?, ?, 'pending', ?)", [crew.id, userID, now])
             for staff in try db.values("SELECT userID FROM crewMembers WHERE crewID = ? AND role IN ('owner', 'staff')", [crew.id], as: Int64.self) {
-                try insertNotification(db, userID: staff, kind: .crewRequest, actorID: userID, postID: nil, commentID: nil, crewID: crew.id, now: now)
+                try database.insertNotification(db, userID: staff, kind: .crewRequest, actorID: userID, postID: nil, commentID: nil, crewID: crew.id, now: now)
             }
             db.changed(.crew(crewID: try crew.storedID))
             return .applied
         }
-        try addMember(db, crewID: crew.storedID, userID: userID, now: now)
+        try database.addMember(db, crewID: crew.storedID, userID: userID, now: now)
         return .joined
     }
 
-    fileprivate func void(_ db: SQLConnection, _ payment: inout Payment, received: Int, why: String, today: String, now: Date) throws -> Settlement {
+    private func void(_ db: SQLConnection, _ payment: inout Payment, received: Int, why: String, today: String, now: Date) throws -> Settlement {
         payment.state = .voided
         payment.receivedAmount = max(received, payment.refundedAmount)
         payment.failure = String(why.prefix(300))
@@ -329,7 +345,7 @@ extension AppDatabase {
     }
 
     /// A ledger line for the payment; a second line of the same kind for it is not written.
-    fileprivate func line(_ db: SQLConnection, _ payment: Payment, kind: LedgerEntry.Kind, amount: Int, note: String, reference: String? = nil,
+    private func line(_ db: SQLConnection, _ payment: Payment, kind: LedgerEntry.Kind, amount: Int, note: String, reference: String? = nil,
                           by staffID: Int64? = nil, today: String, now: Date) throws {
         let entry = LedgerEntry(crewID: payment.crewID, kind: kind, memberID: payment.userID, amount: amount, occurredOn: today,
                                 note: String(note.prefix(200)), provider: payment.provider, recordedBy: staffID, createdAt: now,
@@ -337,19 +353,5 @@ extension AppDatabase {
         let exists = try db.value("SELECT EXISTS (SELECT 1 FROM crewLedger WHERE provider = ? AND kind = ? AND reference = ?)",
                                   [entry.provider, kind.rawValue, entry.reference]) ?? false
         if !exists { _ = try db.insert(entry) }
-    }
-
-    /// Marks the member's join fee to be given back (a declined application, leaving within
-    /// the crew's refund window), in the transaction that ends the membership; the caller then
-    /// gives it back, and the sweep does if the provider cannot be reached.
-    func voidJoinFee(_ db: SQLConnection, crewID: Int64, userID: Int64, why: String, paidAfter: Date? = nil) throws -> Payment? {
-        guard var payment = try db.record(Payment.self, """
-            SELECT \(Payment.selection.bare) FROM payments WHERE crewID = ? AND userID = ? AND purpose = 'join' AND state = 'paid' AND refundedAmount < receivedAmount
-              AND settledAt >= ? ORDER BY id DESC LIMIT 1
-            """, [crewID, userID, paidAfter ?? Date.distantPast]) else { return nil }
-        payment.state = .voided
-        payment.failure = why
-        try db.update(payment)
-        return payment
     }
 }

@@ -5,10 +5,10 @@ extension RecordStore {
     /// again, and the record made the first time is returned.
     public func createRecord(_ record: RunRecord) throws -> RunRecord {
         do {
-            return try database.insertRecord(record)
+            return try insertRecord(record)
         } catch StorageError.duplicate {
             // Sent twice at once: the other request made it.
-            guard let key = record.clientKey, let first = try database.recordMade(userID: record.userID, clientKey: key) else { throw StorageError.duplicate }
+            guard let key = record.clientKey, let first = try recordMade(userID: record.userID, clientKey: key) else { throw StorageError.duplicate }
             return first
         }
     }
@@ -31,7 +31,7 @@ extension RecordStore {
     /// share a crew with the runner; public for everyone.
     public func record(id: Int64, viewerID: Int64?) throws -> RunRecord? {
         try database.read { db in
-            guard let record = try db.record(RunRecord.self, id: id), try database.canSee(db, record.userID, record.visibility, viewerID) else { return nil }
+            guard let record = try db.record(RunRecord.self, id: id), try canSee(db, record.userID, record.visibility, viewerID) else { return nil }
             return record
         }
     }
@@ -39,7 +39,7 @@ extension RecordStore {
     /// A runner's records between two instants that `viewerID` may see, oldest first.
     public func records(userID: Int64, from: Date, to: Date, viewerID: Int64?) throws -> [RunRecord] {
         try database.read { db in
-            let levels = try database.visibleLevels(db, ownerID: userID, viewerID: viewerID)
+            let levels = try visibleLevels(db, ownerID: userID, viewerID: viewerID)
             return try db.records(RunRecord.self, """
                 SELECT \(RunRecord.selection.bare) FROM records WHERE userID = ? AND startedAt >= ? AND startedAt < ? AND visibility IN (\(SQLConnection.placeholders(levels.count)))
                 ORDER BY startedAt
@@ -74,13 +74,13 @@ extension RecordStore {
     }
 }
 
-extension AppDatabase {
-    fileprivate func recordMade(userID: Int64, clientKey: String) throws -> RunRecord? {
-        try read { db in try db.record(RunRecord.self, "SELECT \(RunRecord.selection.bare) FROM records WHERE userID = ? AND clientKey = ?", [userID, clientKey]) }
+extension RecordStore {
+    private func recordMade(userID: Int64, clientKey: String) throws -> RunRecord? {
+        try database.read { db in try db.record(RunRecord.self, "SELECT \(RunRecord.selection.bare) FROM records WHERE userID = ? AND clientKey = ?", [userID, clientKey]) }
     }
 
-    fileprivate func insertRecord(_ record: RunRecord) throws -> RunRecord {
-        try write { db in
+    private func insertRecord(_ record: RunRecord) throws -> RunRecord {
+        try database.write { db in
             if let key = record.clientKey,
                let first = try db.record(RunRecord.self, "SELECT \(RunRecord.selection.bare) FROM records WHERE userID = ? AND clientKey = ?", [record.userID, key]) {
                 return first
@@ -98,11 +98,11 @@ extension AppDatabase {
         }
     }
 
-    fileprivate func canSee(_ db: SQLConnection, _ ownerID: Int64, _ visibility: RunRecord.Visibility, _ viewerID: Int64?) throws -> Bool {
+    private func canSee(_ db: SQLConnection, _ ownerID: Int64, _ visibility: RunRecord.Visibility, _ viewerID: Int64?) throws -> Bool {
         try visibleLevels(db, ownerID: ownerID, viewerID: viewerID).contains(visibility.rawValue)
     }
 
-    fileprivate func visibleLevels(_ db: SQLConnection, ownerID: Int64, viewerID: Int64?) throws -> [String] {
+    private func visibleLevels(_ db: SQLConnection, ownerID: Int64, viewerID: Int64?) throws -> [String] {
         guard let viewerID else { return ["public"] }
         if viewerID == ownerID { return ["public", "crew", "private"] }
         let shareCrew = try db.value("""

@@ -50,7 +50,7 @@ extension RetroStore {
     /// who attended.
     public func takesPart(inRetroOfMeetup meetupID: Int64, userID: Int64) throws -> Bool {
         let retro = Retro(id: nil, crewID: nil, meetupID: meetupID, name: "", startsAt: Date(), closedAt: nil, createdBy: nil, createdAt: Date())
-        return try database.read { db in try database.takesPart(db, retro, userID: userID) }
+        return try database.read { db in try takesPart(db, retro, userID: userID) }
     }
 
     public func retros(crewID: Int64) throws -> [Retro] {
@@ -81,7 +81,7 @@ extension RetroStore {
             guard let retro = try db.record(Retro.self, id: feedback.retroID) else { throw StorageError.notFound }
             guard !retro.hasStarted(at: now) else { throw StorageError.forbidden }
             for user in [feedback.authorID, feedback.recipientID] {
-                guard try database.takesPart(db, retro, userID: user) else { throw StorageError.forbidden }
+                guard try takesPart(db, retro, userID: user) else { throw StorageError.forbidden }
             }
             var feedback = feedback
             feedback.id = try db.insert(feedback)
@@ -150,9 +150,9 @@ extension RetroStore {
     }
 }
 
-extension AppDatabase {
-    fileprivate func takesPart(_ db: SQLConnection, _ retro: Retro, userID: Int64) throws -> Bool {
-        if let crewID = retro.crewID { return try crewRole(db, crewID: crewID, userID: userID)?.isMember == true }
+extension RetroStore {
+    private func takesPart(_ db: SQLConnection, _ retro: Retro, userID: Int64) throws -> Bool {
+        if let crewID = retro.crewID { return try database.crewRole(db, crewID: crewID, userID: userID)?.isMember == true }
         return try db.value("""
             SELECT EXISTS (SELECT 1 FROM meetups WHERE id = ?1 AND hostID = ?2)
                 OR EXISTS (SELECT 1 FROM meetupApplications WHERE meetupID = ?1 AND userID = ?2 AND status = 'accepted' AND attended = TRUE)

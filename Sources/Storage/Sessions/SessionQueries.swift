@@ -21,7 +21,7 @@ extension SessionStore {
     /// that tells no one (another server's profile edit, a `moim` command) shows within the
     /// second.
     public func session(tokenHash: Data, lifetime: SessionLifetime, now: Date = Date()) throws -> SignedInMember? {
-        guard let member = try database.keptSession(tokenHash) ?? database.readSession(tokenHash),
+        guard let member = try keptSession(tokenHash) ?? readSession(tokenHash),
               now.timeIntervalSince(member.session.lastSeenAt) < lifetime.idle,
               now.timeIntervalSince(member.session.createdAt) < lifetime.absolute
         else { return nil }
@@ -55,24 +55,24 @@ extension SessionStore {
     }
 }
 
-extension AppDatabase {
-    fileprivate func readSession(_ tokenHash: Data) throws -> SignedInMember? {
-        let sql = Self.sessionSQL[engine]
+extension SessionStore {
+    private func readSession(_ tokenHash: Data) throws -> SignedInMember? {
+        let sql = Self.sessionSQL[database.engine]
         // Counted before the read: a write that commits during it leaves what it read stale.
-        let generation = keptGeneration
-        let member = try readRows { connection in try connection.fetchOne(sql, [tokenHash]) { try SignedInMember(row: $0) } }
+        let generation = database.keptGeneration
+        let member = try database.readRows { connection in try connection.fetchOne(sql, [tokenHash]) { try SignedInMember(row: $0) } }
         if let member, let generation {
             let session = KeptSession(member: member, generation: generation, readAt: DispatchTime.now().uptimeNanoseconds)
-            kept.sessions.keep(tokenHash, session, size: session.size)
+            database.kept.sessions.keep(tokenHash, session, size: session.size)
         }
         return member
     }
 
     /// The member read for this session since anything that could change it, within the last second.
-    fileprivate func keptSession(_ tokenHash: Data) -> SignedInMember? {
-        guard let generation = keptGeneration else { return nil }
+    private func keptSession(_ tokenHash: Data) -> SignedInMember? {
+        guard let generation = database.keptGeneration else { return nil }
         let now = DispatchTime.now().uptimeNanoseconds
-        return kept.sessions.value(tokenHash) { session in
+        return database.kept.sessions.value(tokenHash) { session in
             session.generation == generation && now &- session.readAt < KeptSession.lifetime ? session.member : nil
         }
     }
@@ -80,7 +80,7 @@ extension AppDatabase {
     /// The statement `session(tokenHash:)` reads, for each engine; built once, as the statement
     /// cache finds it by its text. Warning texts hold no control characters, so the unit
     /// separator cannot occur in them.
-    fileprivate static let sessionSQL = PerEngine { engine in
+    private static let sessionSQL = PerEngine { engine in
         """
         SELECT \(Session.selection.qualified), \(User.selection.qualified),
                (SELECT count(*) FROM notifications WHERE notifications.userID = users.id AND readAt IS NULL) AS unreadNotifications,
