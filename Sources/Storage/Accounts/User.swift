@@ -146,7 +146,7 @@ extension User: SQLRecord {
 
     /// Reads the columns from `offset` on, where a joined row holds them after another table's.
     init(row: some PositionalRow, startingAt offset: Int) throws {
-        let column = try row.columns(Columns.self, from: offset)
+        let column = try row.columns(of: Self.self, from: offset)
         id = try column(.id)
         username = try column(.username)
         email = try column(.email)

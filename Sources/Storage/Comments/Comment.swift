@@ -36,7 +36,7 @@ extension Comment: SQLRecord {
     static let threadColumns = columns.map { $0 == "body" ? "'' AS body" : "comments." + $0 }.joined(separator: ", ")
 
     init(row: some PositionalRow, startingAt offset: Int) throws {
-        let column = try row.columns(Columns.self, from: offset)
+        let column = try row.columns(of: Self.self, from: offset)
         id = try column(.id)
         postID = try column(.postID)
         authorID = try column(.authorID)

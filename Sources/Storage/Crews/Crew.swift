@@ -65,7 +65,7 @@ extension Crew: SQLRecord {
 
 
     init(row: some PositionalRow, startingAt offset: Int) throws {
-        let column = try row.columns(Columns.self, from: offset)
+        let column = try row.columns(of: Self.self, from: offset)
         id = try column(.id)
         slug = try column(.slug)
         name = try column(.name)

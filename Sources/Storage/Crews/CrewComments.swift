@@ -21,7 +21,7 @@ extension CrewComment: SQLRecord {
     static let selection = SQLSelection(Columns.self, table: "crewComments")
 
     init(row: some PositionalRow, startingAt offset: Int) throws {
-        let column = try row.columns(Columns.self, from: offset)
+        let column = try row.columns(of: Self.self, from: offset)
         id = try column(.id)
         crewID = try column(.crewID)
         authorID = try column(.authorID)

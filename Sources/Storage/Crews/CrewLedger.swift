@@ -77,7 +77,7 @@ extension LedgerEntry: SQLRecord {
     static let selection = SQLSelection(Columns.self, table: "crewLedger")
 
     init(row: some PositionalRow, startingAt offset: Int) throws {
-        let column = try row.columns(Columns.self, from: offset)
+        let column = try row.columns(of: Self.self, from: offset)
         id = try column(.id)
         crewID = try column(.crewID)
         kind = try column(.kind)

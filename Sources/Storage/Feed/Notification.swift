@@ -48,7 +48,7 @@ extension Notification: SQLRecord {
     static let selection = SQLSelection(Columns.self, table: "notifications")
 
     init(row: some PositionalRow, startingAt offset: Int) throws {
-        let column = try row.columns(Columns.self, from: offset)
+        let column = try row.columns(of: Self.self, from: offset)
         id = try column(.id)
         userID = try column(.userID)
         kind = try column(.kind)

@@ -42,7 +42,7 @@ public struct MailSettings: Sendable, Equatable, SQLColumns {
     static let selection = SQLSelection(Columns.self, table: "mailSettings")
 
     init(row: some PositionalRow, startingAt offset: Int) throws {
-        let column = try row.columns(Columns.self, from: offset)
+        let column = try row.columns(of: Self.self, from: offset)
         userID = try column(.userID)
         verifiedEmail = try column(.verifiedEmail)
         digest = try column(.digest)
@@ -93,7 +93,7 @@ public struct OutboxMail: Sendable, Equatable, SQLColumns {
     static let selection = SQLSelection(Columns.self, table: "outbox")
 
     init(row: some PositionalRow) throws {
-        let column = try row.columns(Columns.self)
+        let column = try row.columns(of: Self.self)
         id = try column(.id)
         userID = try column(.userID)
         kind = try column(.kind)

@@ -174,7 +174,7 @@ extension Meetup: SQLRecord {
 
 
     init(row: some PositionalRow, startingAt offset: Int) throws {
-        let column = try row.columns(Columns.self, from: offset)
+        let column = try row.columns(of: Self.self, from: offset)
         id = try column(.id)
         hostID = try column(.hostID)
         crewID = try column(.crewID)
@@ -314,7 +314,7 @@ extension PaceGroup: SQLRecord {
     static let selection = SQLSelection(Columns.self, table: "meetupGroups")
 
     init(row: some PositionalRow, startingAt offset: Int) throws {
-        let column = try row.columns(Columns.self, from: offset)
+        let column = try row.columns(of: Self.self, from: offset)
         id = try column(.id)
         meetupID = try column(.meetupID)
         position = try column(.position)

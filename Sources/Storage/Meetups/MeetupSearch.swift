@@ -63,7 +63,7 @@ public struct MeetupStamp: Sendable, Equatable, SQLColumns {
     static let selection = SQLSelection(Columns.self, table: "meetups")
 
     init(row: some PositionalRow) throws {
-        let column = try row.columns(Columns.self)
+        let column = try row.columns(of: Self.self)
         (id, startsAt, deadline) = (try column(.id), try column(.startsAt), try column(.deadline))
         (closedAt, acceptedCount, updatedAt) = (try column(.closedAt), try column(.acceptedCount), try column(.updatedAt))
     }

@@ -45,7 +45,7 @@ extension LogEntry: SQLRecord {
     static let selection = SQLSelection(Columns.self, table: "moderationLog")
 
     init(row: some PositionalRow, startingAt offset: Int) throws {
-        let column = try row.columns(Columns.self, from: offset)
+        let column = try row.columns(of: Self.self, from: offset)
         id = try column(.id)
         moderatorID = try column(.moderatorID)
         action = try column(.action)

@@ -73,7 +73,7 @@ extension Payment: SQLRecord {
     static let selection = SQLSelection(Columns.self, table: "payments")
 
     init(row: some PositionalRow, startingAt offset: Int) throws {
-        let column = try row.columns(Columns.self, from: offset)
+        let column = try row.columns(of: Self.self, from: offset)
         id = try column(.id)
         publicID = try column(.publicID)
         crewID = try column(.crewID)
@@ -157,7 +157,7 @@ extension DuesPeriod: SQLRecord {
     static let selection = SQLSelection(Columns.self, table: "duesPeriods")
 
     init(row: some PositionalRow, startingAt offset: Int) throws {
-        let column = try row.columns(Columns.self, from: offset)
+        let column = try row.columns(of: Self.self, from: offset)
         id = try column(.id)
         crewID = try column(.crewID)
         name = try column(.name)

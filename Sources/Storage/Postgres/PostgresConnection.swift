@@ -352,3 +352,15 @@ extension Array where Element == PostgresParameter {
         }
     }
 }
+
+extension PostgresConnection: EngineConnection {
+    var engine: SQLConnection.Engine { .postgres }
+
+    func run(statement sql: String, arguments: [SQLValue], planEachRun: Bool, body: (SQLRow) throws -> Void) throws -> Int {
+        try run(sql, arguments, planEachRun: planEachRun) { try body(.postgres($0)) }
+    }
+
+    func runScript(_ sql: String) throws {
+        try execute(sql)
+    }
+}

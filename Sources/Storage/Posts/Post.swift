@@ -102,7 +102,7 @@ public struct Author: Sendable, Equatable, SQLColumns {
     static let selection = SQLSelection(Columns.self, table: "users")
 
     init(row: some PositionalRow, startingAt offset: Int) throws {
-        let column = try row.columns(Columns.self, from: offset)
+        let column = try row.columns(of: Self.self, from: offset)
         id = try column(.id)
         username = try column(.username)
         displayName = try column(.displayName)
@@ -131,7 +131,7 @@ extension Post: SQLRecord {
 
     /// Reads the columns from `offset` on, where a joined row holds them after another table's.
     init(row: some PositionalRow, startingAt offset: Int) throws {
-        let column = try row.columns(Columns.self, from: offset)
+        let column = try row.columns(of: Self.self, from: offset)
         id = try column(.id)
         authorID = try column(.authorID)
         body = try column(.body)
@@ -172,7 +172,7 @@ extension Photo: SQLRecord {
 
 
     init(row: some PositionalRow, startingAt offset: Int) throws {
-        let column = try row.columns(Columns.self, from: offset)
+        let column = try row.columns(of: Self.self, from: offset)
         id = try column(.id)
         postID = try column(.postID)
         position = try column(.position)

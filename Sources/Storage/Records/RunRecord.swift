@@ -58,7 +58,7 @@ extension RunRecord: SQLRecord {
     static let selection = SQLSelection(Columns.self, table: "records")
 
     init(row: some PositionalRow, startingAt offset: Int) throws {
-        let column = try row.columns(Columns.self, from: offset)
+        let column = try row.columns(of: Self.self, from: offset)
         id = try column(.id)
         userID = try column(.userID)
         startedAt = try column(.startedAt)

@@ -57,7 +57,7 @@ extension Retro: SQLRecord {
     static let selection = SQLSelection(Columns.self, table: "retros")
 
     init(row: some PositionalRow, startingAt offset: Int) throws {
-        let column = try row.columns(Columns.self, from: offset)
+        let column = try row.columns(of: Self.self, from: offset)
         id = try column(.id)
         crewID = try column(.crewID)
         meetupID = try column(.meetupID)
@@ -91,7 +91,7 @@ extension Feedback: SQLRecord {
     static let selection = SQLSelection(Columns.self, table: "retroFeedback")
 
     init(row: some PositionalRow, startingAt offset: Int) throws {
-        let column = try row.columns(Columns.self, from: offset)
+        let column = try row.columns(of: Self.self, from: offset)
         id = try column(.id)
         retroID = try column(.retroID)
         authorID = try column(.authorID)

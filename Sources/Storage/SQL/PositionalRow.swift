@@ -123,11 +123,12 @@ extension PositionalRow {
         return index
     }
 
-    /// The columns of `Column` from `offset` on (a joined row holds one table's columns after
-    /// another's), to read by their names. A row too short is a thrown error; debug builds
-    /// also check the names, which only a join that counts its offset wrong could break.
-    func columns<Column: SQLColumn>(_ declaration: Column.Type, from offset: Int = 0) throws -> ColumnReader<Self, Column> {
-        let names = Column.allCases.map(\.name)
+    /// The columns `Type` declares, from `offset` on (a joined row holds one table's columns
+    /// after another's), to read by their names. A row too short is a thrown error; debug
+    /// builds also check the names, which only a join that counts its offset wrong could break.
+    /// Costs no more than a comparison: the names were listed once, in `Type.selection`.
+    func columns<Type: SQLColumns>(of type: Type.Type, from offset: Int = 0) throws -> ColumnReader<Self, Type.Columns> {
+        let names = Type.selection.names
         guard offset >= 0, count - offset >= names.count else { throw SQLDecodingError.missingColumns(names) }
         assert(names.indices.allSatisfy { columnName(atIndex: offset + $0).lowercased() == names[$0].lowercased() },
                "the row does not hold \(names) from \(offset)")

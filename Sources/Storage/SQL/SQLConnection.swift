@@ -1,6 +1,17 @@
 import Foundation
 import GRDB
 
+/// What `SQLConnection` asks of an engine's own connection: one protocol, two conformances
+/// (`SQLiteConnection`, `PostgresConnection`), so that no statement is sent by a switch.
+protocol EngineConnection: AnyObject {
+    var engine: SQLConnection.Engine { get }
+    /// Runs `sql` with `arguments`, calling `body` with each row; how many rows it changed or
+    /// returned. With `planEachRun`, planned for these arguments (SQLite always does).
+    func run(statement sql: String, arguments: [SQLValue], planEachRun: Bool, body: (SQLRow) throws -> Void) throws -> Int
+    /// Runs the statements of `sql` one after another, with no arguments.
+    func runScript(_ sql: String) throws
+}
+
 /// The database as the queries see it, whichever engine holds it: a connection inside a
 /// read or a write transaction. Statements are written once, with SQLite's placeholders
 /// (`?`, `?N`), in the SQL both engines agree on; where they differ, `engine` says which
@@ -8,12 +19,7 @@ import GRDB
 final class SQLConnection: @unchecked Sendable {
     enum Engine: Sendable { case sqlite, postgres }
 
-    private enum Backend {
-        case sqlite(SQLiteConnection)
-        case postgres(PostgresConnection)
-    }
-
-    private let backend: Backend
+    private let connection: any EngineConnection
     /// What the write running on this connection changed, for the live updates (`Change`).
     var changes: Set<Change> = []
 
@@ -22,26 +28,16 @@ final class SQLConnection: @unchecked Sendable {
         changes.insert(change)
     }
 
-    init(_ connection: SQLiteConnection) {
-        backend = .sqlite(connection)
-    }
-
-    init(_ connection: PostgresConnection) {
-        backend = .postgres(connection)
+    init(_ connection: any EngineConnection) {
+        self.connection = connection
     }
 
     /// True when this is GRDB's connection `database` (on SQLite).
     func borrows(_ database: Database) -> Bool {
-        guard case .sqlite(let connection) = backend else { return false }
-        return connection.borrows(database)
+        (connection as? SQLiteConnection)?.borrows(database) ?? false
     }
 
-    var engine: Engine {
-        switch backend {
-        case .sqlite: .sqlite
-        case .postgres: .postgres
-        }
-    }
+    var engine: Engine { connection.engine }
 
     /// Runs `sql` with `arguments`, calling `body` with each row; returns how many rows it
     /// changed (`INSERT`, `UPDATE`, `DELETE`) or returned. With `planEachRun`, PostgreSQL plans
@@ -50,19 +46,13 @@ final class SQLConnection: @unchecked Sendable {
     func run(_ sql: String, _ arguments: [(any SQLBindable)?] = [], planEachRun: Bool = false, _ body: (SQLRow) throws -> Void = { _ in }) throws -> Int {
         let values = SQLValue.list(arguments)
         if Self.recordings.load(ordering: .relaxed) > 0, let log = Self.statementLog { log.add(sql, values) }
-        switch backend {
-        case .sqlite(let connection): return try connection.run(sql, values) { try body(.sqlite($0)) }
-        case .postgres(let connection): return try connection.run(sql, values, planEachRun: planEachRun) { try body(.postgres($0)) }
-        }
+        return try connection.run(statement: sql, arguments: values, planEachRun: planEachRun, body: body)
     }
 
     /// Runs the statements of `sql` one after another, with no arguments: a migration's text,
     /// as `SchemaDialect` writes it.
     func runScript(_ sql: String) throws {
-        switch backend {
-        case .sqlite(let connection): try connection.runScript(sql)
-        case .postgres(let connection): try connection.execute(sql)
-        }
+        try connection.runScript(sql)
     }
 
     /// Runs `sql` and returns how many rows it changed.
@@ -125,85 +115,5 @@ final class SQLConnection: @unchecked Sendable {
     /// The first column of every row.
     func values<T: SQLDecodable>(_ sql: String, _ arguments: [(any SQLBindable)?] = [], as type: T.Type = T.self) throws -> [T] {
         try fetchAll(sql, arguments) { try $0.decode(T.self, atIndex: 0) }
-    }
-}
-
-/// A row of either engine, read by position.
-enum SQLRow: PositionalRow {
-    case sqlite(SteppedRow)
-    case postgres(PostgresRow)
-
-    private var row: any PositionalRow {
-        switch self {
-        case .sqlite(let row): row
-        case .postgres(let row): row
-        }
-    }
-
-    var count: Int { row.count }
-    func columnName(atIndex index: Int) -> String { row.columnName(atIndex: index) }
-
-    func index(ofColumn name: String) -> Int? {
-        switch self {
-        case .sqlite(let row): row.index(ofColumn: name)
-        case .postgres(let row): row.index(ofColumn: name)
-        }
-    }
-
-    func isNull(atIndex index: Int) -> Bool {
-        switch self {
-        case .sqlite(let row): row.isNull(atIndex: index)
-        case .postgres(let row): row.isNull(atIndex: index)
-        }
-    }
-
-    func int64(atIndex index: Int) throws -> Int64 {
-        switch self {
-        case .sqlite(let row): try row.int64(atIndex: index)
-        case .postgres(let row): try row.int64(atIndex: index)
-        }
-    }
-
-    func double(atIndex index: Int) throws -> Double {
-        switch self {
-        case .sqlite(let row): try row.double(atIndex: index)
-        case .postgres(let row): try row.double(atIndex: index)
-        }
-    }
-
-    func string(atIndex index: Int) throws -> String {
-        switch self {
-        case .sqlite(let row): try row.string(atIndex: index)
-        case .postgres(let row): try row.string(atIndex: index)
-        }
-    }
-
-    func data(atIndex index: Int) throws -> Data {
-        switch self {
-        case .sqlite(let row): try row.data(atIndex: index)
-        case .postgres(let row): try row.data(atIndex: index)
-        }
-    }
-
-    func bool(atIndex index: Int) throws -> Bool {
-        switch self {
-        case .sqlite(let row): try row.bool(atIndex: index)
-        case .postgres(let row): try row.bool(atIndex: index)
-        }
-    }
-
-    func date(atIndex index: Int) throws -> Date {
-        switch self {
-        case .sqlite(let row): try row.date(atIndex: index)
-        case .postgres(let row): try row.date(atIndex: index)
-        }
-    }
-
-    /// The column as its engine holds it.
-    func value(atIndex index: Int) throws -> SQLValue {
-        switch self {
-        case .sqlite(let row): try row.value(atIndex: index)
-        case .postgres(let row): try row.value(atIndex: index)
-        }
     }
 }

@@ -111,6 +111,15 @@ final class SQLiteConnection: @unchecked Sendable {
     }
 }
 
+extension SQLiteConnection: EngineConnection {
+    var engine: SQLConnection.Engine { .sqlite }
+
+    /// SQLite plans every run for its arguments: `planEachRun` changes nothing.
+    func run(statement sql: String, arguments: [SQLValue], planEachRun: Bool, body: (SQLRow) throws -> Void) throws -> Int {
+        try run(sql, arguments) { try body(.sqlite($0)) }
+    }
+}
+
 /// SQLite copies what is bound (`SQLITE_TRANSIENT`), as the Swift value lives only for the call.
 private let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 

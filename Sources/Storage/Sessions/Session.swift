@@ -24,7 +24,7 @@ extension Session: SQLRecord {
 
 
     init(row: some PositionalRow, startingAt offset: Int) throws {
-        let column = try row.columns(Columns.self, from: offset)
+        let column = try row.columns(of: Self.self, from: offset)
         id = try column(.id)
         tokenHash = try column(.tokenHash)
         userID = try column(.userID)
