@@ -85,9 +85,8 @@ extension CommentStore {
         // changes between the two would also have changed a moment later.
         try database.readRows { connection in
             let viewer = try Viewer.load(connection, id: viewerID)
-            let stamps = try connection.fetchAll("SELECT id, revision FROM comments WHERE postID = ? ORDER BY id LIMIT ?", [postID, limit]) { row in
-                CommentStamp(id: try row.decode("id"), revision: try row.decode("revision"))
-            }
+            let stamps = try connection.fetchAll("SELECT \(CommentStamp.selection.bare) FROM comments WHERE postID = ? ORDER BY id LIMIT ?", [postID, limit],
+                                                 CommentStamp.init(row:))
             let shown = try database.kept.comments.values(stamps) { try keptComments(connection, ids: $0) }
             let entries = shown.compactMap { kept -> ThreadComment? in
                 // A comment deleted since its stamp is left out.
@@ -105,9 +104,21 @@ extension CommentStore {
 }
 
 
-private struct CommentStamp: RowStamp {
+private struct CommentStamp: RowStamp, SQLColumns {
     let id: Int64
     let revision: Int64
+
+    /// Read by place, as a thread reads up to 500 of them.
+    enum Columns: Int, SQLColumn {
+        case id, revision
+    }
+
+    static let selection = SQLSelection(Columns.self, table: "comments")
+
+    init(row: some PositionalRow) throws {
+        let column = try row.columns(of: Self.self)
+        (id, revision) = (try column(.id), try column(.revision))
+    }
 }
 
 /// The positions of comments (id and parent, oldest first) in thread order: each followed by

@@ -38,12 +38,12 @@ extension MeetupStore {
                 var filter = filter
                 filter.area = point.boundingBox(meters: reach)
                 let (conditions, arguments) = database.meetupConditions(filter, viewerID: viewerID, after: nil, now: now)
-                let places = try connection.fetchAll("SELECT id, latitude, longitude FROM meetups WHERE \(conditions) LIMIT ?",
+                let places = try connection.fetchAll("SELECT \(MeetupPoint.selection.bare) FROM meetups WHERE \(conditions) LIMIT ?",
                                                      arguments + [AppDatabase.nearCandidates]) { row -> (id: Int64, meters: Double)? in
-                    guard let place = Coordinate(latitude: try row.decode("latitude"), longitude: try row.decode("longitude"))
-                    else { return nil }
+                    let candidate = try MeetupPoint(row: row)
+                    guard let place = candidate.place else { return nil }
                     let meters = point.distance(to: place)
-                    return meters <= reach ? (try row.decode("id"), meters) : nil
+                    return meters <= reach ? (candidate.id, meters) : nil
                 }
                 nearest = places.compactMap { $0 }.sorted { ($0.meters, $0.id) < ($1.meters, $1.id) }
                 if nearest.count >= limit || reach >= radius { break }
@@ -65,12 +65,13 @@ extension MeetupStore {
         let box = point.boundingBox(meters: radius)
         return try database.readRows { connection in
             let places = try connection.fetchAll("""
-                SELECT crewID, latitude, longitude FROM meetups
+                SELECT \(CrewPoint.selection.bare) FROM meetups
                 WHERE latitude IS NOT NULL AND latitude BETWEEN ? AND ? AND longitude BETWEEN ? AND ?
                     AND crewID IS NOT NULL AND hiddenAt IS NULL
                 LIMIT ?
                 """, [box.latitudes.lowerBound, box.latitudes.upperBound, box.longitudes.lowerBound, box.longitudes.upperBound, AppDatabase.nearCandidates]) {
-                (try $0.decode("crewID", as: Int64.self), Coordinate(latitude: try $0.decode("latitude"), longitude: try $0.decode("longitude")))
+                let candidate = try CrewPoint(row: $0)
+                return (candidate.crewID, candidate.place)
             }
             var nearest: [Int64: Double] = [:]
             for (crewID, place) in places {
@@ -97,4 +98,40 @@ extension AppDatabase {
     public static let nearCandidates = 20_000
     /// Where a nearest-first search starts: a circle of 500 m, widened until it holds a page.
     static let nearestFirstReach = 500.0
+}
+
+/// A meetup's meeting point, as a near search reads thousands of candidates: by place.
+private struct MeetupPoint: SQLColumns {
+    enum Columns: Int, SQLColumn {
+        case id, latitude, longitude
+    }
+
+    static let selection = SQLSelection(Columns.self, table: "meetups")
+
+    let id: Int64
+    let place: Coordinate?
+
+    init(row: some PositionalRow) throws {
+        let column = try row.columns(of: Self.self)
+        id = try column(.id)
+        place = Coordinate(latitude: try column(.latitude), longitude: try column(.longitude))
+    }
+}
+
+/// A crew's meeting point: where one of its meetups is.
+private struct CrewPoint: SQLColumns {
+    enum Columns: Int, SQLColumn {
+        case crewID, latitude, longitude
+    }
+
+    static let selection = SQLSelection(Columns.self, table: "meetups")
+
+    let crewID: Int64
+    let place: Coordinate?
+
+    init(row: some PositionalRow) throws {
+        let column = try row.columns(of: Self.self)
+        crewID = try column(.crewID)
+        place = Coordinate(latitude: try column(.latitude), longitude: try column(.longitude))
+    }
 }

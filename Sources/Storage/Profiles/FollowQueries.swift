@@ -8,6 +8,28 @@ public struct FollowCounts: Sendable, Equatable {
 }
 
 /// What a member's page shows about them, and how its viewer stands towards them.
+/// What a profile counts and how the viewer (`?2`) stands towards the member, after the
+/// member's own columns in one row: read by place, as every profile page reads them.
+private enum ProfileCounts: SQLColumns {
+    enum Columns: Int, SQLColumn {
+        case followers, following, posts, attended, attendanceRecorded, viewerFollows, viewerBlocked
+    }
+
+    static let selection = SQLSelection(Columns.self, table: "users")
+
+    static let selectList = Columns.selectList { column in
+        switch column {
+        case .followers: "(SELECT count(*) FROM follows WHERE followeeID = users.id)"
+        case .following: "(SELECT count(*) FROM follows WHERE followerID = users.id)"
+        case .posts: "(SELECT count(*) FROM posts WHERE authorID = users.id)"
+        case .attended: "(SELECT count(*) FROM meetupApplications WHERE userID = users.id AND status = 'accepted' AND attended = TRUE)"
+        case .attendanceRecorded: "(SELECT count(*) FROM meetupApplications WHERE userID = users.id AND status = 'accepted' AND attended IS NOT NULL)"
+        case .viewerFollows: "EXISTS (SELECT 1 FROM follows WHERE followerID = ?2 AND followeeID = users.id)"
+        case .viewerBlocked: "EXISTS (SELECT 1 FROM blocks WHERE blockerID = ?2 AND blockedID = users.id)"
+        }
+    }
+}
+
 public struct MemberProfile: Sendable {
     public var user: User
     public var counts: FollowCounts
@@ -41,21 +63,14 @@ extension ProfileStore {
     public func memberProfile(username: String, viewerID: Int64?) throws -> MemberProfile? {
         try database.readRows { connection in
             try connection.fetchOne("""
-                SELECT \(User.selection.qualified),
-                       (SELECT count(*) FROM follows WHERE followeeID = users.id) AS followers,
-                       (SELECT count(*) FROM follows WHERE followerID = users.id) AS following,
-                       (SELECT count(*) FROM posts WHERE authorID = users.id) AS posts,
-                       (SELECT count(*) FROM meetupApplications WHERE userID = users.id AND status = 'accepted' AND attended = TRUE) AS attended,
-                       (SELECT count(*) FROM meetupApplications WHERE userID = users.id AND status = 'accepted' AND attended IS NOT NULL) AS attendanceRecorded,
-                       EXISTS (SELECT 1 FROM follows WHERE followerID = ?2 AND followeeID = users.id) AS viewerFollows,
-                       EXISTS (SELECT 1 FROM blocks WHERE blockerID = ?2 AND blockedID = users.id) AS viewerBlocked
-                FROM users WHERE username = ?1
+                SELECT \(User.selection.qualified), \(ProfileCounts.selectList) FROM users WHERE username = ?1
                 """, [username, viewerID]) { row in
-                MemberProfile(
+                let column = try row.columns(of: ProfileCounts.self, from: User.selection.count)
+                return MemberProfile(
                     user: try User(row: row, startingAt: 0),
-                    counts: FollowCounts(followers: try row.decode("followers"), following: try row.decode("following"), posts: try row.decode("posts")),
-                    attended: try row.decode("attended"), attendanceRecorded: try row.decode("attendanceRecorded"),
-                    viewerFollows: try row.decode("viewerFollows"), viewerBlocked: try row.decode("viewerBlocked"))
+                    counts: FollowCounts(followers: try column(.followers), following: try column(.following), posts: try column(.posts)),
+                    attended: try column(.attended), attendanceRecorded: try column(.attendanceRecorded),
+                    viewerFollows: try column(.viewerFollows), viewerBlocked: try column(.viewerBlocked))
             }
         }
     }

@@ -9,6 +9,12 @@ protocol SQLColumn: RawRepresentable, CaseIterable, Sendable where RawValue == I
 extension SQLColumn {
     /// The column's name in its table: the case's own.
     var name: String { String(describing: self) }
+
+    /// A select list of what a query computes for each case (`count(*) AS members`), in the
+    /// cases' order and named for them, so that a type reading them by place reads them right.
+    static func selectList(_ expression: (Self) -> String) -> String {
+        allCases.map { "\(expression($0)) AS \($0.name)" }.joined(separator: ", ")
+    }
 }
 
 /// A type read from the columns `Columns` declares, in their order: queries select

@@ -53,15 +53,14 @@ public struct SignedInMember: Sendable {
 }
 
 extension SignedInMember {
-    /// A row of the session's columns, the user's, the count of unread notifications and the
-    /// unread warnings joined by U+001F.
+    /// A row of the session's columns, the user's, then `PageNotices.selectList`'s.
     init(row: some PositionalRow) throws {
         session = try Session(row: row, startingAt: 0)
         user = try User(row: row, startingAt: Session.selection.count)
-        let warnings: String? = try row.decode("warnings")
-        self.notices = PageNotices(
-            unreadNotifications: try row.decode("unreadNotifications"),
-            warnings: warnings.map { $0.split(separator: "\u{1F}", omittingEmptySubsequences: false).map(String.init) } ?? [])
+        let column = try row.columns(of: PageNotices.self, from: Session.selection.count + User.selection.count)
+        let warnings: String? = try column(.warnings)
+        notices = PageNotices(unreadNotifications: try column(.unreadNotifications),
+                              warnings: warnings.map { $0.split(separator: "\u{1F}", omittingEmptySubsequences: false).map(String.init) } ?? [])
     }
 }
 
@@ -74,6 +73,29 @@ public struct PageNotices: Sendable {
     public init(unreadNotifications: Int = 0, warnings: [String] = []) {
         self.unreadNotifications = unreadNotifications
         self.warnings = warnings
+    }
+}
+
+extension PageNotices: SQLColumns {
+    /// Read by place after the session's and the member's columns, on every signed-in page.
+    enum Columns: Int, SQLColumn {
+        case unreadNotifications, warnings
+    }
+
+    static let selection = SQLSelection(Columns.self, table: "users")
+
+    /// The count of unread notifications, and the unread warnings joined by U+001F (warning
+    /// texts hold no control characters, so the separator cannot occur in them).
+    static func selectList(_ engine: SQLConnection.Engine) -> String {
+        Columns.selectList { column in
+            switch column {
+            case .unreadNotifications: "(SELECT count(*) FROM notifications WHERE notifications.userID = users.id AND readAt IS NULL)"
+            case .warnings: """
+                (SELECT \(SQLConnection.joinedTexts("reason", separator: "\u{1F}", orderedBy: "id", engine: engine)) FROM
+                    (SELECT id, reason FROM warnings WHERE warnings.userID = users.id AND readAt IS NULL ORDER BY id) AS unread)
+                """
+            }
+        }
     }
 }
 

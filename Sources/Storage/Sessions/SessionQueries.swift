@@ -78,14 +78,10 @@ extension SessionStore {
     }
 
     /// The statement `session(tokenHash:)` reads, for each engine; built once, as the statement
-    /// cache finds it by its text. Warning texts hold no control characters, so the unit
-    /// separator cannot occur in them.
+    /// cache finds it by its text.
     private static let sessionSQL = PerEngine { engine in
         """
-        SELECT \(Session.selection.qualified), \(User.selection.qualified),
-               (SELECT count(*) FROM notifications WHERE notifications.userID = users.id AND readAt IS NULL) AS unreadNotifications,
-               (SELECT \(SQLConnection.joinedTexts("reason", separator: "\u{1F}", orderedBy: "id", engine: engine)) FROM
-                   (SELECT id, reason FROM warnings WHERE warnings.userID = users.id AND readAt IS NULL ORDER BY id) AS unread) AS warnings
+        SELECT \(Session.selection.qualified), \(User.selection.qualified), \(PageNotices.selectList(engine))
         FROM sessions JOIN users ON users.id = sessions.userID
         WHERE sessions.tokenHash = ?
         """
