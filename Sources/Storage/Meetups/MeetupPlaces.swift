@@ -65,13 +65,13 @@ extension MeetupStore {
         let box = point.boundingBox(meters: radius)
         return try database.readRows { connection in
             let places = try connection.fetchAll("""
-                SELECT \(CrewPoint.selection.bare) FROM meetups
+                SELECT \(MeetupPoint.selectList(id: "crewID")) FROM meetups
                 WHERE latitude IS NOT NULL AND latitude BETWEEN ? AND ? AND longitude BETWEEN ? AND ?
                     AND crewID IS NOT NULL AND hiddenAt IS NULL
                 LIMIT ?
                 """, [box.latitudes.lowerBound, box.latitudes.upperBound, box.longitudes.lowerBound, box.longitudes.upperBound, AppDatabase.nearCandidates]) {
-                let candidate = try CrewPoint(row: $0)
-                return (candidate.crewID, candidate.place)
+                let candidate = try MeetupPoint(row: $0)
+                return (candidate.id, candidate.place)
             }
             var nearest: [Int64: Double] = [:]
             for (crewID, place) in places {
@@ -100,7 +100,8 @@ extension AppDatabase {
     static let nearestFirstReach = 500.0
 }
 
-/// A meetup's meeting point, as a near search reads thousands of candidates: by place.
+/// A meeting point, as a near search reads thousands of candidates: by place. Its id is the
+/// meetup's, or (`selectList(id: "crewID")`) the crew's whose meetup it is.
 private struct MeetupPoint: SQLColumns {
     enum Columns: Int, SQLColumn {
         case id, latitude, longitude
@@ -108,30 +109,16 @@ private struct MeetupPoint: SQLColumns {
 
     static let selection = SQLSelection(Columns.self, table: "meetups")
 
+    static func selectList(id: String) -> String {
+        Columns.selectList { column in column == .id ? id : column.name }
+    }
+
     let id: Int64
     let place: Coordinate?
 
     init(row: some PositionalRow) throws {
         let column = try row.columns(of: Self.self)
         id = try column(.id)
-        place = Coordinate(latitude: try column(.latitude), longitude: try column(.longitude))
-    }
-}
-
-/// A crew's meeting point: where one of its meetups is.
-private struct CrewPoint: SQLColumns {
-    enum Columns: Int, SQLColumn {
-        case crewID, latitude, longitude
-    }
-
-    static let selection = SQLSelection(Columns.self, table: "meetups")
-
-    let crewID: Int64
-    let place: Coordinate?
-
-    init(row: some PositionalRow) throws {
-        let column = try row.columns(of: Self.self)
-        crewID = try column(.crewID)
         place = Coordinate(latitude: try column(.latitude), longitude: try column(.longitude))
     }
 }
