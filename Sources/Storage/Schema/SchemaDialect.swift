@@ -58,14 +58,16 @@ struct SchemaDialect {
     // MARK: - Rebuilding a table
 
     /// Makes `table` anew as `create` says (a `CREATE TABLE \(table) (…)` statement), keeping
-    /// its rows' `copied` columns, then its `indexes`. The way to change what SQLite cannot
-    /// alter (a CHECK, a column's place, NOT NULL). On PostgreSQL the old table is renamed away
-    /// and its constraints, sequence and indexes are dropped or renamed first, so that the new
-    /// one has the names a table made at once would have (PostgreSQL numbers a name taken). `referencedBy` names the foreign keys of other tables that
-    /// point at this one (`retroFeedback(retroID) ON DELETE CASCADE`): SQLite's follow the
-    /// name, PostgreSQL's are made again. Run inside a migration: on SQLite, GRDB's migrator
-    /// turns foreign keys off until it is done, or the `DROP TABLE` would delete what refers
-    /// to the table.
+    /// its rows' `copied` columns, then its `indexes`: the way to change what SQLite cannot
+    /// alter (a CHECK, a column's place, NOT NULL).
+    ///
+    /// On PostgreSQL the old table is renamed away and its constraints, sequence and indexes
+    /// dropped or renamed first, so that the new one has the names a table made at once would
+    /// have (PostgreSQL numbers a name that is taken). `referencedBy` names the foreign keys of
+    /// other tables that point at this one (`retroFeedback(retroID) ON DELETE CASCADE`):
+    /// SQLite's follow the name, PostgreSQL's are made again. Run inside a migration: on
+    /// SQLite, GRDB's migrator turns foreign keys off until it is done, or the `DROP TABLE`
+    /// would delete what refers to the table.
     func rebuild(_ table: String, create: String, copied: [String], indexes: [String] = [],
                  referencedBy: [(table: String, column: String, onDelete: String)] = []) -> String {
         let columns = copied.joined(separator: ", ")
