@@ -45,9 +45,7 @@ extension App {
         let view = CrewFormView(
             action: crew.map { Paths.crew($0.slug) + "/edit" } ?? Paths.crews,
             editing: crew != nil,
-            name: form.name, slug: form.slug, description: form.description,
-            meetingTime: form.meetingTime, meetingPlace: form.meetingPlace,
-            feeAmount: form.feeAmount, memberCap: form.memberCap, refundDays: form.refundDays,
+            typed: form,
             sports: choices(Crew.Sport.allCases.map(\.rawValue), labels: TextKey.crews.sport.named, selected: form.sport, language),
             regions: choices(Choices.regions, labels: TextKey.choices.region.named, selected: form.region, language),
             currencies: CrewForm.currencies.map { Choice(value: $0, label: $0, selected: $0 == form.feeCurrency) },
@@ -64,14 +62,8 @@ struct CrewFormView: PageView {
     static let template = "crew-form"
     let action: String
     let editing: Bool
-    let name: String
-    let slug: String
-    let description: String
-    let meetingTime: String
-    let meetingPlace: String
-    let feeAmount: String
-    let memberCap: String
-    let refundDays: String
+    /// What was typed.
+    let typed: CrewForm
     let sports: [Choice]
     let regions: [Choice]
     let currencies: [Choice]

@@ -12,8 +12,7 @@ final class MailSender: Sendable {
     private let database: AppDatabase
     private let configuration: MailConfiguration
     private let heloName: String
-    private let wakeUp = NSCondition()
-    private nonisolated(unsafe) var woken = false
+    private let wakeUp = WakeUp()
 
     init(database: AppDatabase, configuration: MailConfiguration, heloName: String) {
         self.database = database
@@ -22,20 +21,10 @@ final class MailSender: Sendable {
     }
 
     /// Something was queued: deliver now rather than at the next poll.
-    func wake() {
-        wakeUp.lock()
-        woken = true
-        wakeUp.signal()
-        wakeUp.unlock()
-    }
+    func wake() { wakeUp.ring() }
 
     /// Waits until woken or until the poll interval passes.
-    func waitForWork() {
-        wakeUp.lock()
-        if !woken { _ = wakeUp.wait(until: Date().addingTimeInterval(configuration.pollInterval)) }
-        woken = false
-        wakeUp.unlock()
-    }
+    func waitForWork() { wakeUp.wait(seconds: configuration.pollInterval) }
 
     struct Delivery: Equatable {
         var sent = 0

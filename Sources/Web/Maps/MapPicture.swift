@@ -89,11 +89,15 @@ struct MapPin {
 /// A route drawn on a map: the line, its start and end, a marker at each kilometre.
 struct MapRoute {
     let points: String
-    let startX: Int
-    let startY: Int
-    let endX: Int
-    let endY: Int
+    let start: MapPoint
+    let end: MapPoint
     let markers: [DistanceMarker]
+}
+
+/// A point on a map picture, in pixels from its top left corner.
+struct MapPoint {
+    let x: Int
+    let y: Int
 }
 
 /// Plain links that show the same map zoomed or moved; nil where the map cannot go further.

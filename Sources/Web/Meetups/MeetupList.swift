@@ -9,6 +9,23 @@ struct MeetupsView: PageView {
     let meetups: [MeetupCardHTML]
     var hasMeetups: Bool { !meetups.isEmpty }
     let nextURL: String?
+    let filters: MeetupFilterForm
+    /// The member's private calendar feed.
+    let calendarURL: String?
+    /// How many of the folded-away filters are set (nil for none): the fold stays open then.
+    let activeFilters: Int?
+    var filtersOpen: Bool { activeFilters != nil }
+    /// The "near" and "within" selects.
+    let near: NearChoicesView
+    /// The list as pins on a map (`view=map`), when the site has map tiles.
+    let map: MapPicture?
+    /// Links between the list and the map of the same search.
+    let listURL: String?
+    let mapURL: String?
+}
+
+/// The filters' form as it was sent: what was typed and which choices are selected.
+struct MeetupFilterForm {
     let q: String
     let from: String
     let to: String
@@ -24,18 +41,6 @@ struct MeetupsView: PageView {
     let genders: [Choice]
     let regions: [Choice]
     let jobs: [Choice]
-    /// The member's private calendar feed.
-    let calendarURL: String?
-    /// How many of the folded-away filters are set (nil for none): the fold stays open then.
-    let activeFilters: Int?
-    var filtersOpen: Bool { activeFilters != nil }
-    /// The "near" and "within" selects.
-    let near: NearChoicesView
-    /// The list as pins on a map (`view=map`), when the site has map tiles.
-    let map: MapPicture?
-    /// Links between the list and the map of the same search.
-    let listURL: String?
-    let mapURL: String?
 }
 
 extension App {
@@ -94,13 +99,14 @@ extension App {
         let view = MeetupsView(
             meetups: cards,
             nextURL: next.map { Paths.meetups + "?" + query + "after=\(Checked.rounded($0.startsAt.timeIntervalSince1970.rounded(.down), in: Int.min...Int.max) ?? 0)-\($0.id)" },
-            q: form["q"] ?? "", from: form["from"] ?? "", to: form["to"] ?? "", minKm: form["min_km"] ?? "",
-            maxKm: form["max_km"] ?? "", age: form["age"] ?? "", open: filter.openOnly, eligible: mine != nil, workplace: filter.workplaceOnly,
-            slots: choices(Meetup.TimeSlot.allCases.map(\.rawValue), labels: TextKey.meetups.slot.named, selected: filter.timeSlot?.rawValue, language),
-            paces: choices(Meetup.Pace.allCases.map(\.rawValue), labels: TextKey.meetups.pace.named, selected: filter.pace?.rawValue, language),
-            genders: choices(Meetup.GenderRule.allCases.map(\.rawValue), labels: TextKey.meetups.gender.named, selected: filter.genderRule?.rawValue, language),
-            regions: choices(Choices.regions, labels: TextKey.choices.region.named, selected: filter.region, language),
-            jobs: choices(Choices.jobs, labels: TextKey.choices.job.named, selected: form["job"], language),
+            filters: MeetupFilterForm(
+                q: form["q"] ?? "", from: form["from"] ?? "", to: form["to"] ?? "", minKm: form["min_km"] ?? "",
+                maxKm: form["max_km"] ?? "", age: form["age"] ?? "", open: filter.openOnly, eligible: mine != nil, workplace: filter.workplaceOnly,
+                slots: choices(Meetup.TimeSlot.allCases.map(\.rawValue), labels: TextKey.meetups.slot.named, selected: filter.timeSlot?.rawValue, language),
+                paces: choices(Meetup.Pace.allCases.map(\.rawValue), labels: TextKey.meetups.pace.named, selected: filter.pace?.rawValue, language),
+                genders: choices(Meetup.GenderRule.allCases.map(\.rawValue), labels: TextKey.meetups.gender.named, selected: filter.genderRule?.rawValue, language),
+                regions: choices(Choices.regions, labels: TextKey.choices.region.named, selected: filter.region, language),
+                jobs: choices(Choices.jobs, labels: TextKey.choices.job.named, selected: form["job"], language)),
             calendarURL: try context.user.map { user in
                 "/calendar/" + (try database.meetups.calendarToken(userID: user.storedID) { Crypto.randomToken(24) }) + ".ics"
             },

@@ -6,30 +6,38 @@ import Storage
 /// PortOne's window, opened by its browser SDK from this page only.
 struct PaymentWindowView: PageView {
     static let template = "payment-window"
+    let summary: PaymentSummary
+    let request: PortOneRequest
+    let methods: [ProviderChoice]
+    let testMode: Bool
+}
+
+/// What is paid, to whom and how much, at the top of each payment page.
+struct PaymentSummary {
     let crewName: String
     let crewURL: String
     let what: String
     let amount: String
+}
+
+/// What PortOne's browser SDK is asked for (`requestPayment`), read by `portone-pay.js`.
+struct PortOneRequest {
     let sdkURL: String
     let storeID: String
     let channelKey: String
     let paymentID: String
+    let orderName: String
     let amountValue: Int
     let currency: String
     let returnURL: String
     let customerName: String
     let customerEmail: String
-    let methods: [ProviderChoice]
-    let testMode: Bool
 }
 
 /// Where a payment stands, after the window or the provider's page.
 struct PaymentResultView: PageView {
     static let template = "payment-result"
-    let crewName: String
-    let crewURL: String
-    let what: String
-    let amount: String
+    let summary: PaymentSummary
     let state: String
     let headline: String
     let detail: String
@@ -57,11 +65,13 @@ extension App {
         let methods = [ProviderChoice(id: "CARD", label: localizer.text(.payments.methods.CARD, language))]
             + settings.easyPay.map { ProviderChoice(id: $0, label: localizer.text(TextKey.payments.methods.named($0), language, otherwise: $0)) }
         let view = PaymentWindowView(
-            crewName: crew.name, crewURL: Paths.crew(crew.slug), what: payment.orderName, amount: money(payment.amount, payment.currency, language),
-            sdkURL: settings.sdkURL, storeID: settings.client.storeID, channelKey: settings.channelKey, paymentID: payment.publicID,
-            amountValue: Money.minor(payment.amount, payment.currency) ?? 0, currency: payment.currency,
-            returnURL: publicURL(context).origin + Paths.paymentReturn(payment.publicID), customerName: user.displayName,
-            customerEmail: user.email, methods: methods, testMode: settings.testMode)
+            summary: paymentSummary(payment, crew, language),
+            request: PortOneRequest(
+                sdkURL: settings.sdkURL, storeID: settings.client.storeID, channelKey: settings.channelKey, paymentID: payment.publicID,
+                orderName: payment.orderName, amountValue: Money.minor(payment.amount, payment.currency) ?? 0, currency: payment.currency,
+                returnURL: publicURL(context).origin + Paths.paymentReturn(payment.publicID), customerName: user.displayName,
+                customerEmail: user.email),
+            methods: methods, testMode: settings.testMode)
         var response = page(view, context, title: localizer.text(.payments.title, language), section: .crews)
         // PortOne's SDK, and the windows it frames, on this page alone.
         let sdkOrigin = HTTPEndpoint.split(settings.sdkURL).map { ($0.endpoint.isSecure ? "https://" : "http://") + $0.endpoint.hostHeader } ?? ""
@@ -86,7 +96,7 @@ extension App {
         default: standing.detailKey.map { localizer.text($0, language, arguments) } ?? ""
         }
         let view = PaymentResultView(
-            crewName: crew.name, crewURL: Paths.crew(crew.slug), what: payment.orderName, amount: money(payment.amount, payment.currency, language),
+            summary: paymentSummary(payment, crew, language),
             state: localizer.text(standing.stateKey, language), headline: localizer.text(standing.headlineKey, language, arguments), detail: detail,
             isPaid: payment.state == .paid, isPending: payment.state == .pending, isProblem: [.failed, .voided].contains(payment.state),
             provider: paymentProviders.provider(payment.provider)?.name ?? payment.provider, publicID: payment.publicID,
@@ -97,6 +107,10 @@ extension App {
                 ? Paths.crewPay(crew.slug) + (payment.purpose == .dues ? "?for=dues&period=\(payment.duesPeriodID ?? 0)" : "") : nil,
             testMode: paymentProviders.provider(payment.provider)?.isTestMode ?? false)
         return page(view, context, title: localizer.text(.payments.title, language), section: .crews)
+    }
+
+    private func paymentSummary(_ payment: Payment, _ crew: Crew, _ language: Language) -> PaymentSummary {
+        PaymentSummary(crewName: crew.name, crewURL: Paths.crew(crew.slug), what: payment.orderName, amount: money(payment.amount, payment.currency, language))
     }
 
     /// The payment named by `:id`, which the signed-in member pays.

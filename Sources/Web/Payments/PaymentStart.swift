@@ -7,10 +7,7 @@ import Storage
 /// The page before paying: what, to whom, how much, what happens next, and a button per provider.
 struct PaymentPageView: PageView {
     static let template = "payment-start"
-    let crewName: String
-    let crewURL: String
-    let what: String
-    let amount: String
+    let summary: PaymentSummary
     let next: String
     let action: String
     let purpose: String
@@ -38,7 +35,7 @@ extension App {
         guard !providers.isEmpty else { throw HTTPError(.notFound, message: localizer.text(.payments.errors.not_configured, language)) }
         let nextKey = ask.purpose == .dues ? .payments.next.dues : crew.joinPolicy.paymentNextKey
         let view = PaymentPageView(
-            crewName: crew.name, crewURL: Paths.crew(crew.slug), what: ask.orderName, amount: money(ask.amount, crew.feeCurrency, language),
+            summary: PaymentSummary(crewName: crew.name, crewURL: Paths.crew(crew.slug), what: ask.orderName, amount: money(ask.amount, crew.feeCurrency, language)),
             next: localizer.text(nextKey, language, ["crew": crew.name]), action: Paths.crewPay(crew.slug), purpose: ask.purpose.rawValue,
             periodID: ask.period?.id, amountValue: ask.amount,
             providers: providers.map { provider in

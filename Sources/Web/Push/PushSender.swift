@@ -28,8 +28,7 @@ final class PushSender: Sendable {
     let client: PushClient
     private let database: AppDatabase
     private let configuration: PushConfiguration
-    private let wakeUp = NSCondition()
-    private nonisolated(unsafe) var woken = false
+    private let wakeUp = WakeUp()
 
     static let maximumAttempts = 8
     /// Pushes taken from the queue in one pass.
@@ -46,19 +45,10 @@ final class PushSender: Sendable {
     /// The key browsers subscribe with (`applicationServerKey`), base64url.
     var publicKey: String { Base64URL.encode(client.vapid.key.publicKey) }
 
-    func wake() {
-        wakeUp.lock()
-        woken = true
-        wakeUp.signal()
-        wakeUp.unlock()
-    }
+    /// Something was queued: push now rather than at the next poll.
+    func wake() { wakeUp.ring() }
 
-    func waitForWork(seconds: TimeInterval = 2) {
-        wakeUp.lock()
-        if !woken { _ = wakeUp.wait(until: Date().addingTimeInterval(seconds)) }
-        woken = false
-        wakeUp.unlock()
-    }
+    func waitForWork(seconds: TimeInterval = 2) { wakeUp.wait(seconds: seconds) }
 
     struct Delivery: Equatable {
         var delivered = 0

@@ -37,8 +37,8 @@ struct RouteDrawing {
         let xy = exact.map { (x: Checked.pixel($0.x), y: Checked.pixel($0.y)) }
         var covered = [0.0]
         for (a, b) in zip(track.points, track.points.dropFirst()) { covered.append((covered.last ?? 0) + GPXTrack.distance(a, b)) }
-        route = MapRoute(points: xy.map { "\($0.x),\($0.y)" }.joined(separator: " "), startX: xy[0].x, startY: xy[0].y,
-                         endX: xy[xy.count - 1].x, endY: xy[xy.count - 1].y, markers: Self.markers(along: exact, covered: covered, unit: unit))
+        route = MapRoute(points: xy.map { "\($0.x),\($0.y)" }.joined(separator: " "), start: MapPoint(x: xy[0].x, y: xy[0].y),
+                         end: MapPoint(x: xy[xy.count - 1].x, y: xy[xy.count - 1].y), markers: Self.markers(along: exact, covered: covered, unit: unit))
         profile = ElevationProfile(track.points.map(\.elevation), covered: covered, total: covered.last ?? 0, unit: unit)
     }
 

@@ -14,6 +14,7 @@ struct TestSite {
     init(configuration: WebConfiguration = TestSite.configuration(), database: AppDatabase? = nil) throws {
         self.database = try database ?? TestDatabase.fresh()
         app = try App(database: self.database, configuration: configuration)
+        RouteLog.expect(app.router)
     }
 
     /// The repository's templates and files, cheap hashes and a fresh media folder.
