@@ -85,18 +85,12 @@ struct ReportGroupView {
 
 struct AdminUserRow {
     let user: UserView
-    var initial: String { user.initial }
-    var displayName: String { user.displayName }
-    var username: String { user.username }
     let adminURL: String
     let sanction: String?
 }
 
 struct AdminMemberView {
     let user: UserView
-    var displayName: String { user.displayName }
-    var username: String { user.username }
-    var url: String { user.url }
     let email: String
     let role: String
     let sanction: String?

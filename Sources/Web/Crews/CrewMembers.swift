@@ -28,10 +28,6 @@ struct CrewMembersTab {
 /// A member (or someone asking to join) in the members tab.
 struct CrewMemberView {
     let user: UserView
-    var initial: String { user.initial }
-    var url: String { user.url }
-    var displayName: String { user.displayName }
-    var username: String { user.username }
     let role: String
     let joined: String
     let actionBase: String

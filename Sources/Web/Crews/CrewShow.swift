@@ -82,9 +82,6 @@ struct CrewCommentView {
 
 struct LeaderboardRowView {
     let user: UserView
-    var initial: String { user.initial }
-    var url: String { user.url }
-    var displayName: String { user.displayName }
     let rank: Int
     let distance: String
     let runs: Int

@@ -19,17 +19,20 @@ struct MailFrame {
     let unsubscribeLabel: String
 }
 
-/// A one-time link: to set a new password, or to prove the address.
+/// A mail with one link: to set a new password, to prove the address, or, to the old address
+/// after a change, to take the account back.
 struct LinkMail: MailView {
     static let template = "mail-link"
     static let textTemplate = "mail-link.txt"
     let frame: MailFrame
     let greeting: String
     let body: String
+    /// Said before the link (what to do if the change was not theirs).
+    var warning: String? = nil
     let link: String
     let action: String
-    /// What to do if the mail was not asked for.
-    let ignore: String
+    /// Said after the link (what to do if the mail was not asked for).
+    var ignore: String? = nil
 }
 
 /// A code to type back on the site: proves the member reads the address it went to.
@@ -42,18 +45,6 @@ struct CodeMail: MailView {
     let code: String
     /// What to do if the mail was not asked for.
     let ignore: String
-}
-
-/// Sent to the old address when a member changes theirs.
-struct EmailChangedMail: MailView {
-    static let template = "mail-email-changed"
-    static let textTemplate = "mail-email-changed.txt"
-    let frame: MailFrame
-    let greeting: String
-    let body: String
-    /// Where to reset the password, should the change not be theirs.
-    let link: String
-    let action: String
 }
 
 /// Unread notifications since the last digest.

@@ -174,9 +174,10 @@ extension App {
         let (view, subject, language) = linkMail(user, purpose: .verify, link: siteOrigin + Paths.verifyEmail(token.link))
         let proof = outgoingMail(view, subject: subject, to: user, kind: .verify, language: language, lifetime: MailLinks.verifyLifetime)
         let noticeSubject = localizer.text(.mail.email_changed.subject, language, ["site": siteName])
-        let notice = EmailChangedMail(
+        let notice = LinkMail(
             frame: frame(user, subject: noticeSubject, language: language), greeting: greeting(user, language),
             body: localizer.text(.mail.email_changed.body, language, ["username": user.username, "email": user.email]),
+            warning: localizer.text(.mail.email_changed.not_you, language),
             link: siteOrigin + Paths.forgotPassword, action: localizer.text(.mail.email_changed.action, language))
         let warning = outgoingMail(notice, subject: noticeSubject, to: user, address: oldAddress, kind: .emailChanged, language: language,
                                    lifetime: MailLinks.newsLifetime)

@@ -228,9 +228,6 @@ struct MeetupActionView {
 
 struct ParticipantView {
     let user: UserView
-    var initial: String { user.initial }
-    var url: String { user.url }
-    var displayName: String { user.displayName }
     let userID: Int64
     let present: Bool
     let actionBase: String

@@ -138,6 +138,15 @@ import Storage
         let after = sink.waitForMessages(3)
         #expect(after.contains { $0.recipient == "mina@new.example.org" && $0.links.contains { $0.contains("/email/verify/") } })
         #expect(after.contains { $0.recipient == "mina@example.com" && $0.text.contains("mina@new.example.org") })
+        // The old address is told what to do if the change was not hers, and the new one what
+        // to do if she did not ask: each mail says its own.
+        let warning = try #require(after.last { $0.recipient == "mina@example.com" })
+        #expect(warning.text.contains("직접 바꾼 게 아니라면 바로 비밀번호를 재설정하고"))
+        #expect(warning.links.contains { $0.contains("/password/forgot") })
+        #expect(!warning.text.contains("이 메일은 무시하세요"))
+        let newLink = try #require(after.first { $0.recipient == "mina@new.example.org" })
+        #expect(newLink.text.contains("이 메일은 무시하세요"))
+        #expect(!newLink.text.contains("직접 바꾼 게 아니라면"))
         // The first link was for the old address.
         #expect(site.browser().get(verify).status == .notFound)
         // The new link, stored in the change's own transaction, proves the new address.
