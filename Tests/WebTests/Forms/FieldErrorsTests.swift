@@ -3,7 +3,7 @@ import Testing
 
 /// How every text field is read: trimmed, measured in code points as the schema's CHECKs
 /// count, and names kept free of characters that spoof another.
-@Suite struct TextFieldTests {
+@Suite struct FieldErrorsTests {
     @Test func lengthsAreCodePointsAndControlCharactersDoNotFit() {
         #expect("한강".fits(1, 2))
         #expect(!"e\u{301}".fits(1, 1))  // one character, two code points
