@@ -25,7 +25,10 @@ struct CrewForm {
     var cover: MultipartForm.File?
 
     init(_ context: RequestContext) {
-        let form = context.form
+        self.init(context.form, cover: context.files.first { $0.field == "cover" })
+    }
+
+    init(_ form: URLEncodedForm, cover: MultipartForm.File? = nil) {
         name = (form["name"] ?? "").trimmed
         slug = (form["slug"] ?? "").trimmed.lowercased()
         sport = form["sport"] ?? ""
@@ -39,7 +42,7 @@ struct CrewForm {
         joinPolicy = form["join_policy"] ?? "open"
         memberCap = (form["member_cap"] ?? "").trimmed
         refundDays = (form["refund_days"] ?? "0").trimmed
-        cover = context.files.first { $0.field == "cover" }
+        self.cover = cover
     }
 
     init(_ crew: Crew) {

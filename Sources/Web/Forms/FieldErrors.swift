@@ -8,6 +8,9 @@ struct FieldErrors {
 
     var isEmpty: Bool { problems.isEmpty }
 
+    /// The fields with a problem.
+    var fields: Set<String> { Set(problems.keys) }
+
     mutating func add(_ field: String, _ key: TextKey, _ arguments: [String: String] = [:]) {
         if problems[field] == nil { problems[field] = (key, arguments) }
     }

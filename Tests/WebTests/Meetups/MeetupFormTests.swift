@@ -1,0 +1,95 @@
+import Foundation
+import HTTP
+import Storage
+import Testing
+@testable import Web
+
+@Suite struct MeetupFormTests {
+    let seoul = TimeZone(identifier: "Asia/Seoul")!
+    let now = Date(timeIntervalSince1970: 1_795_809_600)  // 2026-11-28 05:00 in Seoul
+    var host: User {
+        var user = User(username: "mina", email: "mina@example.com", passwordHash: "", displayName: "Mina", gender: "female")
+        user.id = 1
+        return user
+    }
+
+    /// A valid form with `changes` over it.
+    func form(_ changes: [(String, String)] = []) -> MeetupForm {
+        var fields: [String: String] = [
+            "title": "Saturday long run", "starts_at": "2026-11-29T07:00", "duration": "90", "place_name": "Yeouido Park",
+            "time_slot": "weekend", "pace": "average", "style": "run", "capacity": "12", "signup_mode": "firstCome",
+            "gender_rule": "any",
+        ]
+        for (name, value) in changes { fields[name] = value }
+        return MeetupForm(URLEncodedForm(fields.map { ($0.key, $0.value) }))
+    }
+
+    func problems(_ changes: [(String, String)], crewID: Int64? = nil) -> Set<String> {
+        form(changes).validate(host: host, crewID: crewID, timeZone: seoul, now: now).1.fields
+    }
+
+    @Test func aValidFormMakesTheMeetupAtTheSitesWallClock() throws {
+        let (meetup, errors) = form().validate(host: host, crewID: nil, timeZone: seoul, now: now)
+        #expect(errors.isEmpty)
+        let made = try #require(meetup)
+        #expect(made.title == "Saturday long run")
+        #expect(made.startsAt == Date(timeIntervalSince1970: 1_795_903_200))  // 2026-11-28 22:00 UTC
+        #expect(made.durationMinutes == 90 && made.capacity == 12 && made.hostID == 1)
+        // Without a deadline, signing up closes at the start
+        #expect(made.deadline == made.startsAt)
+    }
+
+    @Test func eachBadFieldIsNamedAndNoMeetupIsMade() {
+        #expect(problems([("starts_at", "2026-11-27T07:00")]) == ["starts_at"])  // past
+        #expect(problems([("starts_at", "tomorrow")]).contains("starts_at"))
+        #expect(problems([("duration", "5")]) == ["duration"])
+        #expect(problems([("title", "")]) == ["title"])
+        #expect(problems([("title", "Run\u{202E}nuR")]) == ["title"])  // a right-to-left override
+        #expect(problems([("latitude", "37.5")]) == ["latitude"])  // one coordinate alone
+        #expect(problems([("latitude", "91"), ("longitude", "127")]) == ["latitude"])
+        #expect(problems([("deadline", "2026-11-29T08:00")]) == ["deadline"])  // after the start
+        #expect(problems([("signup_mode", "lottery")]) == ["deadline"])  // a lottery needs one
+        #expect(problems([("min_age", "40"), ("max_age", "30")]) == ["min_age"])
+        #expect(problems([("gender_rule", "male")]) == ["gender_rule"])  // not the host's own
+        #expect(problems([("crew_only", "on")]) == ["crew_only"])  // outside a crew
+        #expect(problems([("jobs", "astronaut")]) == ["jobs"])
+        #expect(form([("title", "")]).validate(host: host, crewID: nil, timeZone: seoul, now: now).0 == nil)
+    }
+
+    @Test func hostileNumbersAreErrorsNotTraps() {
+        for number in ["nan", "inf", "-inf", "1e400", "99999999999999999999", "0x10", "١٢", ""] {
+            #expect(problems([("duration", number)]).contains("duration"))
+            #expect(problems([("capacity", number)]).contains("capacity"))
+            #expect(problems([("latitude", number), ("longitude", "127")]) .contains("latitude") || number.isEmpty)
+        }
+        #expect(problems([("distance", "nan")]) == ["distance"])
+        #expect(problems([("starts_at", "2026-02-30T07:00")]).contains("starts_at"))
+    }
+
+    @Test func paceGroupsAreReadLineByLine() throws {
+        let groups = try #require(MeetupForm.paceGroups("5:00 /km, 10, @mina\n\n6:00 /km, 8\n"))
+        #expect(groups.count == 2)
+        #expect(groups[0].label == "5:00 /km" && groups[0].capacity == 10 && groups[0].leader == "mina")
+        #expect(groups[1].label == "6:00 /km" && groups[1].capacity == 8 && groups[1].leader == nil)
+        #expect(MeetupForm.paceGroups("")?.isEmpty == true)
+        #expect(MeetupForm.paceGroups("5:00, ten") == nil)
+        #expect(MeetupForm.paceGroups("5:00") == nil)
+        #expect(MeetupForm.paceGroups(String(repeating: "a, 1\n", count: 9)) == nil)  // at most eight
+    }
+
+    @Test func withGroupsTheMeetupHoldsWhatTheyHoldTogether() throws {
+        let (meetup, errors) = form([("groups", "fast, 6\nslow, 9"), ("capacity", "")]).validate(host: host, crewID: nil, timeZone: seoul, now: now)
+        #expect(errors.isEmpty)
+        #expect(meetup?.capacity == 15)
+        #expect(problems([("groups", "fast, 600\nslow, 600")]) == ["capacity"])
+    }
+
+    @Test func aStoredMeetupFillsTheFormItWasMadeFrom() throws {
+        let made = try #require(form([("deadline", "2026-11-28T21:00"), ("min_age", "20")]).validate(host: host, crewID: nil, timeZone: seoul, now: now).0)
+        let again = MeetupForm(made, timeZone: seoul)
+        #expect(again.startsAt == "2026-11-29T07:00" && again.deadline == "2026-11-28T21:00")
+        #expect(again.duration == "90" && again.minAge == "20" && again.title == "Saturday long run")
+        let remade = try #require(again.validate(host: host, crewID: nil, timeZone: seoul, now: now).0)
+        #expect(remade.startsAt == made.startsAt && remade.deadline == made.deadline && remade.capacity == made.capacity)
+    }
+}
