@@ -25,19 +25,27 @@ public enum MarkdownRenderer {
         render(markdown, linkTags: false, existingUsers: { _ in [] }).html
     }
 
-    /// Renders `markdown`, linking hashtags and the mentions of users that `existingUsers`
-    /// confirms (it receives every candidate username, lower-cased, once).
-    public static func render(_ markdown: String, existingUsers: (Set<String>) -> Set<String>) -> Document {
-        render(markdown, linkTags: true, existingUsers: existingUsers)
+    /// What a text may hold: a post everything CommonMark has; a chat message running text
+    /// with its links, lists, quotes and code, but no headings (written as plain paragraphs)
+    /// and no images (written as links to them).
+    public enum Style: Sendable {
+        case post, message
     }
 
-    private static func render(_ markdown: String, linkTags: Bool, existingUsers: (Set<String>) -> Set<String>) -> Document {
+    /// Renders `markdown`, linking hashtags and the mentions of users that `existingUsers`
+    /// confirms (it receives every candidate username, lower-cased, once).
+    public static func render(_ markdown: String, style: Style = .post, existingUsers: (Set<String>) -> Set<String>) -> Document {
+        render(markdown, linkTags: true, style: style, existingUsers: existingUsers)
+    }
+
+    private static func render(_ markdown: String, linkTags: Bool, style: Style = .post, existingUsers: (Set<String>) -> Set<String>) -> Document {
         guard !markdown.isEmpty else { return Document(html: "", tags: [], mentions: []) }
         let length = markdown.utf8.count
         guard let root = markdown.withCString({ cmark_parse_document($0, length, options) }) else {
             return Document(html: "", tags: [], mentions: [])
         }
         defer { cmark_node_free(root) }
+        if style == .message { flatten(root) }
 
         var tags: [String] = []
         var mentions: [String] = []
@@ -54,6 +62,35 @@ public enum MarkdownRenderer {
         defer { free(rendered) }
         let html = String(cString: rendered).replacingOccurrences(of: "<a href=\"http", with: "<a rel=\"nofollow ugc noopener\" href=\"http")
         return Document(html: html, tags: tags, mentions: mentions)
+    }
+
+    /// Headings become paragraphs and images links to them, with their alt text as the link's.
+    private static func flatten(_ root: OpaquePointer) {
+        var found: [OpaquePointer] = []
+        if let iterator = cmark_iter_new(root) {
+            while case let event = cmark_iter_next(iterator), event != CMARK_EVENT_DONE {
+                guard event == CMARK_EVENT_ENTER, let node = cmark_iter_get_node(iterator) else { continue }
+                let type = cmark_node_get_type(node)
+                if type == CMARK_NODE_HEADING || type == CMARK_NODE_IMAGE { found.append(node) }
+            }
+            cmark_iter_free(iterator)
+        }
+        for node in found {
+            let type = cmark_node_get_type(node)
+            guard let replacement = cmark_node_new(type == CMARK_NODE_HEADING ? CMARK_NODE_PARAGRAPH : CMARK_NODE_LINK) else { continue }
+            if type == CMARK_NODE_IMAGE, let url = cmark_node_get_url(node) { cmark_node_set_url(replacement, url) }
+            while let child = cmark_node_first_child(node) {
+                cmark_node_unlink(child)
+                cmark_node_append_child(replacement, child)
+            }
+            // An image without alt text is still a link one can see.
+            if type == CMARK_NODE_IMAGE, cmark_node_first_child(replacement) == nil, let url = cmark_node_get_url(replacement) {
+                cmark_node_append_child(replacement, textNode(String(cString: url)))
+            }
+            cmark_node_insert_before(node, replacement)
+            cmark_node_unlink(node)
+            cmark_node_free(node)
+        }
     }
 
     /// Text nodes outside links and images (code spans and blocks are other node types).

@@ -17,6 +17,8 @@ public final class App: HTTPHandler, @unchecked Sendable {
     let resetLimit: RateLimiter
     /// Workplace codes a member may ask for (each is a mail to an address we do not know).
     let workplaceCodeLimit: RateLimiter
+    /// Messages a member may send in a minute, whatever the room: a flood is 429.
+    let talkFlood: RateLimiter
     /// Delivers the outbox; nil when the site has no mail server.
     let mailSender: MailSender?
     let staticFiles: StaticFiles
@@ -67,6 +69,7 @@ public final class App: HTTPHandler, @unchecked Sendable {
         signupLimit = RateLimiter("signup", limit: 10, window: 3600, database: database)
         resetLimit = RateLimiter("reset", limit: 5, window: 3600, database: database)
         workplaceCodeLimit = RateLimiter("workplace-code", limit: 3, window: 3600, database: database)
+        talkFlood = RateLimiter("talk", limit: 30, window: 60, database: database)
         localizer = try Localizer(directory: configuration.templatesDirectory + "/i18n", timeZone: configuration.timeZone)
         passwords = PasswordHasher(strength: configuration.passwordStrength, pool: BoundedPool(threads: 2, queueLimit: 32))
         staticFiles = StaticFiles(root: configuration.publicDirectory)

@@ -59,6 +59,11 @@ enum Paths {
     static func tagFeed(_ name: String) -> String { tag(name) + "/feed.atom" }
     static func userFeed(_ username: String) -> String { profile(username) + "/feed.atom" }
     static func followers(_ username: String) -> String { profile(username) + "/followers" }
+    static let talk = "/talk"
+    static let talkNew = "/talk/new"
+    static func talkRoom(_ id: Int64) -> String { "/talk/\(id)" }
+    static func talkMessage(_ id: Int64) -> String { "/talk/messages/\(id)" }
+    static func talkWith(_ username: String) -> String { profile(username) + "/talk" }
     static func following(_ username: String) -> String { profile(username) + "/following" }
 
     /// `path` with `?before=cursor`, for "Older posts" links.

@@ -82,6 +82,24 @@ enum Routes {
             router.post("/crews/:slug/members/:username/\(action.rawValue)", app.page(app.crewMemberAction(action)))
         }
 
+        router.post("/crews/:slug/rooms", app.page(app.crewRoomCreate))
+
+        // MARK: - Talk
+        router.get(Paths.talk, app.page(app.talkInbox))
+        router.get(Paths.talkNew, app.page(app.talkNewGroup))
+        router.post(Paths.talkNew, app.page(app.talkCreateGroup))
+        router.get("/talk/:id", app.page(app.talkRoom))
+        router.post("/talk/:id", app.page(app.talkSend))
+        router.post("/talk/:id/accept", app.page(app.talkAccept))
+        router.post("/talk/:id/leave", app.page(app.talkLeave))
+        router.post("/talk/:id/mute", app.page(app.talkMute))
+        router.post("/talk/:id/archive", app.page(app.talkArchive))
+        router.get("/talk/messages/:id/edit", app.page(app.talkEdit))
+        router.post("/talk/messages/:id/edit", app.page(app.talkUpdate))
+        router.post("/talk/messages/:id/delete", app.page(app.talkDelete))
+        router.post("/u/:username/talk", app.page(app.talkStartDirect))
+        router.post("/settings/talk", app.page(app.talkSettingsUpdate))
+
         // MARK: - Payments
         router.get("/crews/:slug/pay", app.page(app.paymentNew))
         router.post("/crews/:slug/pay", app.page(app.paymentCreate))

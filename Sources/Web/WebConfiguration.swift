@@ -50,7 +50,7 @@ public struct WebConfiguration: Sendable {
         /// How long an account counts as new.
         public var days = 3
         /// Most of each kind per 24 hours while new.
-        public var perDay: [AppDatabase.Creation: Int] = [.posts: 5, .comments: 20, .meetups: 1, .crews: 1]
+        public var perDay: [AppDatabase.Creation: Int] = [.posts: 5, .comments: 20, .meetups: 1, .crews: 1, .messages: 200]
         /// Most links in one post while new.
         public var links = 2
 

@@ -17,6 +17,8 @@ public enum Change: Hashable, Sendable {
     case member(userID: Int64)
     /// Who belongs to a crew.
     case crew(crewID: Int64)
+    /// A message in a room sent, edited or deleted, or who is in the room.
+    case room(roomID: Int64)
     /// Anything may have changed (a listener lost touch for a while).
     case everything
 
@@ -29,6 +31,7 @@ public enum Change: Hashable, Sendable {
         case .notifications(let id): "n\(id)"
         case .member(let id): "u\(id)"
         case .crew(let id): "c\(id)"
+        case .room(let id): "r\(id)"
         case .everything: "*"
         }
     }
@@ -47,6 +50,7 @@ public enum Change: Hashable, Sendable {
         case "n": self = .notifications(userID: id)
         case "u": self = .member(userID: id)
         case "c": self = .crew(crewID: id)
+        case "r": self = .room(roomID: id)
         default: return nil
         }
     }
@@ -55,7 +59,7 @@ public enum Change: Hashable, Sendable {
     var concernsMembers: Bool {
         switch self {
         case .member, .notifications, .everything: true
-        case .talk, .guestbook, .meetup, .crew: false
+        case .talk, .guestbook, .meetup, .crew, .room: false
         }
     }
 

@@ -195,6 +195,7 @@ extension ModerationStore {
         case .comments: "SELECT count(*) FROM comments WHERE createdAt >= ?1 AND authorID = ?2"
         case .meetups: "SELECT count(*) FROM meetups WHERE createdAt >= ?1 AND hostID = ?2"
         case .crews: "SELECT count(*) FROM crews WHERE createdAt >= ?1 AND id IN (SELECT crewID FROM crewMembers WHERE role = 'owner' AND userID = ?2)"
+        case .messages: "SELECT count(*) FROM messages WHERE authorID = ?2 AND createdAt >= ?1"
         }
         return try database.read { db in try db.value(sql, [since, userID], as: Int.self) ?? 0 }
     }
@@ -266,7 +267,7 @@ extension AppDatabase {
 
     /// What a member creates, for the caps on new accounts.
     public enum Creation: String, Sendable {
-        case posts, comments, meetups, crews
+        case posts, comments, meetups, crews, messages
     }
 }
 

@@ -47,6 +47,7 @@ enum Migrations {
         Migration(name: "v28 crews by activity", sql: { _ in CrewActivitySchema.sql }),
         Migration(name: "v29 search keys", sql: { $0.isPostgres ? SearchKeysSchema.postgres : SearchKeysSchema.sqlite },
                   sqliteRows: fillPostGrams),
+        Migration(name: "v30 talk", sql: TalkSchema.sql),
     ]
 
     static var migrator: DatabaseMigrator {

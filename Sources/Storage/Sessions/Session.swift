@@ -59,19 +59,21 @@ extension SignedInMember {
         user = try User(row: row, startingAt: Session.selection.count)
         let column = try row.columns(of: PageNotices.self, from: Session.selection.count + User.selection.count)
         let warnings: String? = try column(.warnings)
-        notices = PageNotices(unreadNotifications: try column(.unreadNotifications),
+        notices = PageNotices(unreadNotifications: try column(.unreadNotifications), unreadMessages: try column(.unreadMessages),
                               warnings: warnings.map { $0.split(separator: "\u{1F}", omittingEmptySubsequences: false).map(String.init) } ?? [])
     }
 }
 
-/// What the layout shows a member on every page: unread notifications to count, and the
-/// moderators' warnings not yet acknowledged, oldest first.
+/// What the layout shows a member on every page: unread notifications and messages to count
+/// (muted rooms left out), and the moderators' warnings not yet acknowledged, oldest first.
 public struct PageNotices: Sendable {
     public var unreadNotifications: Int
+    public var unreadMessages: Int
     public var warnings: [String]
 
-    public init(unreadNotifications: Int = 0, warnings: [String] = []) {
+    public init(unreadNotifications: Int = 0, unreadMessages: Int = 0, warnings: [String] = []) {
         self.unreadNotifications = unreadNotifications
+        self.unreadMessages = unreadMessages
         self.warnings = warnings
     }
 }
@@ -79,7 +81,7 @@ public struct PageNotices: Sendable {
 extension PageNotices: SQLColumns {
     /// Read by place after the session's and the member's columns, on every signed-in page.
     enum Columns: Int, SQLColumn {
-        case unreadNotifications, warnings
+        case unreadNotifications, unreadMessages, warnings
     }
 
     static let selection = SQLSelection(Columns.self, table: "users")
@@ -90,6 +92,11 @@ extension PageNotices: SQLColumns {
         Columns.selectList { column in
             switch column {
             case .unreadNotifications: "(SELECT count(*) FROM notifications WHERE notifications.userID = users.id AND readAt IS NULL)"
+            // Rooms with something unread only (`roomMembers_unread`), whatever the number of rooms.
+            case .unreadMessages: """
+                (SELECT coalesce(sum(unread), 0) FROM roomMembers WHERE roomMembers.userID = users.id AND unread > 0
+                    AND state = 'joined' AND (mutedUntil IS NULL OR mutedUntil <= CURRENT_TIMESTAMP))
+                """
             case .warnings: """
                 (SELECT \(SQLConnection.joinedTexts("reason", separator: "\u{1F}", orderedBy: "id", engine: engine)) FROM
                     (SELECT id, reason FROM warnings WHERE warnings.userID = users.id AND readAt IS NULL ORDER BY id) AS unread)

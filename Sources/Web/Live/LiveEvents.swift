@@ -1,3 +1,4 @@
+import Formats
 import Foundation
 import HTTP
 import Storage
@@ -5,7 +6,8 @@ import Storage
 extension App {
     /// `GET /events`: a signed-in browser's event stream (Server-Sent Events). Always its
     /// member's unread count; with `meetup=ID` that meetup's state and, for those who may read
-    /// it, its talk; with `crew=ID` the crew's guestbook, for its members. Messages after
+    /// it, its talk; with `crew=ID` the crew's guestbook, for its members; with `room=ID` a
+    /// room's messages, for its members, and always the count of messages waiting. Messages after
     /// `Last-Event-ID` (on a reconnect) or `after` (the last one the page showed) come first.
     func liveEvents(_ context: RequestContext) throws -> HTTPResponse {
         guard let user = context.user, let session = context.session, let sessionID = session.id else {
@@ -19,6 +21,10 @@ extension App {
             guard let id = Int64(meetup), id > 0, try database.meetups.meetup(id: id) != nil else { throw HTTPError(.notFound) }
             page = .meetup(id)
             newest = try database.live.lastTalkID(meetupID: id)
+        } else if let room = query["room"] {
+            guard let id = Checked.id(room), let (found, _) = try database.talk.room(id: id, for: try user.storedID) else { throw HTTPError(.notFound) }
+            page = .room(id)
+            newest = found.lastMessageID
         } else if let crew = query["crew"] {
             guard let id = Int64(crew), id > 0, try database.crews.crew(id: id) != nil else { throw HTTPError(.notFound) }
             page = .crew(id)
@@ -106,6 +112,10 @@ enum LiveEvent {
         let label: String
     }
 
+    private struct Waiting: Encodable {
+        let count: Int
+    }
+
     private struct MeetupState: Encodable {
         let going: String
         let version: String
@@ -120,6 +130,11 @@ enum LiveEvent {
 
     static func bell(_ count: Int, cursor: Int64, render: LiveRendering, language: Language) -> [UInt8] {
         event("bell", id: cursor, Bell(count: count, label: render.bellLabel(count, language)))
+    }
+
+    /// The messages waiting in the member's rooms, for the header's count.
+    static func messagesWaiting(_ count: Int, cursor: Int64) -> [UInt8] {
+        event("talk", id: cursor, Waiting(count: count))
     }
 
     static func meetup(_ state: MeetupLiveState, cursor: Int64) -> [UInt8] {

@@ -22,6 +22,7 @@ final class LiveStreams: Sendable {
     enum Page: Hashable, Sendable {
         case meetup(Int64)
         case crew(Int64)
+        case room(Int64)
     }
 
     /// One open stream.
@@ -35,6 +36,7 @@ final class LiveStreams: Sendable {
         var cursor: Int64
         /// What it was last sent, to send again only what differs.
         var bell: Int?
+        var messagesWaiting: Int?
         var meetup: MeetupLiveState?
     }
 
@@ -144,11 +146,17 @@ final class LiveStreams: Sendable {
         static let bell = Parts(rawValue: 4)
         /// A comment line.
         static let heartbeat = Parts(rawValue: 8)
-        static let everything: Parts = [.thread, .pageState, .bell]
+        /// The count of messages waiting in the member's rooms.
+        static let messagesWaiting = Parts(rawValue: 16)
+        static let everything: Parts = [.thread, .pageState, .bell, .messagesWaiting]
     }
 
     /// Sends what each change means to the streams it concerns.
     private func apply(_ changes: Set<Change>) {
+        // A room's news concerns every stream of its members: who they are is read here, not
+        // under the lock.
+        var roomMembers: [Int64: Set<Int64>] = [:]
+        for case .room(let id) in changes { roomMembers[id] = (try? database.talk.memberIDs(roomID: id)) ?? [] }
         let wanted: [Int: Parts] = state.withLock { state in
             var wanted: [Int: Parts] = [:]
             func add(_ ids: Set<Int>?, _ parts: Parts) {
@@ -161,6 +169,9 @@ final class LiveStreams: Sendable {
                 // Applications decide who may read the talk, so its thread is checked too.
                 case .meetup(let id): add(state.byPage[.meetup(id)], [.thread, .pageState])
                 case .crew(let id): add(state.byPage[.crew(id)], .thread)
+                case .room(let id):
+                    add(state.byPage[.room(id)], .thread)
+                    for member in roomMembers[id] ?? [] { add(state.byUser[member], .messagesWaiting) }
                 case .notifications(let id): add(state.byUser[id], .bell)
                 case .member(let id): add(state.byUser[id], [])  // the session's check alone
                 case .everything: add(Set(state.listeners.keys), .everything)
@@ -184,6 +195,10 @@ final class LiveStreams: Sendable {
         let now = Date()
         guard let sessions = try? database.live.liveSessions(ids: Array(Set(listeners.map(\.1.sessionID)))) else { return }
         var cache = PageCache(database: database)
+        // A room's new messages count as read for the members who have it open as they arrive;
+        // written before the waiting counts are read.
+        var seen: [Int64: (upTo: Int64, userIDs: Set<Int64>)] = [:]
+        var updates: [(id: Int, listener: Listener, parts: Parts, events: [UInt8])] = []
         for (id, listener, parts) in listeners {
             // Signed out, suspended, silenced or expired: the stream ends, whatever it waited for.
             guard let session = sessions[listener.sessionID], session.userID == listener.userID,
@@ -211,6 +226,19 @@ final class LiveStreams: Sendable {
                     events += LiveEvent.message(message, render: render, language: listener.language)
                     updated.cursor = message.id
                 }
+                if case .room(let roomID) = page, updated.cursor > listener.cursor {
+                    seen[roomID, default: (0, [])].upTo = max(seen[roomID]?.upTo ?? 0, updated.cursor)
+                    seen[roomID, default: (0, [])].userIDs.insert(listener.userID)
+                }
+            }
+            updates.append((id, updated, parts, events))
+        }
+        for (roomID, read) in seen { try? database.talk.markRead(roomID: roomID, userIDs: read.userIDs, upTo: read.upTo) }
+        for (id, listener, parts, events) in updates {
+            var updated = listener, events = events
+            if parts.contains(.messagesWaiting), let count = cache.messagesWaiting(userID: listener.userID, now: now), count != listener.messagesWaiting {
+                updated.messagesWaiting = count
+                events += LiveEvent.messagesWaiting(count, cursor: listener.cursor)
             }
             guard !events.isEmpty else { continue }
             listener.stream.send(events)
@@ -227,6 +255,7 @@ private struct PageCache {
     private var readers: [LiveStreams.Page: Set<Int64>] = [:]
     private var messages: [LiveStreams.Page: (after: Int64, messages: [LiveMessage])] = [:]
     private var unread: [Int64: Int] = [:]
+    private var waiting: [Int64: Int] = [:]
     private var meetups: [Int64: (Meetup, waitlist: Int)?] = [:]
 
     init(database: AppDatabase) {
@@ -239,6 +268,7 @@ private struct PageCache {
         switch page {
         case .meetup(let id): found = (try? database.live.talkReaders(meetupID: id)) ?? []
         case .crew(let id): found = (try? database.live.guestbookReaders(crewID: id)) ?? []
+        case .room(let id): found = (try? database.talk.memberIDs(roomID: id)) ?? []
         }
         readers[page] = found
         return found
@@ -251,6 +281,7 @@ private struct PageCache {
         switch page {
         case .meetup(let id): found = (try? database.live.talk(meetupID: id, after: after)) ?? []
         case .crew(let id): found = (try? database.live.guestbook(crewID: id, after: after)) ?? []
+        case .room(let id): found = (try? database.live.roomMessages(roomID: id, after: after)) ?? []
         }
         messages[page] = (after, found)
         return found
@@ -260,6 +291,13 @@ private struct PageCache {
         if let known = unread[userID] { return known }
         let count = try? database.live.unreadNotificationCount(userID: userID)
         unread[userID] = count
+        return count
+    }
+
+    mutating func messagesWaiting(userID: Int64, now: Date) -> Int? {
+        if let known = waiting[userID] { return known }
+        let count = try? database.talk.unreadCount(userID: userID, now: now)
+        waiting[userID] = count
         return count
     }
 

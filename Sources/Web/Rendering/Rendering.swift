@@ -5,7 +5,7 @@ import Storage
 
 /// The sections of the header navigation, to mark the current one.
 enum Section: String {
-    case feed, crews, meetups, records
+    case feed, crews, meetups, records, talk
 }
 
 /// A page view: its template, compiled at build time, renders it inside the layout.
@@ -28,6 +28,8 @@ struct LayoutView {
     let section: SectionMarks
     let currentUser: UserView?
     let unreadCount: String?
+    /// Messages waiting in the member's rooms ("3", "99+"), nil for none.
+    let unreadMessages: String?
     let warnings: [String]
     var hasWarnings: Bool { !warnings.isEmpty }
     let silenced: String?
@@ -47,6 +49,7 @@ struct SectionMarks {
     var crews: Bool { current == .crews }
     var meetups: Bool { current == .meetups }
     var records: Bool { current == .records }
+    var talk: Bool { current == .talk }
 }
 
 /// A member as pages show them.
@@ -100,13 +103,16 @@ extension App {
         return "W/\"" + String(fingerprint.value, radix: 16) + "\""
     }
 
+    /// A count as a badge shows it: "7", "99+".
+    static func badge(_ count: Int) -> String { count > 99 ? "99+" : String(count) }
+
     func layout(_ context: RequestContext, title: String, section: Section?) -> LayoutView {
         let language = context.language
         var unreadCount: String?
         var silenced: String?
         // A moderator's warning stays on every page until the member says they read it.
         let notices = context.notices
-        if notices.unreadNotifications > 0 { unreadCount = notices.unreadNotifications > 99 ? "99+" : String(notices.unreadNotifications) }
+        if notices.unreadNotifications > 0 { unreadCount = Self.badge(notices.unreadNotifications) }
         if let user = context.user, user.isSilenced() {
             silenced = localizer.text(.moderation.silenced, language, ["reason": user.sanctionReason])
         }
@@ -128,6 +134,7 @@ extension App {
             section: SectionMarks(current: section),
             currentUser: context.user.map(UserView.init),
             unreadCount: unreadCount,
+            unreadMessages: notices.unreadMessages > 0 ? Self.badge(notices.unreadMessages) : nil,
             warnings: notices.warnings,
             silenced: silenced,
             flash: flash

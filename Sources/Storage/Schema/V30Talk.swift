@@ -1,0 +1,145 @@
+/// Talk: rooms (a crew's own, its topic rooms, direct conversations and small groups), who is
+/// in each with how far they have read, and the messages.
+///
+/// - A crew's room and topic rooms are open to its members: triggers on `crewMembers` keep
+///   their `roomMembers` rows (each engine's own, as the timelines' are), so that every way a
+///   member joins or leaves (joining, being accepted, paying, leaving, being removed) does.
+/// - A direct conversation is one per pair of members (`directKey`, the two ids in order).
+/// - Each member's row keeps the room's last message time, so the inbox is one index range
+///   newest first, and their unread count, kept by the write that sends a message.
+/// - A message is deleted as a tombstone (`deletedAt`, its text emptied): the thread keeps
+///   its place.
+enum TalkSchema {
+    static func sql(_ t: SchemaDialect) -> String {
+        """
+        CREATE TABLE rooms (
+            id \(t.id),
+            kind \(t.text) NOT NULL CHECK (kind IN ('crew', 'topic', 'direct', 'group')),
+            crewID \(t.integer) REFERENCES crews(id) ON DELETE CASCADE,
+            name \(t.text) CHECK (name IS NULL OR length(name) BETWEEN 1 AND 40),
+            directKey \(t.text) UNIQUE CHECK (directKey IS NULL OR length(directKey) <= 41),
+            createdBy \(t.integer) REFERENCES users(id) ON DELETE SET NULL,
+            createdAt \(t.date) NOT NULL,
+            archivedAt \(t.date),
+            lastMessageID \(t.integer) NOT NULL DEFAULT 0,
+            lastMessageAt \(t.date) NOT NULL,
+            CHECK ((kind IN ('crew', 'topic')) = (crewID IS NOT NULL)),
+            CHECK ((kind = 'direct') = (directKey IS NOT NULL)),
+            CHECK (kind != 'topic' OR name IS NOT NULL),
+            CHECK (kind NOT IN ('crew', 'direct') OR name IS NULL)
+        );
+        -- One room of its own per crew; its topic rooms beside it.
+        CREATE UNIQUE INDEX rooms_crew ON rooms(crewID) WHERE kind = 'crew';
+        CREATE INDEX rooms_crew_topics ON rooms(crewID, id);
+
+        CREATE TABLE roomMembers (
+            roomID \(t.integer) NOT NULL REFERENCES rooms(id) ON DELETE CASCADE,
+            userID \(t.integer) NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+            -- A request: a first message from someone the member does not know, not yet accepted.
+            state \(t.text) NOT NULL DEFAULT 'joined' CHECK (state IN ('joined', 'request')),
+            lastReadID \(t.integer) NOT NULL DEFAULT 0,
+            unread \(t.integer) NOT NULL DEFAULT 0 CHECK (unread >= 0),
+            lastMessageAt \(t.date) NOT NULL,
+            mutedUntil \(t.date),
+            joinedAt \(t.date) NOT NULL,
+            PRIMARY KEY (roomID, userID)
+        )\(t.withoutRowID);
+        CREATE INDEX roomMembers_inbox ON roomMembers(userID, lastMessageAt);
+        -- The header's count reads only the rooms with something unread.
+        CREATE INDEX roomMembers_unread ON roomMembers(userID) WHERE unread > 0;
+
+        CREATE TABLE messages (
+            id \(t.id),
+            roomID \(t.integer) NOT NULL REFERENCES rooms(id) ON DELETE CASCADE,
+            authorID \(t.integer) NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+            body \(t.text) NOT NULL CHECK (length(body) <= 4000),
+            bodyHTML \(t.text) NOT NULL,
+            replyToID \(t.integer) REFERENCES messages(id) ON DELETE SET NULL,
+            placeName \(t.text) CHECK (placeName IS NULL OR length(placeName) BETWEEN 1 AND 100),
+            latitude \(t.real) CHECK (latitude IS NULL OR latitude BETWEEN -90 AND 90),
+            longitude \(t.real) CHECK (longitude IS NULL OR longitude BETWEEN -180 AND 180),
+            createdAt \(t.date) NOT NULL,
+            editedAt \(t.date),
+            deletedAt \(t.date),
+            CHECK ((latitude IS NULL) = (longitude IS NULL)),
+            CHECK (deletedAt IS NULL OR body = '')
+        );
+        CREATE INDEX messages_room ON messages(roomID, id);
+        CREATE INDEX messages_author ON messages(authorID, id);
+
+        CREATE TABLE messagePhotos (
+            id \(t.id),
+            messageID \(t.integer) NOT NULL REFERENCES messages(id) ON DELETE CASCADE,
+            position \(t.shortInteger) NOT NULL CHECK (position BETWEEN 0 AND 9),
+            fileName \(t.text) NOT NULL,
+            mediaType \(t.text) NOT NULL,
+            width \(t.integer) NOT NULL,
+            height \(t.integer) NOT NULL,
+            byteCount \(t.integer) NOT NULL,
+            tone \(t.integer),
+            jpegWidths \(t.text) NOT NULL DEFAULT '',
+            UNIQUE (messageID, position)
+        );
+
+        -- Who may start a conversation with a member; no row is 'anyone'.
+        CREATE TABLE talkSettings (
+            userID \(t.integer) PRIMARY KEY REFERENCES users(id) ON DELETE CASCADE,
+            whoMayStart \(t.text) NOT NULL CHECK (whoMayStart IN ('anyone', 'following', 'crewmates', 'nobody'))
+        );
+
+        \(t.isPostgres ? postgresTriggers : sqliteTriggers)
+
+        -- Every crew's own room, with its members, as if each had always had one.
+        INSERT INTO rooms (kind, crewID, createdAt, lastMessageAt) SELECT 'crew', id, createdAt, createdAt FROM crews;
+        INSERT INTO roomMembers (roomID, userID, lastMessageAt, joinedAt)
+            SELECT rooms.id, crewMembers.userID, rooms.lastMessageAt, crewMembers.joinedAt
+            FROM rooms JOIN crewMembers ON crewMembers.crewID = rooms.crewID WHERE crewMembers.role != 'pending';
+        """
+    }
+
+    private static let sqliteTriggers = """
+        CREATE TRIGGER talk_crew_room AFTER INSERT ON crews BEGIN
+            INSERT INTO rooms (kind, crewID, createdAt, lastMessageAt) VALUES ('crew', new.id, new.createdAt, new.createdAt);
+        END;
+        CREATE TRIGGER talk_crew_join AFTER INSERT ON crewMembers WHEN new.role != 'pending' BEGIN
+            INSERT OR IGNORE INTO roomMembers (roomID, userID, lastMessageAt, joinedAt)
+                SELECT id, new.userID, lastMessageAt, new.joinedAt FROM rooms WHERE crewID = new.crewID;
+        END;
+        CREATE TRIGGER talk_crew_accept AFTER UPDATE OF role ON crewMembers
+        WHEN old.role = 'pending' AND new.role != 'pending' BEGIN
+            INSERT OR IGNORE INTO roomMembers (roomID, userID, lastMessageAt, joinedAt)
+                SELECT id, new.userID, lastMessageAt, new.joinedAt FROM rooms WHERE crewID = new.crewID;
+        END;
+        CREATE TRIGGER talk_crew_leave AFTER DELETE ON crewMembers BEGIN
+            DELETE FROM roomMembers WHERE userID = old.userID AND roomID IN (SELECT id FROM rooms WHERE crewID = old.crewID);
+        END;
+        """
+
+    private static let postgresTriggers = """
+        CREATE FUNCTION talk_crew_room() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            INSERT INTO rooms (kind, crewID, createdAt, lastMessageAt) VALUES ('crew', NEW.id, NEW.createdAt, NEW.createdAt);
+            RETURN NULL;
+        END $$;
+        CREATE TRIGGER talk_crew_room AFTER INSERT ON crews FOR EACH ROW EXECUTE FUNCTION talk_crew_room();
+
+        CREATE FUNCTION talk_crew_join() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            INSERT INTO roomMembers (roomID, userID, lastMessageAt, joinedAt)
+                SELECT id, NEW.userID, lastMessageAt, NEW.joinedAt FROM rooms WHERE crewID = NEW.crewID
+            ON CONFLICT DO NOTHING;
+            RETURN NULL;
+        END $$;
+        CREATE TRIGGER talk_crew_join AFTER INSERT ON crewMembers
+            FOR EACH ROW WHEN (NEW.role != 'pending') EXECUTE FUNCTION talk_crew_join();
+        CREATE TRIGGER talk_crew_accept AFTER UPDATE OF role ON crewMembers
+            FOR EACH ROW WHEN (OLD.role = 'pending' AND NEW.role != 'pending') EXECUTE FUNCTION talk_crew_join();
+
+        CREATE FUNCTION talk_crew_leave() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            DELETE FROM roomMembers WHERE userID = OLD.userID AND roomID IN (SELECT id FROM rooms WHERE crewID = OLD.crewID);
+            RETURN NULL;
+        END $$;
+        CREATE TRIGGER talk_crew_leave AFTER DELETE ON crewMembers FOR EACH ROW EXECUTE FUNCTION talk_crew_leave();
+        """
+}

@@ -1,0 +1,109 @@
+import Foundation
+
+extension TalkStore {
+    // MARK: - Writes
+
+    /// Sends a message in one transaction: the room's newest, one more unread for each other
+    /// member, read up to here for its author. Only a joined member of a room that is not
+    /// archived may send; in a direct conversation, not while either blocks the other.
+    public func send(_ message: Message, now: Date = Date()) throws -> Message {
+        try database.write { db in
+            guard let room = try db.record(Room.self, id: message.roomID), room.archivedAt == nil,
+                  let membership = try membership(db, roomID: message.roomID, userID: message.authorID) else { throw StorageError.notFound }
+            guard membership.state == .joined else { throw StorageError.forbidden }
+            if room.kind == .direct,
+               let other = try db.value("SELECT userID FROM roomMembers WHERE roomID = ? AND userID != ?", [message.roomID, message.authorID], as: Int64.self),
+               try database.isBlocked(db, message.authorID, other) {
+                throw StorageError.forbidden
+            }
+            if let replyTo = message.replyToID {
+                guard try db.value("SELECT roomID FROM messages WHERE id = ?", [replyTo], as: Int64.self) == message.roomID else { throw StorageError.notFound }
+            }
+            var message = message
+            message.createdAt = now
+            message.id = try db.insert(message)
+            let id = try message.storedID
+            try db.execute("UPDATE rooms SET lastMessageID = ?, lastMessageAt = ? WHERE id = ?", [id, now, message.roomID])
+            try db.execute("""
+                UPDATE roomMembers SET lastMessageAt = ?1,
+                    unread = CASE WHEN userID = ?3 THEN 0 ELSE unread + 1 END,
+                    lastReadID = CASE WHEN userID = ?3 THEN ?4 ELSE lastReadID END
+                WHERE roomID = ?2
+                """, [now, message.roomID, message.authorID, id])
+            db.changed(.room(roomID: message.roomID))
+            return message
+        }
+    }
+
+    /// Changes the text of one's own message within `Message.editWindow`.
+    public func edit(messageID: Int64, by userID: Int64, body: String, bodyHTML: String, now: Date = Date()) throws -> Message {
+        try database.write { db in
+            guard var message = try db.record(Message.self, id: messageID),
+                  try membership(db, roomID: message.roomID, userID: userID) != nil else { throw StorageError.notFound }
+            guard message.isEditable(by: userID, at: now) else { throw StorageError.forbidden }
+            message.body = body
+            message.bodyHTML = bodyHTML
+            message.editedAt = now
+            try db.update(message)
+            db.changed(.room(roomID: message.roomID))
+            return message
+        }
+    }
+
+    /// Deletes a message, leaving a tombstone: its author may, and in a crew's rooms its staff.
+    /// Unread counts that held it are counted again.
+    public func delete(messageID: Int64, by userID: Int64, now: Date = Date()) throws {
+        try database.write { db in
+            guard var message = try db.record(Message.self, id: messageID), message.deletedAt == nil,
+                  let room = try db.record(Room.self, id: message.roomID),
+                  try membership(db, roomID: message.roomID, userID: userID) != nil else { throw StorageError.notFound }
+            if message.authorID != userID {
+                guard room.isCrews, let crewID = room.crewID else { throw StorageError.forbidden }
+                try database.requireStaff(db, crewID: crewID, userID: userID)
+            }
+            message.body = ""
+            message.bodyHTML = ""
+            message.deletedAt = now
+            try db.update(message)
+            try db.execute("UPDATE roomMembers SET unread = unread - 1 WHERE roomID = ? AND lastReadID < ? AND unread > 0 AND userID != ?",
+                           [message.roomID, messageID, message.authorID])
+            db.changed(.room(roomID: message.roomID))
+        }
+    }
+
+    // MARK: - Reads
+
+    /// Up to `limit` messages of the room before the message `before` (the newest without),
+    /// oldest first, with their authors and what they reply to.
+    public func messages(roomID: Int64, before: Int64? = nil, limit: Int = 50) throws -> [MessageItem] {
+        try database.readRows { db in
+            try items(db, where: "messages.roomID = ? AND messages.id < ? ORDER BY messages.id DESC", [roomID, before ?? Int64.max], limit: limit).reversed()
+        }
+    }
+
+    /// Up to `limit` messages of the room after the message `after`, oldest first.
+    public func messages(roomID: Int64, after: Int64, limit: Int = 50) throws -> [MessageItem] {
+        try database.readRows { db in
+            try items(db, where: "messages.roomID = ? AND messages.id > ? ORDER BY messages.id", [roomID, after], limit: limit)
+        }
+    }
+
+    public func message(id: Int64) throws -> Message? {
+        try database.readRows { db in try db.record(Message.self, id: id) }
+    }
+
+    private func items(_ db: SQLConnection, where condition: String, _ arguments: [(any SQLBindable)?], limit: Int) throws -> [MessageItem] {
+        try db.fetchAll("""
+            SELECT \(Message.selection.qualified), \(Author.selection.qualified), quoted.id AS quoteID, quotedAuthor.displayName AS quoteAuthor, quoted.body AS quoteBody
+            FROM messages JOIN users ON users.id = messages.authorID
+            LEFT JOIN messages quoted ON quoted.id = messages.replyToID
+            LEFT JOIN users quotedAuthor ON quotedAuthor.id = quoted.authorID
+            WHERE \(condition) LIMIT ?
+            """, arguments + [limit]) { row in
+            let quoteID: Int64? = try row.decode("quoteID")
+            return MessageItem(
+                message: try Message(row: row, startingAt: 0), author: try Author(row: row, startingAt: Message.selection.count),
+                replyTo: try quoteID.map { MessageItem.Quote(id: $0, authorName: try row.decode("quoteAuthor"), body: try row.decode("quoteBody")) })
+        }
+    }
+}

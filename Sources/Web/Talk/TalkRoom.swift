@@ -1,0 +1,101 @@
+import Formats
+import Foundation
+import HTTP
+import Storage
+
+extension App {
+    /// `GET /talk/:id`: a room, for its members only (anyone else: 404, never a hint that it
+    /// exists). It opens at the newest messages, or at the first unread one when more are
+    /// waiting than a page holds; `before=ID` pages back, `after=ID` forward, `reply=ID`
+    /// quotes a message in the form.
+    func talkRoom(_ context: RequestContext) throws -> HTTPResponse {
+        try renderRoom(context, body: "", error: nil, status: .ok)
+    }
+
+    /// The room page, with what was typed and what was wrong with it after a refused send.
+    func renderRoom(_ context: RequestContext, body: String, error: String?, status: HTTPStatus) throws -> HTTPResponse {
+        let user = try context.requireUser()
+        let userID = try user.storedID
+        let (room, membership) = try memberRoom(context, userID: userID)
+        let roomID = try room.storedID, language = context.language, now = Date(), pageSize = 50
+        let form = context.form
+        let before = form["before"].flatMap { Checked.id($0) }, after = form["after"].flatMap { Checked.id($0) }
+
+        var messages: [MessageItem]
+        var hasOlder = false, hasNewer = false
+        if let after {
+            messages = try database.talk.messages(roomID: roomID, after: after, limit: pageSize + 1)
+            hasNewer = messages.count > pageSize
+            messages = Array(messages.prefix(pageSize))
+            hasOlder = true
+        } else if before == nil, membership.unread > pageSize {
+            // A long wait opens at the first unread message, with the older ones a link away.
+            messages = try database.talk.messages(roomID: roomID, after: membership.lastReadID, limit: pageSize + 1)
+            hasNewer = messages.count > pageSize
+            messages = Array(messages.prefix(pageSize))
+            hasOlder = membership.lastReadID > 0
+        } else {
+            messages = try database.talk.messages(roomID: roomID, before: before, limit: pageSize + 1)
+            hasOlder = messages.count > pageSize
+            messages = Array(messages.suffix(pageSize))
+            hasNewer = before != nil
+        }
+        if let last = messages.last?.message.id, membership.state == .joined, last > membership.lastReadID {
+            try database.talk.markRead(roomID: roomID, userID: userID, upTo: last)
+        }
+
+        let members = try database.talk.members(roomID: roomID)
+        let crew = try room.crewID.flatMap { try database.crews.crew(id: $0) }
+        let others = members.filter { $0.id != userID }.map(\.displayName)
+        let isStaff = try room.isCrews && room.crewID.map { try database.crews.crewRole(crewID: $0, userID: userID)?.isStaff == true } == true
+        let firstUnread = messages.first { ($0.message.id ?? 0) > membership.lastReadID && $0.message.authorID != userID }?.message.id
+        let replyTo = try form["reply"].flatMap { Checked.id($0) }.flatMap { try database.talk.message(id: $0) }
+            .flatMap { $0.roomID == roomID ? $0 : nil }
+        let replyAuthor = replyTo.flatMap { quoted in members.first { $0.id == quoted.authorID }?.displayName }
+        let url = Paths.talkRoom(roomID)
+        let view = RoomPageView(
+            title: roomTitle(room, others: others, crewName: crew?.name, language),
+            crew: room.kind == .topic ? crew?.name : nil, crewURL: crew.map { Paths.crew($0.slug) },
+            url: url, members: members.map(UserView.init),
+            messages: messages.map { messageView($0, in: room, viewerID: userID, isStaff: isStaff, firstUnread: firstUnread, now: now, language) },
+            olderURL: hasOlder ? messages.first?.message.id.map { url + "?before=\($0)" } : nil,
+            newerURL: hasNewer ? messages.last?.message.id.map { url + "?after=\($0)" } : nil,
+            isRequest: membership.state == .request,
+            canSend: membership.state == .joined && room.archivedAt == nil && !user.isSilenced(),
+            archived: room.archivedAt != nil,
+            replyTo: replyTo.map { MessageQuoteView(id: $0.id ?? 0, url: url + "#message-\($0.id ?? 0)", author: replyAuthor ?? "", text: String($0.body.prefix(120))) },
+            body: body, error: error,
+            muted: membership.mutedUntil.flatMap { until in
+                until <= now ? nil : until > now.addingTimeInterval(Self.mutedForGood / 2)
+                    ? localizer.text(.talk.muted, language) : localizer.text(.talk.muted_until, language, ["time": localizer.dateTime(until, language)])
+            },
+            canLeave: room.kind == .group || membership.state == .request,
+            canArchive: room.kind == .topic && isStaff && room.archivedAt == nil,
+            liveURL: Paths.events + "?room=\(roomID)",
+            newestID: room.lastMessageID)
+        return page(view, context, title: view.title, section: .talk, status: status)
+    }
+
+    private func messageView(_ item: MessageItem, in room: Room, viewerID: Int64, isStaff: Bool, firstUnread: Int64?, now: Date,
+                             _ language: Language) -> MessageView {
+        let message = item.message, id = message.id ?? 0, url = Paths.talkRoom(room.id ?? 0)
+        let deleted = message.deletedAt != nil
+        return MessageView(
+            id: id, author: UserView(item.author), bodyHTML: message.bodyHTML, posted: localizer.moment(message.createdAt, language, now: now),
+            edited: message.editedAt != nil && !deleted, deleted: deleted,
+            replyTo: item.replyTo.map { MessageQuoteView(id: $0.id, url: url + "#message-\($0.id)", author: $0.authorName, text: String($0.body.prefix(120))) },
+            firstUnread: id == firstUnread, replyURL: url + "?reply=\(id)#write",
+            editURL: message.isEditable(by: viewerID, at: now) ? Paths.talkMessage(id) + "/edit" : nil,
+            deleteURL: !deleted && (message.authorID == viewerID || (room.isCrews && isStaff)) ? Paths.talkMessage(id) + "/delete" : nil)
+    }
+
+    /// The room `:id` names and the member's place in it; 404 for anyone not in it.
+    func memberRoom(_ context: RequestContext, userID: Int64) throws -> (Room, RoomMembership) {
+        guard let id = context.request.parameters["id"].flatMap({ Checked.id($0) }),
+              let found = try database.talk.room(id: id, for: userID) else { throw HTTPError(.notFound) }
+        return found
+    }
+
+    /// "Until unmuted": a mute this long is shown without its end.
+    static let mutedForGood: TimeInterval = 100 * 365 * 86_400
+}

@@ -1,0 +1,98 @@
+import Foundation
+import Storage
+
+/// The inbox: every room and conversation, newest message first, or the requests waiting.
+struct InboxView: PageView {
+    static let template = "talk"
+    let entries: [InboxEntryView]
+    var hasEntries: Bool { !entries.isEmpty }
+    let showingRequests: Bool
+    /// Requests waiting, when there are any.
+    let requestCount: Int?
+    let olderURL: String?
+}
+
+struct InboxEntryView {
+    let url: String
+    let title: String
+    var initial: String { String(title.first ?? "?").uppercased() }
+    /// The crew a room belongs to.
+    let crew: String?
+    /// "Mina: see you at 7", or nothing for a room nobody has written in yet.
+    let preview: String?
+    let when: Moment
+    /// "3", "99+", or nothing when all is read.
+    let unread: String?
+    let muted: Bool
+}
+
+/// A room: its messages, oldest first, and the form to write in it.
+struct RoomPageView: PageView {
+    static let template = "talk-room"
+    let title: String
+    let crew: String?
+    let crewURL: String?
+    let url: String
+    var cancelReplyURL: String { url + "#write" }
+    let members: [UserView]
+    var memberCount: Int { members.count }
+    let messages: [MessageView]
+    var hasMessages: Bool { !messages.isEmpty }
+    let olderURL: String?
+    let newerURL: String?
+    /// A first message from someone the member does not know: accept to answer, or decline.
+    let isRequest: Bool
+    let canSend: Bool
+    let archived: Bool
+    let replyTo: MessageQuoteView?
+    /// What was typed, kept after an error, and the error.
+    let body: String
+    let error: String?
+    /// "Muted until 19:40", "Muted", or nothing.
+    let muted: String?
+    let canLeave: Bool
+    let canArchive: Bool
+    /// The event stream that brings new messages while the page is open (signed in).
+    let liveURL: String?
+    let newestID: Int64
+}
+
+struct MessageView {
+    let id: Int64
+    let author: UserView
+    let bodyHTML: String
+    let posted: Moment
+    let edited: Bool
+    let deleted: Bool
+    let replyTo: MessageQuoteView?
+    /// The first message the member had not read when the page opened.
+    let firstUnread: Bool
+    let replyURL: String
+    let editURL: String?
+    let deleteURL: String?
+}
+
+struct MessageQuoteView {
+    let id: Int64
+    let url: String
+    let author: String
+    /// The start of the text; empty for a deleted message.
+    let text: String
+}
+
+/// Editing one's message within its window.
+struct MessageEditView: PageView {
+    static let template = "talk-edit"
+    let action: String
+    let cancelURL: String
+    let body: String
+    let error: String?
+}
+
+/// Starting a group: who, and an optional name.
+struct GroupFormView: PageView {
+    static let template = "talk-new"
+    let usernames: String
+    let name: String
+    let error: String?
+}
