@@ -11,6 +11,7 @@ extension TalkStore {
         guard starterID != otherID else { throw StorageError.forbidden }
         return try database.write { db in
             if let room = try db.record(Room.self, "SELECT \(Room.selection.bare) FROM rooms WHERE directKey = ?", [Room.directKey(starterID, otherID)]) {
+                if try database.isBlocked(db, starterID, otherID) { throw StorageError.forbidden }
                 return room
             }
             let state = try welcome(db, from: starterID, to: otherID)

@@ -1,0 +1,205 @@
+import Foundation
+import HTTP
+import Storage
+import Testing
+@testable import Web
+
+@Suite struct TalkTests {
+    /// One signed-in browser per username, each with the name as their display name.
+    private func people(_ site: TestSite, _ names: String...) -> [Browser] {
+        names.map { name in
+            let browser = site.browser()
+            browser.signUp(username: name, displayName: name.capitalized)
+            return browser
+        }
+    }
+
+    /// A crew with `owner` and the other browsers as members; its room's path.
+    private func crewRoom(_ site: TestSite, _ people: [Browser], name: String = "Dawn Runners") throws -> String {
+        let crew = people[0].postMultipart("/crews", [
+            ("name", name), ("slug", ""), ("sport", "running"), ("fee_amount", "0"), ("fee_currency", "KRW"),
+            ("fee_period", "month"), ("join_policy", "open"),
+        ], files: [], from: "/crews/new")
+        let url = try #require(crew.headers["Location"])
+        for member in people.dropFirst() { member.post(url + "/join", [], from: url) }
+        let slug = String(url.dropFirst("/crews/".count))
+        let crewID = try #require(try site.database.crews.crew(slug: slug)?.id)
+        return Paths.talkRoom(try #require(try site.database.talk.crewRoom(crewID: crewID)).storedID)
+    }
+
+    @discardableResult
+    private func send(_ browser: Browser, _ room: String, _ body: String, replyTo: Int64? = nil) -> HTTPResponse {
+        browser.post(room, [("body", body)] + (replyTo.map { [("reply_to", String($0))] } ?? []), from: room)
+    }
+
+    @Test func twoMembersTalkInTheirCrewsRoomAndTheUnreadCountsAgree() throws {
+        // Given a crew of mina and jun
+        let site = try TestSite()
+        let people = people(site, "mina", "jun")
+        let room = try crewRoom(site, people)
+        // When mina writes twice
+        #expect(send(people[0], room, "Saturday **7am** at Yeouido?").status == .seeOther)
+        #expect(send(people[0], room, "Bring water").status == .seeOther)
+        // Then jun sees 2 waiting on every page, and the room in his inbox
+        #expect(people[1].get("/").bodyText.contains(#"data-live="talk-unread">2<"#))
+        let inbox = people[1].get("/talk").bodyText
+        #expect(inbox.contains("Dawn Runners") && inbox.contains("Mina: Bring water"))
+        // And opening the room shows the messages, rendered, and reads them
+        let page = people[1].get(room).bodyText
+        #expect(page.contains("<strong>7am</strong>") && page.contains(#"id="first-unread""#))
+        #expect(!people[1].get("/").bodyText.contains(#"data-live="talk-unread""#))
+        // Mina, who wrote them, has nothing waiting
+        #expect(!people[0].get("/").bodyText.contains(#"data-live="talk-unread""#))
+    }
+
+    @Test func aRoomIsNotFoundForAnyoneNotInIt() throws {
+        let site = try TestSite()
+        let people = people(site, "mina", "jun", "outsider")
+        let room = try crewRoom(site, Array(people.prefix(2)))
+        #expect(people[2].get(room).status == .notFound)
+        #expect(send(people[2], room, "let me in").status == .notFound)
+        #expect(people[2].get("/talk/999999").status == .notFound)
+        #expect(people[2].get("/talk/abc").status == .notFound)
+        // Signed out: the sign-in page first
+        #expect(site.browser().get(room).status == .seeOther)
+        #expect(try site.database.talk.messages(roomID: try #require(Int64(room.split(separator: "/").last ?? ""))).isEmpty)
+    }
+
+    @Test func aBadMessageComesBackWithTheReasonAndNothingIsStored() throws {
+        let site = try TestSite()
+        let people = people(site, "mina", "jun")
+        let room = try crewRoom(site, people)
+        let roomID = try #require(Int64(room.split(separator: "/").last ?? ""))
+        for (body, reason) in [("   ", "Write something first."), (String(repeating: "a", count: 4_001), "at most 4,000 characters"),
+                               ("bell\u{7}", "cannot be shown")] {
+            let answer = send(people[0], room, body)
+            #expect(answer.status == .unprocessableContent)
+            #expect(answer.bodyText.contains(reason))
+        }
+        // HTML is text, never markup
+        send(people[0], room, "<script>alert(1)</script><img src=x onerror=alert(1)>")
+        let page = people[1].get(room).bodyText
+        #expect(!page.contains("<script>alert(1)") && !page.contains("<img src=x"))
+        // A forged form is refused
+        #expect(people[0].post(room, [("body", "forged"), ("_csrf", "nope")], withoutToken: ()).status == .forbidden)
+        #expect(try site.database.talk.messages(roomID: roomID).count == 1)
+    }
+
+    @Test func headingsAndImagesAreNotForChat() throws {
+        let site = try TestSite()
+        let people = people(site, "mina", "jun")
+        let room = try crewRoom(site, people)
+        send(people[0], room, "# Big news\n\n![map](https://example.com/map.png) and [a link](https://example.com)")
+        let page = people[1].get(room).bodyText
+        #expect(!page.contains("<h1>Big news") && page.contains("<p>Big news</p>"))
+        #expect(!page.contains("<img src=\"https://example.com/map.png\""))
+        #expect(page.contains(#"href="https://example.com/map.png">map</a>"#))
+    }
+
+    @Test func aReplyQuotesTheMessageAndEditsAndDeletesShow() throws {
+        let site = try TestSite()
+        let people = people(site, "mina", "jun")
+        let room = try crewRoom(site, people)
+        let first = send(people[0], room, "7am?")
+        let firstID = try #require(first.headers["Location"]?.split(separator: "-").last.flatMap { Int64($0) })
+        send(people[1], room, "Yes", replyTo: firstID)
+        #expect(people[0].get(room).bodyText.contains(#"class="quote" href="\#(room)#message-\#(firstID)"><strong>Mina</strong> 7am?"#))
+        // Only its author edits it, and it shows as edited
+        #expect(people[1].get("/talk/messages/\(firstID)/edit").status == .forbidden)
+        #expect(people[0].post("/talk/messages/\(firstID)/edit", [("body", "7:30am?")], from: "/talk/messages/\(firstID)/edit").status == .seeOther)
+        let edited = people[1].get(room).bodyText
+        #expect(edited.contains("7:30am?") && edited.contains("edited"))
+        // Deleting leaves a tombstone in its place
+        #expect(people[1].post("/talk/messages/\(firstID)/delete", [], from: room).status == .forbidden)
+        #expect(people[0].post("/talk/messages/\(firstID)/delete", [], from: room).status == .seeOther)
+        let after = people[1].get(room).bodyText
+        #expect(after.contains("This message was deleted.") && !after.contains("7:30am?"))
+    }
+
+    @Test func aDirectMessageFromAStrangerWaitsInRequests() throws {
+        let site = try TestSite()
+        let people = people(site, "mina", "jun")
+        // Mina starts a conversation from Jun's profile
+        let started = people[0].post("/u/jun/talk", [], from: "/u/jun")
+        let room = try #require(started.headers["Location"]?.split(separator: "#").first.map(String.init))
+        #expect(send(people[0], room, "Hi Jun, are you joining Saturday?").status == .seeOther)
+        // Jun does not know her: it is a request, not in his inbox
+        #expect(!people[1].get("/talk").bodyText.contains("Are you joining"))
+        let requests = people[1].get("/talk?requests=1").bodyText
+        #expect(requests.contains("Mina") && requests.contains("Hi Jun"))
+        #expect(people[1].get(room).bodyText.contains("Accept"))
+        #expect(people[1].post(room + "/accept", [], from: room).status == .seeOther)
+        #expect(send(people[1], room, "Yes!").status == .seeOther)
+        #expect(people[0].get("/talk").bodyText.contains("Jun: Yes!"))
+    }
+
+    @Test func nobodyReachesAMemberWhoSaidSoOrWhoBlockedThem() throws {
+        let site = try TestSite()
+        let people = people(site, "mina", "jun", "ara")
+        #expect(people[1].post("/settings/talk", [("who", "nobody")], from: "/settings").status == .seeOther)
+        #expect(people[0].post("/u/jun/talk", [], from: "/u/jun").status == .forbidden)
+        // A conversation that was open closes when one blocks the other
+        let started = people[0].post("/u/ara/talk", [], from: "/u/ara")
+        let room = try #require(started.headers["Location"]?.split(separator: "#").first.map(String.init))
+        send(people[0], room, "Hi Ara")
+        people[2].post(room + "/accept", [], from: room)
+        people[2].post("/u/mina/block", [], from: "/u/mina")
+        #expect(send(people[0], room, "Hello?").status == .forbidden)
+        #expect(send(people[2], room, "Bye").status == .forbidden)
+        #expect(people[0].post("/u/ara/talk", [], from: "/u/ara").status == .forbidden)
+        #expect(people[0].post("/settings/talk", [("who", "everyone!")], from: "/settings").status == .badRequest)
+    }
+
+    @Test func aGroupIsStartedByUsernamesAndCanBeLeftAndMuted() throws {
+        let site = try TestSite()
+        let people = people(site, "mina", "jun", "ara")
+        #expect(people[0].post("/talk/new", [("usernames", "@jun, ara nobody"), ("name", "Marathon")], from: "/talk/new").bodyText.contains("no member @nobody"))
+        let made = people[0].post("/talk/new", [("usernames", "@jun, ara"), ("name", "Marathon")], from: "/talk/new")
+        let room = try #require(made.headers["Location"]?.split(separator: "#").first.map(String.init))
+        #expect(people[0].get(room).bodyText.contains("<h1>Marathon</h1>"))
+        // Muted: left out of the header's count
+        people[1].post(room + "/accept", [], from: room)
+        people[1].post(room + "/mute", [("for", "day")], from: room)
+        send(people[0], room, "Long run Sunday")
+        #expect(!people[1].get("/").bodyText.contains(#"data-live="talk-unread""#))
+        #expect(people[1].get(room).bodyText.contains("Muted until"))
+        #expect(people[1].post(room + "/mute", [("for", "forever-and-ever")], from: room).status == .badRequest)
+        // Leaving a group takes it out of the inbox
+        #expect(people[2].post(room + "/leave", [], from: room).status == .seeOther)
+        #expect(people[2].get(room).status == .notFound)
+    }
+
+    @Test func staffAddTopicRoomsForTheWholeCrewAndArchiveThem() throws {
+        let site = try TestSite()
+        let people = people(site, "mina", "jun")
+        _ = try crewRoom(site, people, name: "Trail Crew")
+        #expect(people[1].post("/crews/trail-crew/rooms", [("name", "장비 나눔")], from: "/crews/trail-crew").status == .forbidden)
+        let made = people[0].post("/crews/trail-crew/rooms", [("name", "장비 나눔")], from: "/crews/trail-crew")
+        let room = try #require(made.headers["Location"])
+        #expect(send(people[1], room, "Selling my old vest").status == .seeOther)
+        #expect(people[0].post(room + "/archive", [], from: room).status == .seeOther)
+        #expect(send(people[1], room, "Still there?").status == .notFound)
+        #expect(people[1].get(room).bodyText.contains("archived"))
+    }
+
+    @Test func aLongWaitOpensAtTheFirstUnreadMessage() throws {
+        let site = try TestSite()
+        let people = people(site, "mina", "jun")
+        let room = try crewRoom(site, people)
+        let roomID = try #require(Int64(room.split(separator: "/").last ?? ""))
+        let minaID = try #require(try site.database.accounts.user(username: "mina")?.id)
+        let juns = try #require(try site.database.accounts.user(username: "jun")?.id)
+        for index in 1...40 {
+            _ = try site.database.talk.send(Message(roomID: roomID, authorID: minaID, body: "old \(index)", bodyHTML: "<p>old \(index)</p>", createdAt: Date()))
+        }
+        // Jun read them all, then 70 more came
+        let page = people[1].get(room).bodyText
+        #expect(page.contains("<p>old 40</p>") && !page.contains("Older messages"))
+        for index in 1...70 {
+            _ = try site.database.talk.send(Message(roomID: roomID, authorID: minaID, body: "new \(index)", bodyHTML: "<p>new \(index)</p>", createdAt: Date()))
+        }
+        let opened = people[1].get(room).bodyText
+        #expect(opened.contains("<p>new 1</p>") && !opened.contains("<p>old 40</p>") && opened.contains("Newer messages") && opened.contains("Older messages"))
+        #expect(try site.database.talk.unreadCount(userID: juns) == 20)
+    }
+}
