@@ -1,6 +1,12 @@
-// Live updates on pages that work without them: new messages in a meetup's talk or a crew's
-// guestbook, the notification bell, a meetup's places. Everything arrives as text and goes
-// into the page as text. Without this script, or if the stream fails, the page stays as it is.
+// Live updates on pages that work without them: new messages in a room, a meetup's talk or a
+// crew's guestbook, the notification bell, the messages waiting, a meetup's places. Everything
+// arrives as text and goes into the page as text. Without this script, or if the stream
+// fails, the page stays as it is.
+//
+// One stream per tab, and only while the page is shown: it is closed when the page is left
+// (`pagehide`) and opened again if the browser brings the page back from its back/forward
+// cache (`pageshow`), from the last message it had. A browser allows six connections per
+// host over HTTP/1.1, and a stream left open in every cached page would use them up.
 (function () {
   'use strict';
   if (!window.EventSource || !window.fetch || !window.URLSearchParams) return;
@@ -9,7 +15,10 @@
   if (!url) return;
   var thread = holder.querySelector('[data-live="thread"]');
   var newestFirst = thread && thread.getAttribute('data-live-order') === 'newest-first';
+  var inRoom = holder.classList.contains('talk-room');
   var shown = {};
+  var lastID = null;
+  var source = null;
 
   function data(event) {
     try {
@@ -20,16 +29,19 @@
     }
   }
   function text(value) { return typeof value === 'string' ? value : ''; }
+  function count(value) { return typeof value === 'number' && value > 0 ? Math.floor(value) : 0; }
   function element(name, className, content) {
     var node = document.createElement(name);
     if (className) node.className = className;
     if (content) node.textContent = content;
     return node;
   }
+  function remember(event) {
+    if (/^[0-9]{1,19}$/.test(event.lastEventId || '')) lastID = event.lastEventId;
+  }
 
-  var source = new EventSource(url);
-
-  source.addEventListener('message', function (event) {
+  function onMessage(event) {
+    remember(event);
     var message = data(event);
     if (!message || !thread || shown[message.id]) return;
     shown[message.id] = true;
@@ -39,36 +51,54 @@
     var time = element('time', 'muted small', text(message.when));
     time.dateTime = text(message.iso);
     time.title = text(message.exact);
-    var head = element('div', 'comment-head');
+    var head = element('div', inRoom ? 'message-head' : 'comment-head');
     head.appendChild(author);
     head.appendChild(document.createTextNode(' '));
     head.appendChild(time);
     var body = element('div', 'prose');
     body.appendChild(element('p', 'live-text', text(message.text)));
-    var item = element('li', 'comment');
+    var item = element('li', inRoom ? 'message' : 'comment');
+    if (typeof message.id === 'number') item.id = 'message-' + message.id;
     item.appendChild(head);
     item.appendChild(body);
     // Someone reading at the bottom follows the thread; anyone else stays where they are.
     var atBottom = window.innerHeight + window.scrollY >= document.documentElement.scrollHeight - 48;
     if (newestFirst) thread.insertBefore(item, thread.firstChild); else thread.appendChild(item);
     if (atBottom && !newestFirst) item.scrollIntoView({ block: 'nearest' });
-  });
+  }
 
-  source.addEventListener('bell', function (event) {
+  // A count beside a link ("3", "99+"), gone at zero.
+  function badge(link, number, className, live) {
+    if (!link) return;
+    var bubble = link.querySelector('.' + className);
+    if (number > 0) {
+      if (!bubble) {
+        bubble = link.appendChild(element('span', className));
+        if (live) bubble.setAttribute('data-live', live);
+      }
+      bubble.textContent = number > 99 ? '99+' : String(number);
+    } else if (bubble) {
+      bubble.parentNode.removeChild(bubble);
+    }
+  }
+
+  function onBell(event) {
+    remember(event);
     var bell = data(event), link = document.querySelector('a.bell');
     if (!bell || !link) return;
-    var count = typeof bell.count === 'number' && bell.count > 0 ? Math.floor(bell.count) : 0;
     if (text(bell.label)) link.setAttribute('aria-label', text(bell.label));
-    var bubble = link.querySelector('.bubble');
-    if (count > 0) {
-      if (!bubble) bubble = link.appendChild(element('span', 'bubble'));
-      bubble.textContent = count > 99 ? '99+' : String(count);
-    } else if (bubble) {
-      link.removeChild(bubble);
-    }
-  });
+    badge(link, count(bell.count), 'bubble');
+  }
 
-  source.addEventListener('meetup', function (event) {
+  function onTalk(event) {
+    remember(event);
+    var waiting = data(event);
+    if (!waiting) return;
+    badge(document.querySelector('a.talk-link'), count(waiting.count), 'count-badge', 'talk-unread');
+  }
+
+  function onMeetup(event) {
+    remember(event);
     var state = data(event);
     if (!state) return;
     var going = document.querySelector('[data-live="going"]');
@@ -76,14 +106,33 @@
     var version = holder.getAttribute('data-live-version');
     var notice = holder.querySelector('[data-live="changed"]');
     if (notice && version && text(state.version) && state.version !== version) notice.hidden = false;
-  });
+  }
+
+  function open() {
+    if (source) return;
+    // Back from the cache: from the last message this page had, not from the newest.
+    var address = lastID ? url + (url.indexOf('?') >= 0 ? '&' : '?') + 'after=' + lastID : url;
+    source = new EventSource(address);
+    source.addEventListener('message', onMessage);
+    source.addEventListener('bell', onBell);
+    source.addEventListener('talk', onTalk);
+    source.addEventListener('meetup', onMeetup);
+  }
+  function close() {
+    if (!source) return;
+    source.close();
+    source = null;
+  }
+  window.addEventListener('pagehide', close);
+  window.addEventListener('pageshow', function (event) { if (event.persisted) open(); });
+  open();
 
   // The talk form posts without leaving the page; the message comes back through the stream.
   // Any answer but a success (an error page, a lost connection) sends the form the usual way.
-  var form = holder.querySelector('form[data-live="talk-form"]');
+  var form = holder.querySelector('form[data-live="talk-form"]') || document.querySelector('form[data-live="talk-form"]');
   if (form) {
     form.addEventListener('submit', function (event) {
-      if (source.readyState !== EventSource.OPEN) return;
+      if (!source || source.readyState !== EventSource.OPEN) return;
       event.preventDefault();
       var button = form.querySelector('button[type="submit"]');
       var area = form.querySelector('textarea');
@@ -93,6 +142,10 @@
           if (!response.ok || !response.redirected) throw new Error('not posted');
           if (area) { area.value = ''; area.focus(); }
           if (button) button.disabled = false;
+          var reply = form.querySelector('input[name="reply_to"]');
+          if (reply) reply.parentNode.removeChild(reply);
+          var replying = form.querySelector('.replying');
+          if (replying) replying.parentNode.removeChild(replying);
         })
         .catch(function () { form.submit(); });
     });

@@ -22,6 +22,7 @@ enum Targets {
         "record-numbers": WebTargets.recordNumbers,
         "image": WebTargets.image,
         "markdown": WebTargets.markdown,
+        "message": WebTargets.message,
         "route": WebTargets.route,
         "map-query": WebTargets.mapQuery,
         "local-path": WebTargets.localPath,

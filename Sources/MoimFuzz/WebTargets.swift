@@ -60,6 +60,20 @@ enum WebTargets {
         guard document.tags.allSatisfy(References.isTag) else { violated("an invalid tag extracted") }
     }
 
+    /// A chat message as a form sends it, and its text rendered in the chat style: an accepted
+    /// text fits the schema, and what it becomes holds no heading, image or script.
+    static func message(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let form = try? URLEncodedForm(parsing: Array(bytes)) else { return }
+        let message = MessageForm(form)
+        if let id = message.replyToID, id <= 0 { violated("a reply to a message that cannot exist") }
+        guard case .success(let body) = message.validate() else { return }
+        guard !body.isEmpty, body.unicodeScalars.count <= Message.maximumLength, !body.hasControlCharacters else { violated("an unfit message accepted") }
+        let html = MarkdownRenderer.render(body, style: .message) { $0 }.html.lowercased()
+        if html.contains("<h1") || html.contains("<h2") || html.contains("<img") || html.contains("<script") || html.contains("href=\"javascript:") {
+            violated("a heading, an image or a script in a chat message")
+        }
+    }
+
     /// Route drawing from any stored bytes (rows written before checks existed).
     static func route(_ bytes: UnsafeBufferPointer<UInt8>) {
         let track = GPXTrack(encoded: Data(bytes))

@@ -23,6 +23,8 @@ struct CrewPageView: PageView {
     let report: ReportFormView
     /// The viewer's role in the crew.
     let roleLabel: String?
+    /// The crew's rooms, for its members.
+    let talk: CrewTalkView?
     // The tab shown; the others stay nil.
     var aboutTab: CrewAboutTab?
     var membersTab: CrewMembersTab?
@@ -30,6 +32,21 @@ struct CrewPageView: PageView {
     var postsTab: CrewPostsTab?
     var ledgerTab: CrewLedgerTab?
     var retrosTab: CrewRetrosTab?
+}
+
+/// A crew's own room and its topic rooms, and for staff the form that adds one.
+struct CrewTalkView {
+    let roomURL: String
+    let rooms: [CrewRoomLink]
+    var hasRooms: Bool { !rooms.isEmpty }
+    let canAddRoom: Bool
+    let addURL: String
+}
+
+struct CrewRoomLink {
+    let name: String
+    let url: String
+    let archived: Bool
 }
 
 struct CrewTabMarks {
@@ -185,7 +202,18 @@ extension App {
             asksApproval: crew.joinPolicy == .approval,
             inviteCode: role?.isStaff == true ? crew.inviteCode : nil,
             report: reportForm(.crew, try crew.storedID, context),
-            roleLabel: role.map { localizer.text($0.textKey, context.language) })
+            roleLabel: role.map { localizer.text($0.textKey, context.language) },
+            talk: role?.isMember == true ? try crewTalk(crew, isStaff: role?.isStaff == true) : nil)
+    }
+
+    private func crewTalk(_ crew: Crew, isStaff: Bool) throws -> CrewTalkView? {
+        guard let room = try database.talk.crewRoom(crewID: crew.storedID) else { return nil }
+        return CrewTalkView(
+            roomURL: Paths.talkRoom(try room.storedID),
+            rooms: try database.talk.topicRooms(crewID: crew.storedID).map {
+                CrewRoomLink(name: $0.name ?? "", url: Paths.talkRoom($0.id ?? 0), archived: $0.archivedAt != nil)
+            },
+            canAddRoom: isStaff, addURL: Paths.crew(crew.slug) + "/rooms")
     }
 
     func renderCrew(_ view: CrewPageView, _ crew: Crew, _ context: RequestContext, status: HTTPStatus = .ok) -> HTTPResponse {

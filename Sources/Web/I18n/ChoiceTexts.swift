@@ -297,6 +297,17 @@ extension MailSettings.Digest {
     }
 }
 
+extension WhoMayStart {
+    var textKey: TextKey {
+        switch self {
+        case .anyone: .talk.who.anyone
+        case .following: .talk.who.following
+        case .crewmates: .talk.who.crewmates
+        case .nobody: .talk.who.nobody
+        }
+    }
+}
+
 extension MailSettings.List {
     /// The question before unsubscribing, and the answer after.
     func unsubscribeKey(done: Bool) -> TextKey {

@@ -25,6 +25,8 @@ struct SettingsView: PageView {
     /// An account made through a provider has no password until it sets one.
     let hasPassword: Bool
     let workplace: WorkplaceSettingsView
+    /// Who may start a conversation with the member.
+    let whoMayStart: [Choice]
 }
 
 extension App {
@@ -48,7 +50,11 @@ extension App {
             meetupNotices: mail.meetupNotices,
             providers: try providerLinks(user),
             hasPassword: !user.passwordHash.isEmpty,
-            workplace: try workplaceSettings(user, address: workEmail, next: context.request.query["for"] ?? context.form["next"], language))
+            workplace: try workplaceSettings(user, address: workEmail, next: context.request.query["for"] ?? context.form["next"], language),
+            whoMayStart: try {
+                let rule = try database.talk.whoMayStart(userID: user.storedID)
+                return WhoMayStart.allCases.map { Choice(value: $0.rawValue, label: localizer.text($0.textKey, language), selected: $0 == rule) }
+            }())
         return page(view, context, title: localizer.text(.settings.title, language), status: errors.isEmpty ? .ok : .unprocessableContent)
     }
 }
