@@ -63,10 +63,14 @@ extension CrewStore {
         }
     }
 
-    /// The newest comments first, with their authors.
-    public func crewComments(crewID: Int64, limit: Int = 100) throws -> [(comment: CrewComment, author: User)] {
+    /// The newest comments first, with their authors; none by anyone the viewer blocks or is
+    /// blocked by.
+    public func crewComments(crewID: Int64, viewerID: Int64? = nil, limit: Int = 100) throws -> [(comment: CrewComment, author: User)] {
         try database.read { db in
-            let comments = try db.records(CrewComment.self, "SELECT \(CrewComment.selection.bare) FROM crewComments WHERE crewID = ? ORDER BY id DESC LIMIT ?", [crewID, limit])
+            let comments = try db.records(CrewComment.self, """
+                SELECT \(CrewComment.selection.bare) FROM crewComments
+                WHERE crewID = ?1 AND \(AppDatabase.unblocked(viewer: "?3", "authorID")) ORDER BY id DESC LIMIT ?2
+                """, [crewID, limit, viewerID])
             let authors = try db.records(User.self, ids: Set(comments.map(\.authorID))).reduce(into: [Int64: User]()) { $0[$1.id ?? 0] = $1 }
             return comments.compactMap { comment in authors[comment.authorID].map { (comment, $0) } }
         }

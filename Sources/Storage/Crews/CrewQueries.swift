@@ -84,11 +84,17 @@ extension CrewStore {
     // MARK: - Joining and leaving
 
     /// Joins by the crew's policy: a member at once (open, or invite with the right code) or a
-    /// pending request that notifies the staff (approval). Returns the new role.
+    /// pending request that notifies the staff (approval). Returns the new role. Refused
+    /// (`forbidden`) while the crew's owner and the member block each other either way.
     public func joinCrew(id: Int64, userID: Int64, inviteCode: String?, now: Date = Date()) throws -> CrewRole {
         try database.write { db in
             guard let crew = try db.record(Crew.self, id: id) else { throw StorageError.notFound }
             if try database.crewRole(db, crewID: id, userID: userID) != nil { throw StorageError.duplicate }
+            // Not into the crew of someone who blocks them, or whom they block.
+            if let owner = try db.value("SELECT userID FROM crewMembers WHERE crewID = ? AND role = 'owner'", [id], as: Int64.self),
+               try database.isBlocked(db, owner, userID) {
+                throw StorageError.forbidden
+            }
             switch crew.joinPolicy {
             case .approval:
                 try db.execute("INSERT INTO crewMembers (crewID, userID, role, joinedAt) VALUES (?, ?, 'pending', ?)", [id, userID, now])

@@ -81,15 +81,16 @@ extension FeedStore {
     /// Members whose username starts with `query`, or whose display name contains it: the
     /// member of that very username or display name first, then the others by username.
     /// Found through `nameKeys`, of which the first `SearchText.keysRead` in order are read.
-    public func searchUsers(_ query: String, limit: Int = 10) throws -> [User] {
+    public func searchUsers(_ query: String, viewerID: Int64? = nil, limit: Int = 10) throws -> [User] {
         let search = SearchText(query)
         guard !search.isEmpty else { return [] }
         let range = search.keyRange
         return try database.readRows { db in
             try db.fetchAll("""
                 SELECT \(User.selection.bare) FROM users WHERE id IN (\(AppDatabase.namedIDs(kind: "user")))
+                AND \(AppDatabase.unblocked(viewer: "?5", "users.id"))
                 ORDER BY (username = ?3 OR lower(displayName) = ?3) DESC, username LIMIT ?4
-                """, [range.lower, range.upper, search.asciiLowercased, limit]) { try User(row: $0, startingAt: 0) }
+                """, [range.lower, range.upper, search.asciiLowercased, limit, viewerID]) { try User(row: $0, startingAt: 0) }
         }
     }
 

@@ -156,14 +156,15 @@ extension MeetupStore {
         }
     }
 
-    /// The talk thread, oldest first, for the host and accepted participants; 403 for others.
+    /// The talk thread, oldest first, for the host and accepted participants (403 for others),
+    /// without the messages of anyone the viewer blocks or is blocked by.
     public func talk(meetupID: Int64, viewerID: Int64) throws -> [(author: User, bodyHTML: String, createdAt: Date)] {
         try database.read { db in
             guard try database.canTalk(db, meetupID: meetupID, userID: viewerID) else { throw StorageError.forbidden }
             return try db.fetchAll("""
                 SELECT \(User.selection.qualified), t.bodyHTML AS talkHTML, t.createdAt AS talkAt FROM meetupTalk t JOIN users ON users.id = t.authorID
-                WHERE t.meetupID = ? ORDER BY t.id
-                """, [meetupID]) { row in
+                WHERE t.meetupID = ?1 AND \(AppDatabase.unblocked(viewer: "?2", "t.authorID")) ORDER BY t.id
+                """, [meetupID, viewerID]) { row in
                 (try User(row: row, startingAt: 0), try row.decode("talkHTML"), try row.decode("talkAt"))
             }
         }

@@ -259,6 +259,12 @@ extension AppDatabase {
         return try db.value(sql, [id], as: String.self)
     }
 
+    /// A condition: no block either way between the member bound to `viewer` (a placeholder,
+    /// `?5`) and the member in `column`. True for a viewer bound as NULL (signed out).
+    static func unblocked(viewer: String, _ column: String) -> String {
+        "NOT EXISTS (SELECT 1 FROM blocks WHERE (blockerID = \(viewer) AND blockedID = \(column)) OR (blockerID = \(column) AND blockedID = \(viewer)))"
+    }
+
     func isBlocked(_ db: SQLConnection, _ a: Int64, _ b: Int64) throws -> Bool {
         try db.value("""
             SELECT EXISTS (SELECT 1 FROM blocks WHERE (blockerID = ?1 AND blockedID = ?2) OR (blockerID = ?2 AND blockedID = ?1))

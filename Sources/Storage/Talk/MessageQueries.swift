@@ -74,17 +74,19 @@ extension TalkStore {
     // MARK: - Reads
 
     /// Up to `limit` messages of the room before the message `before` (the newest without),
-    /// oldest first, with their authors and what they reply to.
-    public func messages(roomID: Int64, before: Int64? = nil, limit: Int = 50) throws -> [MessageItem] {
+    /// oldest first, with their authors and what they reply to; none by anyone `viewerID`
+    /// blocks or is blocked by.
+    public func messages(roomID: Int64, before: Int64? = nil, viewerID: Int64? = nil, limit: Int = 50) throws -> [MessageItem] {
         try database.readRows { db in
-            try items(db, where: "messages.roomID = ? AND messages.id < ? ORDER BY messages.id DESC", [roomID, before ?? Int64.max], limit: limit).reversed()
+            try items(db, where: "messages.roomID = ?1 AND messages.id < ?2", orderedBy: "messages.id DESC", [roomID, before ?? Int64.max],
+                      viewerID: viewerID, limit: limit).reversed()
         }
     }
 
     /// Up to `limit` messages of the room after the message `after`, oldest first.
-    public func messages(roomID: Int64, after: Int64, limit: Int = 50) throws -> [MessageItem] {
+    public func messages(roomID: Int64, after: Int64, viewerID: Int64? = nil, limit: Int = 50) throws -> [MessageItem] {
         try database.readRows { db in
-            try items(db, where: "messages.roomID = ? AND messages.id > ? ORDER BY messages.id", [roomID, after], limit: limit)
+            try items(db, where: "messages.roomID = ?1 AND messages.id > ?2", orderedBy: "messages.id", [roomID, after], viewerID: viewerID, limit: limit)
         }
     }
 
@@ -92,14 +94,15 @@ extension TalkStore {
         try database.readRows { db in try db.record(Message.self, id: id) }
     }
 
-    private func items(_ db: SQLConnection, where condition: String, _ arguments: [(any SQLBindable)?], limit: Int) throws -> [MessageItem] {
+    private func items(_ db: SQLConnection, where condition: String, orderedBy order: String, _ arguments: [(any SQLBindable)?],
+                       viewerID: Int64?, limit: Int) throws -> [MessageItem] {
         try db.fetchAll("""
             SELECT \(Message.selection.qualified), \(Author.selection.qualified), quoted.id AS quoteID, quotedAuthor.displayName AS quoteAuthor, quoted.body AS quoteBody
             FROM messages JOIN users ON users.id = messages.authorID
             LEFT JOIN messages quoted ON quoted.id = messages.replyToID
             LEFT JOIN users quotedAuthor ON quotedAuthor.id = quoted.authorID
-            WHERE \(condition) LIMIT ?
-            """, arguments + [limit]) { row in
+            WHERE \(condition) AND \(AppDatabase.unblocked(viewer: "?3", "messages.authorID")) ORDER BY \(order) LIMIT ?4
+            """, arguments + [viewerID, limit]) { row in
             let quoteID: Int64? = try row.decode("quoteID")
             return MessageItem(
                 message: try Message(row: row, startingAt: 0), author: try Author(row: row, startingAt: Message.selection.count),

@@ -121,7 +121,7 @@ extension App {
     /// `GET /crews/:slug`: about the crew, and its comment thread.
     func crewShow(_ context: RequestContext) throws -> HTTPResponse {
         let crew = try crew(context)
-        let comments = try database.crews.crewComments(crewID: crew.storedID)
+        let comments = try database.crews.crewComments(crewID: crew.storedID, viewerID: context.user?.id)
         let role = try viewerRole(crew, context)
         var view = try crewPage(crew, tab: .about, role: role, context)
         var upcoming = MeetupFilter()

@@ -33,7 +33,7 @@ extension App {
             view.posts = try database.feed.searchPosts(query, viewerID: context.user?.id).map { match in
                 postCard(match.item, context, excerptHTML: Self.markedExcerpt(match.excerpt))
             }
-            view.users = try database.feed.searchUsers(query.hasPrefix("@") ? String(query.dropFirst()) : query).map(UserView.init)
+            view.users = try database.feed.searchUsers(query.hasPrefix("@") ? String(query.dropFirst()) : query, viewerID: context.user?.id).map(UserView.init)
             view.tags = try database.feed.searchTags(tagQuery).map {
                 TagCountView(tag: $0.tag, url: Paths.tag($0.tag), count: localizer.number($0.posts, language))
             }

@@ -44,7 +44,7 @@ extension App {
             func group(_ title: TextKey, _ options: [SuggestionOption]) {
                 if !options.isEmpty { groups.append(SuggestionGroup(name: localizer.text(title, language), options: options)) }
             }
-            group(.search.people, try database.feed.searchUsers(name, limit: 4).map { user in
+            group(.search.people, try database.feed.searchUsers(name, viewerID: context.user?.id, limit: 4).map { user in
                 SuggestionOption(url: Paths.profile(user.username), mark: UserView(user).initial, label: user.displayName, detail: "@" + user.username)
             })
             group(.search.crews, try database.crews.crewsNamed(name, limit: 3).map { crew in

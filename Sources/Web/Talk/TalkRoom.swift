@@ -24,18 +24,18 @@ extension App {
         var messages: [MessageItem]
         var hasOlder = false, hasNewer = false
         if let after {
-            messages = try database.talk.messages(roomID: roomID, after: after, limit: pageSize + 1)
+            messages = try database.talk.messages(roomID: roomID, after: after, viewerID: userID, limit: pageSize + 1)
             hasNewer = messages.count > pageSize
             messages = Array(messages.prefix(pageSize))
             hasOlder = true
         } else if before == nil, membership.unread > pageSize {
             // A long wait opens at the first unread message, with the older ones a link away.
-            messages = try database.talk.messages(roomID: roomID, after: membership.lastReadID, limit: pageSize + 1)
+            messages = try database.talk.messages(roomID: roomID, after: membership.lastReadID, viewerID: userID, limit: pageSize + 1)
             hasNewer = messages.count > pageSize
             messages = Array(messages.prefix(pageSize))
             hasOlder = membership.lastReadID > 0
         } else {
-            messages = try database.talk.messages(roomID: roomID, before: before, limit: pageSize + 1)
+            messages = try database.talk.messages(roomID: roomID, before: before, viewerID: userID, limit: pageSize + 1)
             hasOlder = messages.count > pageSize
             messages = Array(messages.suffix(pageSize))
             hasNewer = before != nil
