@@ -38,6 +38,7 @@ extension Serve {
         web.secureCookies = secureCookies
         web.timeZone = zone
         web.baseURL = baseURL.flatMap(PublicURL.init)
+        web.siteName = siteName
         web.mail = try mailConfiguration()
         let metrics = Metrics()
         web.metrics = metrics

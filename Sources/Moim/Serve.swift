@@ -46,6 +46,9 @@ struct Serve: ParsableCommand {
     @Option(name: .customLong("base-url"), help: "The address people reach the site at, e.g. https://run.example.org, for calendar files and feeds (env MOIM_BASE_URL; default: the request's Host).")
     var baseURLFlag: String?
 
+    @Option(name: .customLong("site-name"), help: "The site's name as people read it, e.g. on a phone's lock screen (env MOIM_SITE_NAME; default: Moim).")
+    var siteName: String = Environment.value("MOIM_SITE_NAME") ?? "Moim"
+
     @Option(name: .customLong("smtp-url"), help: "The mail server, smtp://user:pass@host:587 (STARTTLS when offered) or smtps://…:465 (env MOIM_SMTP_URL; default: no mail). Needs --base-url.")
     var smtpURLFlag: String?
 

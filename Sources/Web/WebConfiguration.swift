@@ -21,6 +21,8 @@ public struct WebConfiguration: Sendable {
     public var timeZone = TimeZone.current
     /// Where people reach the site; nil: absolute links follow the request's `Host`.
     public var baseURL: PublicURL?
+    /// What the site calls itself where a person reads it alone, as a push's title ("한강러너스").
+    public var siteName = "Moim"
     /// Distinct reporters after which content is hidden until staff review it.
     public var autoHideThreshold = 3
     public var newAccountLimits = NewAccountLimits()

@@ -46,15 +46,18 @@ extension App {
         let language = mailLanguage(user)
         if let id = delivery.talkID {
             guard let news = try? database.push.talkNews(id: id, for: delivery.userID) else { return nil }
-            let body = news.author.displayName + ": " + news.body.clipped(180)
-            return message(title: news.meetupTitle, body: body, url: Paths.meetup(news.meetupID) + "#talk",
+            // Who and where, then what: "Minji · Dawn 10K: see you at gate 2".
+            let body = news.author.displayName + " · " + news.meetupTitle + ": " + news.body.clipped(180)
+            return message(title: configuration.siteName, body: body, url: Paths.meetup(news.meetupID) + "#talk",
                            ttl: 3_600, urgency: .normal, topic: "talk-\(news.meetupID)")
         }
         guard let id = delivery.notificationID, let item = try? database.push.notificationItem(id: id, userID: delivery.userID) else { return nil }
         let line = describe([item], language)
         let kind = PushKind(item.notification.kind)
         let urgent: Set<PushKind> = [.decisions, .moved, .waitlist, .confirm]
-        return message(title: siteName, body: line.sentence + (line.preview.map { "\n" + $0 } ?? ""), url: line.url,
+        // The second line says what it is about: the comment, or the meetup.
+        let about = line.preview ?? item.meetupTitle
+        return message(title: configuration.siteName, body: line.sentence + (about.map { "\n" + $0 } ?? ""), url: line.url,
                        ttl: urgent.contains(kind) ? 86_400 : 6 * 3_600, urgency: urgent.contains(kind) ? .high : .low, topic: nil)
     }
 

@@ -92,8 +92,10 @@ import TestSupport
         let messages = try payloads()
         let accepted = try #require(messages.first { ($0["url"] as? String) == meetup })
         #expect((accepted["body"] as? String)?.contains("accepted") == true && accepted["urgency"] as? String == "high")
+        // The site's name as the title, never its host; the meetup named in the body
+        #expect(accepted["title"] as? String == "Moim" && (accepted["body"] as? String)?.contains("Dawn 10K") == true)
         let talk = try #require(messages.first { $0["topic"] is String })
-        #expect(talk["title"] as? String == "Dawn 10K" && (talk["body"] as? String)?.hasSuffix(": Gate 2 at 6:30 — 🏃") == true)
+        #expect(talk["title"] as? String == "Moim" && (talk["body"] as? String)?.hasSuffix(" · Dawn 10K: Gate 2 at 6:30 — 🏃") == true)
         #expect((talk["topic"] as? String)?.hasPrefix("talk-") == true && talk["urgency"] as? String == "normal")
         #expect(try site.app.runPush().delivered == 0, "sent once")
         #expect(mina.get("/settings/notifications").bodyText.contains("last used"))
