@@ -36,6 +36,7 @@ enum Paths {
     static func crewMembers(_ slug: String) -> String { crew(slug) + "/members" }
     static func crewLedger(_ slug: String) -> String { crew(slug) + "/ledger" }
     static func crewPay(_ slug: String) -> String { crew(slug) + "/pay" }
+    static func crewNotice(_ slug: String, _ id: Int64) -> String { crew(slug) + "/notices/\(id)" }
     static func payment(_ publicID: String) -> String { "/payments/" + publicID }
     static func paymentWindow(_ publicID: String) -> String { payment(publicID) + "/pay" }
     static func paymentReturn(_ publicID: String) -> String { payment(publicID) + "/return" }

@@ -83,6 +83,9 @@ enum Routes {
         }
 
         router.post("/crews/:slug/rooms", app.page(app.crewRoomCreate))
+        router.post("/crews/:slug/notices", app.page(app.crewNoticeCreate))
+        router.get("/crews/:slug/notices/:id", app.page(app.crewNoticeReaders))
+        router.post("/crews/:slug/notices/:id/unpin", app.page(app.crewNoticeUnpin))
 
         // MARK: - Talk
         router.get(Paths.talk, app.page(app.talkInbox))

@@ -10,6 +10,8 @@ public struct Notification: Codable, Sendable, Equatable, StoredRecord {
         case meetupConfirm, meetupUnconfirmed
         /// The lottery's result: a place, or a place on the waitlist (`detail`: its number).
         case meetupLotteryWon, meetupLotteryLost
+        /// A crew's staff posted a notice (`detail`: the start of its text).
+        case crewNotice
     }
 
     public var id: Int64?

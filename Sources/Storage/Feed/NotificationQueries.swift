@@ -42,7 +42,8 @@ extension AppDatabase {
         return notifications.compactMap { notification in
             actors[notification.actorID].map {
                 NotificationItem(notification: notification, actor: $0, crew: notification.crewID.flatMap { crews[$0] },
-                                 preview: notification.commentID.map { comments[$0] } ?? notification.postID.flatMap { posts[$0] },
+                                 preview: notification.kind == .crewNotice ? notification.detail
+                                     : notification.commentID.map { comments[$0] } ?? notification.postID.flatMap { posts[$0] },
                                  meetupTitle: notification.meetupID.flatMap { meetups[$0] })
             }
         }

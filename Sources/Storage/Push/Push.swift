@@ -19,6 +19,8 @@ public enum PushKind: String, Sendable, CaseIterable {
     case follows
     /// Applications to your meetups and requests to your crews, for their hosts and staff.
     case requests
+    /// Notices from your crews' staff.
+    case notices
 
     /// The kind a notification is pushed as.
     public init(_ kind: Notification.Kind) {
@@ -30,6 +32,7 @@ public enum PushKind: String, Sendable, CaseIterable {
         case .comment, .reply, .mention: self = .replies
         case .follow: self = .follows
         case .crewRequest, .meetupApplied: self = .requests
+        case .crewNotice: self = .notices
         }
     }
 }

@@ -28,9 +28,12 @@ enum NotificationsSchema {
             """
     }
 
-    /// The table made anew for `kinds` and the columns of `new`, keeping what `old` had.
-    static func rebuild(_ t: SchemaDialect, from old: Shape, to new: Shape, kinds: [String]) -> String {
-        t.rebuild("notifications", create: create(t, new, kinds: kinds), copied: columns(old), indexes: [index])
+    /// The table made anew for `kinds` and the columns of `new`, keeping what `old` had, with
+    /// the indexes and the foreign keys pointing at it that later migrations added.
+    static func rebuild(_ t: SchemaDialect, from old: Shape, to new: Shape, kinds: [String], laterIndexes: [String] = [],
+                        referencedBy: [(table: String, column: String, onDelete: String)] = []) -> String {
+        t.rebuild("notifications", create: create(t, new, kinds: kinds), copied: columns(old), indexes: [index] + laterIndexes,
+                  referencedBy: referencedBy)
     }
 
     private static func columns(_ shape: Shape) -> [String] {

@@ -1,5 +1,6 @@
 /// Talk: rooms (a crew's own, its topic rooms, direct conversations and small groups), who is
-/// in each with how far they have read, and the messages.
+/// in each with how far they have read, and the messages; and a crew's notices, with who has
+/// read them (a notification of their own kind).
 ///
 /// - A crew's room and topic rooms are open to its members: triggers on `crewMembers` keep
 ///   their `roomMembers` rows (each engine's own, as the timelines' are), so that every way a
@@ -87,6 +88,28 @@ enum TalkSchema {
             whoMayStart \(t.text) NOT NULL CHECK (whoMayStart IN ('anyone', 'following', 'crewmates', 'nobody'))
         );
 
+        -- A crew's notices (공지): the newest not unpinned is shown at the top of the crew's page
+        -- and room; who has read it is kept, for staff to see who has not.
+        CREATE TABLE crewNotices (
+            id \(t.id),
+            crewID \(t.integer) NOT NULL REFERENCES crews(id) ON DELETE CASCADE,
+            authorID \(t.integer) NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+            body \(t.text) NOT NULL CHECK (length(body) BETWEEN 1 AND 2000),
+            bodyHTML \(t.text) NOT NULL,
+            createdAt \(t.date) NOT NULL,
+            unpinnedAt \(t.date)
+        );
+        CREATE INDEX crewNotices_crew ON crewNotices(crewID, id);
+        CREATE TABLE noticeReads (
+            noticeID \(t.integer) NOT NULL REFERENCES crewNotices(id) ON DELETE CASCADE,
+            userID \(t.integer) NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+            readAt \(t.date) NOT NULL,
+            PRIMARY KEY (noticeID, userID)
+        )\(t.withoutRowID);
+
+        \(NotificationsSchema.rebuild(t, from: .meetups, to: .meetups, kinds: notificationKinds, laterIndexes: [UnreadIndexesSchema.notifications],
+                                     referencedBy: [("pushQueue", "notificationID", "CASCADE")]))
+
         \(t.isPostgres ? postgresTriggers : sqliteTriggers)
 
         -- Every crew's own room, with its members, as if each had always had one.
@@ -96,6 +119,9 @@ enum TalkSchema {
             FROM rooms JOIN crewMembers ON crewMembers.crewID = rooms.crewID WHERE crewMembers.role != 'pending';
         """
     }
+
+    /// A crew's notice tells its members (`detail`: the start of its text).
+    static let notificationKinds = ReconfirmationSchema.notificationKinds + ["crewNotice"]
 
     private static let sqliteTriggers = """
         CREATE TRIGGER talk_crew_room AFTER INSERT ON crews BEGIN

@@ -25,6 +25,8 @@ struct CrewPageView: PageView {
     let roleLabel: String?
     /// The crew's rooms, for its members.
     let talk: CrewTalkView?
+    /// The pinned notice, for its members.
+    let notice: CrewNoticeView?
     // The tab shown; the others stay nil.
     var aboutTab: CrewAboutTab?
     var membersTab: CrewMembersTab?
@@ -203,7 +205,8 @@ extension App {
             inviteCode: role?.isStaff == true ? crew.inviteCode : nil,
             report: reportForm(.crew, try crew.storedID, context),
             roleLabel: role.map { localizer.text($0.textKey, context.language) },
-            talk: role?.isMember == true ? try crewTalk(crew, isStaff: role?.isStaff == true) : nil)
+            talk: role?.isMember == true ? try crewTalk(crew, isStaff: role?.isStaff == true) : nil,
+            notice: try crewNotice(crew, role: role, viewerID: context.user?.id, context.language))
     }
 
     private func crewTalk(_ crew: Crew, isStaff: Bool) throws -> CrewTalkView? {

@@ -102,7 +102,7 @@ extension App {
                 ?? notification.postID.map(Paths.post) ?? Paths.profile(item.actor.username)
         case .crewRequest:
             item.crew.map { Paths.crewMembers($0.slug) } ?? Paths.crews
-        case .crewAccepted, .crewRejected:
+        case .crewAccepted, .crewRejected, .crewNotice:
             item.crew.map { Paths.crew($0.slug) } ?? Paths.crews
         case .meetupApplied, .meetupAccepted, .meetupRejected, .meetupPromoted, .meetupChanged, .meetupConfirm, .meetupUnconfirmed,
              .meetupLotteryWon, .meetupLotteryLost:

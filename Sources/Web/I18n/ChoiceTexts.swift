@@ -203,6 +203,7 @@ extension PushKind {
         case .replies: .push.kinds.replies
         case .follows: .push.kinds.follows
         case .requests: .push.kinds.requests
+        case .notices: .push.kinds.notices
         }
     }
 }
@@ -339,6 +340,7 @@ extension Notification.Kind {
         case .meetupUnconfirmed: .notifications.meetupUnconfirmed
         case .meetupLotteryWon: .notifications.meetupLotteryWon
         case .meetupLotteryLost: .notifications.meetupLotteryLost
+        case .crewNotice: .notifications.crewNotice
         }
     }
 }

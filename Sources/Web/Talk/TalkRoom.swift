@@ -56,6 +56,9 @@ extension App {
         let view = RoomPageView(
             title: roomTitle(room, others: others, crewName: crew?.name, language),
             crew: room.kind == .topic ? crew?.name : nil, crewURL: crew.map { Paths.crew($0.slug) },
+            notice: try crew.flatMap { crew in
+                room.kind == .crew ? try crewNotice(crew, role: try database.crews.crewRole(crewID: crew.storedID, userID: userID), viewerID: userID, language) : nil
+            },
             url: url, members: members.map(UserView.init),
             messages: messages.map { messageView($0, in: room, viewerID: userID, isStaff: isStaff, firstUnread: firstUnread, now: now, language) },
             olderURL: hasOlder ? messages.first?.message.id.map { url + "?before=\($0)" } : nil,

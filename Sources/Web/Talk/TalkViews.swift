@@ -32,6 +32,8 @@ struct RoomPageView: PageView {
     let title: String
     let crew: String?
     let crewURL: String?
+    /// A crew room's pinned notice.
+    let notice: CrewNoticeView?
     let url: String
     var cancelReplyURL: String { url + "#write" }
     let members: [UserView]

@@ -63,6 +63,7 @@ struct ColumnReadsTests {
         try declares(Room.self, "rooms", database)
         try declares(RoomMembership.self, "roomMembers", database)
         try declares(Message.self, "messages", database)
+        try declares(CrewNotice.self, "crewNotices", database)
         try declares(LogEntry.self, "moderationLog", database)
         try declares(MailSettings.self, "mailSettings", database)
         try declares(OutboxMail.self, "outbox", database)
