@@ -57,7 +57,18 @@ public struct PushDelivery: Sendable {
     public var auth: [UInt8]
     public var notificationID: Int64?
     public var talkID: Int64?
+    public var messageID: Int64?
     public var attempts: Int
+}
+
+/// A room's message as a push shows it: who, where, what.
+public struct MessageNews: Sendable {
+    public var roomID: Int64
+    public var kind: Room.Kind
+    /// The crew of a crew's room, a topic room's name, a group's name.
+    public var place: String?
+    public var author: User
+    public var body: String
 }
 
 /// A talk message as a push shows it.

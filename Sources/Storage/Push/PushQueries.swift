@@ -66,12 +66,13 @@ extension PushStore {
     public func duePushes(limit: Int = 100, now: Date = Date()) throws -> [PushDelivery] {
         try database.read { db in
             try db.fetchAll("""
-                SELECT q.id, s.id AS subscriptionID, s.userID, s.endpoint, s.p256dh, s.auth, q.notificationID, q.talkID, q.attempts
+                SELECT q.id, s.id AS subscriptionID, s.userID, s.endpoint, s.p256dh, s.auth, q.notificationID, q.talkID, q.messageID, q.attempts
                 FROM pushQueue q JOIN pushSubscriptions s ON s.id = q.subscriptionID WHERE q.nextAttemptAt <= ? ORDER BY q.nextAttemptAt, q.id LIMIT ?
                 """, [now, limit]) { row in
                 PushDelivery(id: try row.decode("id"), subscriptionID: try row.decode("subscriptionID"), userID: try row.decode("userID"),
                              endpoint: try row.decode("endpoint"), p256dh: [UInt8](try row.decode("p256dh", as: Data.self)), auth: [UInt8](try row.decode("auth", as: Data.self)),
-                             notificationID: try row.decode("notificationID"), talkID: try row.decode("talkID"), attempts: try row.decode("attempts"))
+                             notificationID: try row.decode("notificationID"), talkID: try row.decode("talkID"), messageID: try row.decode("messageID"),
+                             attempts: try row.decode("attempts"))
             }
         }
     }
@@ -107,6 +108,25 @@ extension PushStore {
         }
     }
 
+    /// A room's message for a push, if the member is still in the room, it was not deleted and
+    /// neither blocks the other.
+    public func messageNews(id: Int64, for userID: Int64) throws -> MessageNews? {
+        try database.read { db in
+            guard let message = try db.record(Message.self, id: id), message.deletedAt == nil,
+                  try database.talk.membership(db, roomID: message.roomID, userID: userID) != nil,
+                  try !database.isBlocked(db, message.authorID, userID),
+                  let room = try db.record(Room.self, id: message.roomID), let author = try db.record(User.self, id: message.authorID) else { return nil }
+            let crew = try room.crewID.flatMap { try db.value("SELECT name FROM crews WHERE id = ?", [$0], as: String.self) }
+            let place: String? = switch room.kind {
+            case .crew: crew
+            case .topic: [crew, room.name].compactMap { $0 }.joined(separator: " · ")
+            case .group: room.name
+            case .direct: nil
+            }
+            return MessageNews(roomID: message.roomID, kind: room.kind, place: place, author: author, body: message.body)
+        }
+    }
+
     /// A talk message for a push, if the member still goes to its meetup.
     public func talkNews(id: Int64, for userID: Int64) throws -> TalkNews? {
         try database.read { db in
@@ -138,6 +158,21 @@ extension AppDatabase {
         try db.execute("""
             INSERT INTO pushQueue (subscriptionID, notificationID, nextAttemptAt, createdAt) SELECT id, ?, ?, ? FROM pushSubscriptions WHERE userID = ?
             """, [notificationID, now, now, userID])
+    }
+
+    /// Queues a room's message for each of its members' devices but its author's, in the
+    /// transaction that sent it: not to a member who muted the room or did not ask for talk.
+    func enqueueMessagePush(_ db: SQLConnection, roomID: Int64, messageID: Int64, authorID: Int64, now: Date) throws {
+        let members = try db.values("""
+            SELECT roomMembers.userID FROM roomMembers WHERE roomID = ? AND userID != ? AND state = 'joined'
+                AND (mutedUntil IS NULL OR mutedUntil <= ?) AND EXISTS (SELECT 1 FROM pushSubscriptions WHERE pushSubscriptions.userID = roomMembers.userID)
+            """, [roomID, authorID, now], as: Int64.self)
+        for userID in members {
+            guard try pushKinds(db, userID: userID).contains(.talk), try isReachable(db, userID: userID, now: now) else { continue }
+            try db.execute("""
+                INSERT INTO pushQueue (subscriptionID, messageID, nextAttemptAt, createdAt) SELECT id, ?, ?, ? FROM pushSubscriptions WHERE userID = ?
+                """, [messageID, now, now, userID])
+        }
     }
 
     /// Queues a talk message for everyone going to the meetup but its author.

@@ -110,6 +110,10 @@ enum TalkSchema {
         \(NotificationsSchema.rebuild(t, from: .meetups, to: .meetups, kinds: notificationKinds, laterIndexes: [UnreadIndexesSchema.notifications],
                                      referencedBy: [("pushQueue", "notificationID", "CASCADE")]))
 
+        -- A push is of a notification, a meetup's talk message or a room's message.
+        \(t.rebuild("pushQueue", create: pushQueue(t), copied: ["id", "subscriptionID", "notificationID", "talkID", "attempts", "nextAttemptAt", "createdAt"],
+                    indexes: ["CREATE INDEX pushQueue_due ON pushQueue(nextAttemptAt);", "CREATE INDEX pushQueue_subscription ON pushQueue(subscriptionID);"]))
+
         \(t.isPostgres ? postgresTriggers : sqliteTriggers)
 
         -- Every crew's own room, with its members, as if each had always had one.
@@ -117,6 +121,23 @@ enum TalkSchema {
         INSERT INTO roomMembers (roomID, userID, lastMessageAt, joinedAt)
             SELECT rooms.id, crewMembers.userID, rooms.lastMessageAt, crewMembers.joinedAt
             FROM rooms JOIN crewMembers ON crewMembers.crewID = rooms.crewID WHERE crewMembers.role != 'pending';
+        """
+    }
+
+    private static func pushQueue(_ t: SchemaDialect) -> String {
+        """
+        CREATE TABLE pushQueue (
+            id \(t.id),
+            subscriptionID \(t.integer) NOT NULL REFERENCES pushSubscriptions(id) ON DELETE CASCADE,
+            notificationID \(t.integer) REFERENCES notifications(id) ON DELETE CASCADE,
+            talkID \(t.integer) REFERENCES meetupTalk(id) ON DELETE CASCADE,
+            messageID \(t.integer) REFERENCES messages(id) ON DELETE CASCADE,
+            attempts \(t.shortInteger) NOT NULL DEFAULT 0,
+            nextAttemptAt \(t.date) NOT NULL,
+            createdAt \(t.date) NOT NULL,
+            CHECK ((CASE WHEN notificationID IS NULL THEN 0 ELSE 1 END) + (CASE WHEN talkID IS NULL THEN 0 ELSE 1 END)
+                + (CASE WHEN messageID IS NULL THEN 0 ELSE 1 END) = 1)
+        );
         """
     }
 

@@ -30,6 +30,7 @@ extension TalkStore {
                     lastReadID = CASE WHEN userID = ?3 THEN ?4 ELSE lastReadID END
                 WHERE roomID = ?2
                 """, [now, message.roomID, message.authorID, id])
+            try database.enqueueMessagePush(db, roomID: message.roomID, messageID: id, authorID: message.authorID, now: now)
             db.changed(.room(roomID: message.roomID))
             return message
         }

@@ -101,6 +101,25 @@ import TestSupport
         #expect(mina.get("/settings/notifications").bodyText.contains("last used"))
     }
 
+    @Test func aDirectMessageReachesTheLockScreenSayingWhoAndAMutedRoomStaysQuiet() throws {
+        let mina = site.browser(), jun = site.browser()
+        mina.signUp(username: "mina", displayName: "민지")
+        jun.signUp(username: "jun", displayName: "Jun")
+        try turnOn(jun, name: "Phone")
+        jun.post("/u/mina/follow", [], from: "/u/mina")  // so hers goes straight to his inbox
+        let room = try #require(mina.post("/u/jun/talk", [], from: "/u/jun").headers["Location"]?.split(separator: "#").first.map(String.init))
+        mina.post(room, [("body", "내일 7시 맞죠?")], from: room)
+        #expect(try site.app.runPush().delivered == 1)
+        let push = try #require(try payloads().last)
+        #expect(push["title"] as? String == "Moim" && push["body"] as? String == "민지: 내일 7시 맞죠?")
+        #expect(push["url"] as? String == room && push["topic"] as? String == "room-" + (room.split(separator: "/").last.map(String.init) ?? ""))
+        #expect(push["urgency"] as? String == "high")
+        // Muted for a day: nothing more
+        jun.post(room + "/mute", [("for", "day")], from: room)
+        mina.post(room, [("body", "?")], from: room)
+        #expect(try site.app.runPush().delivered == 0)
+    }
+
     @Test func aGoneDeviceIsDroppedAndUnwantedKindsAreNotPushed() throws {
         let (host, mina) = { let b = site.members("host", "mina"); return (b[0], b[1]) }()
         let device = try turnOn(mina)
