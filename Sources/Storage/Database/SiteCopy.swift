@@ -31,15 +31,16 @@ extension AppDatabase {
     /// Every table, parents before the tables that refer to them.
     static let tablesInOrder = [
         "users", "sessions", "crews", "posts", "photos", "postTags", "likes", "bookmarks", "follows", "comments", "crewMembers",
-        "duesPeriods", "payments", "crewLedger", "crewComments", "meetups", "meetupGroups", "meetupApplications", "meetupTalk", "meetupBookmarks",
-        "checkinAttempts", "notifications", "reports", "moderationLog", "warnings", "blocks", "records", "retros", "retroFeedback",
+        "duesPeriods", "payments", "crewLedger", "crewComments", "meetups", "meetupGroups", "meetupApplications", "meetupBookmarks",
+        "rooms", "roomMembers", "messages", "messagePhotos", "talkSettings", "crewNotices", "noticeReads", "checkinAttempts", "notifications", "reports", "moderationLog", "warnings", "blocks", "records", "retros", "retroFeedback",
         "mailSettings", "emailTokens", "outbox", "mailCursors", "timeline", "rateEvents", "identities", "signInAttempts", "pendingIdentities",
         "workplaceCodes", "siteKeys", "pushSubscriptions", "pushPreferences", "pushQueue", "postGrams", "nameKeys", "tagCounts",
     ]
 
     /// Tables whose triggers keep other tables or columns (timelines, mail settings,
     /// revisions, search keys): quiet during the copy, since what they keep is copied as it is.
-    fileprivate static let tablesWithTriggers = ["users", "posts", "comments", "photos", "follows", "crewMembers", "postTags", "crews", "meetups"]
+    fileprivate static let tablesWithTriggers = ["users", "posts", "comments", "photos", "follows", "crewMembers", "postTags", "crews", "meetups",
+                                                 "meetupApplications"]
 
     /// Copies this SQLite site into `target`, an empty PostgreSQL database, in one
     /// transaction: every row of every table, ids kept and identities continued after them,

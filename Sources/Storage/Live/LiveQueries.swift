@@ -74,15 +74,16 @@ extension LiveStore {
     public func talk(meetupID: Int64, after: Int64, limit: Int = 200) throws -> [LiveMessage] {
         try database.readRows { db in
             try db.fetchAll("""
-                SELECT t.id, users.username AS authorUsername, users.displayName AS authorName, t.body, t.createdAt FROM meetupTalk t JOIN users ON users.id = t.authorID
-                WHERE t.meetupID = ? AND t.id > ? ORDER BY t.id LIMIT ?
+                SELECT m.id, users.username AS authorUsername, users.displayName AS authorName, m.body, m.createdAt
+                FROM messages m JOIN rooms ON rooms.id = m.roomID JOIN users ON users.id = m.authorID
+                WHERE rooms.meetupID = ? AND m.id > ? AND m.deletedAt IS NULL ORDER BY m.id LIMIT ?
                 """, [meetupID, after, limit], LiveMessage.init(row:))
         }
     }
 
     /// The newest message of a meetup's talk (0 for none).
     public func lastTalkID(meetupID: Int64) throws -> Int64 {
-        try database.readRows { db in try db.value("SELECT max(id) FROM meetupTalk WHERE meetupID = ?", [meetupID], as: Int64.self) ?? 0 }
+        try database.readRows { db in try db.value("SELECT lastMessageID FROM rooms WHERE meetupID = ?", [meetupID], as: Int64.self) ?? 0 }
     }
 
     /// Who may read a crew's guestbook as it happens: its members.

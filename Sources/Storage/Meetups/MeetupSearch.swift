@@ -144,26 +144,24 @@ extension MeetupStore {
 
     // MARK: - Talk and bookmarks
 
-    /// Adds to a meetup's talk thread: the host and accepted participants only.
+    /// Adds to a meetup's talk (its room): the host and accepted participants only.
     public func addTalk(meetupID: Int64, authorID: Int64, body: String, bodyHTML: String, now: Date = Date()) throws {
         try database.write { db in
-            guard try database.canTalk(db, meetupID: meetupID, userID: authorID) else { throw StorageError.forbidden }
-            db.changed(.talk(meetupID: meetupID))
-            guard let talkID = try db.value("""
-                INSERT INTO meetupTalk (meetupID, authorID, body, bodyHTML, createdAt) VALUES (?, ?, ?, ?, ?) RETURNING id
-                """, [meetupID, authorID, body, bodyHTML, now], as: Int64.self) else { throw StorageError.notFound }
-            try database.enqueueTalkPush(db, meetupID: meetupID, talkID: talkID, authorID: authorID, now: now)
+            guard try database.canTalk(db, meetupID: meetupID, userID: authorID),
+                  let roomID = try db.value("SELECT id FROM rooms WHERE meetupID = ?", [meetupID], as: Int64.self) else { throw StorageError.forbidden }
+            _ = try database.talk.send(db, Message(roomID: roomID, authorID: authorID, body: body, bodyHTML: bodyHTML, createdAt: now), now: now)
         }
     }
 
-    /// The talk thread, oldest first, for the host and accepted participants (403 for others),
-    /// without the messages of anyone the viewer blocks or is blocked by.
+    /// The talk, oldest first, for the host and accepted participants (403 for others),
+    /// without the messages of anyone the viewer blocks or is blocked by, nor deleted ones.
     public func talk(meetupID: Int64, viewerID: Int64) throws -> [(author: User, bodyHTML: String, createdAt: Date)] {
         try database.read { db in
             guard try database.canTalk(db, meetupID: meetupID, userID: viewerID) else { throw StorageError.forbidden }
             return try db.fetchAll("""
-                SELECT \(User.selection.qualified), t.bodyHTML AS talkHTML, t.createdAt AS talkAt FROM meetupTalk t JOIN users ON users.id = t.authorID
-                WHERE t.meetupID = ?1 AND \(AppDatabase.unblocked(viewer: "?2", "t.authorID")) ORDER BY t.id
+                SELECT \(User.selection.qualified), m.bodyHTML AS talkHTML, m.createdAt AS talkAt
+                FROM messages m JOIN rooms ON rooms.id = m.roomID JOIN users ON users.id = m.authorID
+                WHERE rooms.meetupID = ?1 AND m.deletedAt IS NULL AND \(AppDatabase.unblocked(viewer: "?2", "m.authorID")) ORDER BY m.id
                 """, [meetupID, viewerID]) { row in
                 (try User(row: row, startingAt: 0), try row.decode("talkHTML"), try row.decode("talkAt"))
             }
@@ -171,7 +169,11 @@ extension MeetupStore {
     }
 
     public func talkCount(meetupID: Int64) throws -> Int {
-        try database.readRows { db in try db.value("SELECT count(*) FROM meetupTalk WHERE meetupID = ?", [meetupID], as: Int.self) ?? 0 }
+        try database.readRows { db in
+            try db.value("""
+                SELECT count(*) FROM messages JOIN rooms ON rooms.id = messages.roomID WHERE rooms.meetupID = ? AND messages.deletedAt IS NULL
+                """, [meetupID], as: Int.self) ?? 0
+        }
     }
 
     public func canTalk(meetupID: Int64, userID: Int64) throws -> Bool {

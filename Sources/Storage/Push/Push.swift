@@ -56,7 +56,6 @@ public struct PushDelivery: Sendable {
     public var p256dh: [UInt8]
     public var auth: [UInt8]
     public var notificationID: Int64?
-    public var talkID: Int64?
     public var messageID: Int64?
     public var attempts: Int
 }
@@ -71,10 +70,3 @@ public struct MessageNews: Sendable {
     public var body: String
 }
 
-/// A talk message as a push shows it.
-public struct TalkNews: Sendable {
-    public var meetupID: Int64
-    public var meetupTitle: String
-    public var author: User
-    public var body: String
-}

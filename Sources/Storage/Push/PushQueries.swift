@@ -66,12 +66,12 @@ extension PushStore {
     public func duePushes(limit: Int = 100, now: Date = Date()) throws -> [PushDelivery] {
         try database.read { db in
             try db.fetchAll("""
-                SELECT q.id, s.id AS subscriptionID, s.userID, s.endpoint, s.p256dh, s.auth, q.notificationID, q.talkID, q.messageID, q.attempts
+                SELECT q.id, s.id AS subscriptionID, s.userID, s.endpoint, s.p256dh, s.auth, q.notificationID, q.messageID, q.attempts
                 FROM pushQueue q JOIN pushSubscriptions s ON s.id = q.subscriptionID WHERE q.nextAttemptAt <= ? ORDER BY q.nextAttemptAt, q.id LIMIT ?
                 """, [now, limit]) { row in
                 PushDelivery(id: try row.decode("id"), subscriptionID: try row.decode("subscriptionID"), userID: try row.decode("userID"),
                              endpoint: try row.decode("endpoint"), p256dh: [UInt8](try row.decode("p256dh", as: Data.self)), auth: [UInt8](try row.decode("auth", as: Data.self)),
-                             notificationID: try row.decode("notificationID"), talkID: try row.decode("talkID"), messageID: try row.decode("messageID"),
+                             notificationID: try row.decode("notificationID"), messageID: try row.decode("messageID"),
                              attempts: try row.decode("attempts"))
             }
         }
@@ -117,25 +117,15 @@ extension PushStore {
                   try !database.isBlocked(db, message.authorID, userID),
                   let room = try db.record(Room.self, id: message.roomID), let author = try db.record(User.self, id: message.authorID) else { return nil }
             let crew = try room.crewID.flatMap { try db.value("SELECT name FROM crews WHERE id = ?", [$0], as: String.self) }
+            let meetup = try room.meetupID.flatMap { try db.value("SELECT title FROM meetups WHERE id = ?", [$0], as: String.self) }
             let place: String? = switch room.kind {
             case .crew: crew
             case .topic: [crew, room.name].compactMap { $0 }.joined(separator: " · ")
+            case .meetup: meetup
             case .group: room.name
             case .direct: nil
             }
             return MessageNews(roomID: message.roomID, kind: room.kind, place: place, author: author, body: message.body)
-        }
-    }
-
-    /// A talk message for a push, if the member still goes to its meetup.
-    public func talkNews(id: Int64, for userID: Int64) throws -> TalkNews? {
-        try database.read { db in
-            guard let (meetupID, authorID, body) = try db.fetchOne("SELECT meetupID, authorID, body FROM meetupTalk WHERE id = ?", [id], {
-                (try $0.decode("meetupID", as: Int64.self), try $0.decode("authorID", as: Int64.self), try $0.decode("body", as: String.self))
-            }), try database.canTalk(db, meetupID: meetupID, userID: userID),
-                let author = try db.record(User.self, id: authorID),
-                let title = try db.value("SELECT title FROM meetups WHERE id = ?", [meetupID], as: String.self) else { return nil }
-            return TalkNews(meetupID: meetupID, meetupTitle: title, author: author, body: body)
         }
     }
 }
@@ -172,19 +162,6 @@ extension AppDatabase {
             try db.execute("""
                 INSERT INTO pushQueue (subscriptionID, messageID, nextAttemptAt, createdAt) SELECT id, ?, ?, ? FROM pushSubscriptions WHERE userID = ?
                 """, [messageID, now, now, userID])
-        }
-    }
-
-    /// Queues a talk message for everyone going to the meetup but its author.
-    func enqueueTalkPush(_ db: SQLConnection, meetupID: Int64, talkID: Int64, authorID: Int64, now: Date) throws {
-        let going = try db.values("""
-            SELECT hostID FROM meetups WHERE id = ?1 UNION SELECT userID FROM meetupApplications WHERE meetupID = ?1 AND status = 'accepted'
-            """, [meetupID], as: Int64.self)
-        for userID in going where userID != authorID {
-            guard try hasDevice(db, userID: userID), try pushKinds(db, userID: userID).contains(.talk), try isReachable(db, userID: userID, now: now) else { continue }
-            try db.execute("""
-                INSERT INTO pushQueue (subscriptionID, talkID, nextAttemptAt, createdAt) SELECT id, ?, ?, ? FROM pushSubscriptions WHERE userID = ?
-                """, [talkID, now, now, userID])
         }
     }
 

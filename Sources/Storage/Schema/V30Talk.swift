@@ -1,10 +1,13 @@
-/// Talk: rooms (a crew's own, its topic rooms, direct conversations and small groups), who is
-/// in each with how far they have read, and the messages; and a crew's notices, with who has
-/// read them (a notification of their own kind).
+/// Talk: rooms (a crew's own, its topic rooms, a meetup's talk, direct conversations and small
+/// groups), who is in each with how far they have read, and the messages; and a crew's
+/// notices, with who has read them (a notification of their own kind).
 ///
 /// - A crew's room and topic rooms are open to its members: triggers on `crewMembers` keep
 ///   their `roomMembers` rows (each engine's own, as the timelines' are), so that every way a
 ///   member joins or leaves (joining, being accepted, paying, leaving, being removed) does.
+/// - A meetup's talk is a room of its own for its host and those accepted, kept the same way
+///   by triggers on `meetups` and `meetupApplications`; `meetupTalk`'s messages move into it
+///   with their ids (a push of one still waiting is dropped), and the table goes.
 /// - A direct conversation is one per pair of members (`directKey`, the two ids in order).
 /// - Each member's row keeps the room's last message time, so the inbox is one index range
 ///   newest first, and their unread count, kept by the write that sends a message.
@@ -15,8 +18,9 @@ enum TalkSchema {
         """
         CREATE TABLE rooms (
             id \(t.id),
-            kind \(t.text) NOT NULL CHECK (kind IN ('crew', 'topic', 'direct', 'group')),
+            kind \(t.text) NOT NULL CHECK (kind IN ('crew', 'topic', 'meetup', 'direct', 'group')),
             crewID \(t.integer) REFERENCES crews(id) ON DELETE CASCADE,
+            meetupID \(t.integer) UNIQUE REFERENCES meetups(id) ON DELETE CASCADE,
             name \(t.text) CHECK (name IS NULL OR length(name) BETWEEN 1 AND 40),
             directKey \(t.text) UNIQUE CHECK (directKey IS NULL OR length(directKey) <= 41),
             createdBy \(t.integer) REFERENCES users(id) ON DELETE SET NULL,
@@ -25,9 +29,10 @@ enum TalkSchema {
             lastMessageID \(t.integer) NOT NULL DEFAULT 0,
             lastMessageAt \(t.date) NOT NULL,
             CHECK ((kind IN ('crew', 'topic')) = (crewID IS NOT NULL)),
+            CHECK ((kind = 'meetup') = (meetupID IS NOT NULL)),
             CHECK ((kind = 'direct') = (directKey IS NOT NULL)),
             CHECK (kind != 'topic' OR name IS NOT NULL),
-            CHECK (kind NOT IN ('crew', 'direct') OR name IS NULL)
+            CHECK (kind NOT IN ('crew', 'meetup', 'direct') OR name IS NULL)
         );
         -- One room of its own per crew; its topic rooms beside it.
         CREATE UNIQUE INDEX rooms_crew ON rooms(crewID) WHERE kind = 'crew';
@@ -110,8 +115,9 @@ enum TalkSchema {
         \(NotificationsSchema.rebuild(t, from: .meetups, to: .meetups, kinds: notificationKinds, laterIndexes: [UnreadIndexesSchema.notifications],
                                      referencedBy: [("pushQueue", "notificationID", "CASCADE")]))
 
-        -- A push is of a notification, a meetup's talk message or a room's message.
-        \(t.rebuild("pushQueue", create: pushQueue(t), copied: ["id", "subscriptionID", "notificationID", "talkID", "attempts", "nextAttemptAt", "createdAt"],
+        -- A push is of a notification or of a room's message.
+        DELETE FROM pushQueue WHERE talkID IS NOT NULL;
+        \(t.rebuild("pushQueue", create: pushQueue(t), copied: ["id", "subscriptionID", "notificationID", "attempts", "nextAttemptAt", "createdAt"],
                     indexes: ["CREATE INDEX pushQueue_due ON pushQueue(nextAttemptAt);", "CREATE INDEX pushQueue_subscription ON pushQueue(subscriptionID);"]))
 
         \(t.isPostgres ? postgresTriggers : sqliteTriggers)
@@ -121,6 +127,24 @@ enum TalkSchema {
         INSERT INTO roomMembers (roomID, userID, lastMessageAt, joinedAt)
             SELECT rooms.id, crewMembers.userID, rooms.lastMessageAt, crewMembers.joinedAt
             FROM rooms JOIN crewMembers ON crewMembers.crewID = rooms.crewID WHERE crewMembers.role != 'pending';
+
+        -- Every meetup's talk as a room: its host and those accepted, its messages with their ids,
+        -- read by all (nothing counts as unread from before rooms).
+        INSERT INTO rooms (kind, meetupID, createdAt, lastMessageAt) SELECT 'meetup', id, createdAt, createdAt FROM meetups;
+        INSERT INTO messages (id, roomID, authorID, body, bodyHTML, createdAt)
+            SELECT meetupTalk.id, rooms.id, meetupTalk.authorID, meetupTalk.body, meetupTalk.bodyHTML, meetupTalk.createdAt
+            FROM meetupTalk JOIN rooms ON rooms.meetupID = meetupTalk.meetupID ORDER BY meetupTalk.id;
+        \(t.isPostgres ? "SELECT setval(pg_get_serial_sequence('messages', 'id'), (SELECT coalesce(max(id), 0) + 1 FROM messages), false);" : "")
+        UPDATE rooms SET lastMessageID = coalesce((SELECT max(id) FROM messages WHERE messages.roomID = rooms.id), 0) WHERE kind = 'meetup';
+        UPDATE rooms SET lastMessageAt = (SELECT createdAt FROM messages WHERE messages.id = rooms.lastMessageID) WHERE kind = 'meetup' AND lastMessageID > 0;
+        INSERT INTO roomMembers (roomID, userID, lastReadID, lastMessageAt, joinedAt)
+            SELECT rooms.id, meetups.hostID, rooms.lastMessageID, rooms.lastMessageAt, meetups.createdAt
+            FROM rooms JOIN meetups ON meetups.id = rooms.meetupID;
+        INSERT INTO roomMembers (roomID, userID, lastReadID, lastMessageAt, joinedAt)
+            SELECT rooms.id, meetupApplications.userID, rooms.lastMessageID, rooms.lastMessageAt, meetupApplications.queuedAt
+            FROM rooms JOIN meetupApplications ON meetupApplications.meetupID = rooms.meetupID WHERE meetupApplications.status = 'accepted'
+            ON CONFLICT DO NOTHING;
+        DROP TABLE meetupTalk;
         """
     }
 
@@ -130,13 +154,11 @@ enum TalkSchema {
             id \(t.id),
             subscriptionID \(t.integer) NOT NULL REFERENCES pushSubscriptions(id) ON DELETE CASCADE,
             notificationID \(t.integer) REFERENCES notifications(id) ON DELETE CASCADE,
-            talkID \(t.integer) REFERENCES meetupTalk(id) ON DELETE CASCADE,
             messageID \(t.integer) REFERENCES messages(id) ON DELETE CASCADE,
             attempts \(t.shortInteger) NOT NULL DEFAULT 0,
             nextAttemptAt \(t.date) NOT NULL,
             createdAt \(t.date) NOT NULL,
-            CHECK ((CASE WHEN notificationID IS NULL THEN 0 ELSE 1 END) + (CASE WHEN talkID IS NULL THEN 0 ELSE 1 END)
-                + (CASE WHEN messageID IS NULL THEN 0 ELSE 1 END) = 1)
+            CHECK ((notificationID IS NULL) != (messageID IS NULL))
         );
         """
     }
@@ -159,6 +181,29 @@ enum TalkSchema {
         END;
         CREATE TRIGGER talk_crew_leave AFTER DELETE ON crewMembers BEGIN
             DELETE FROM roomMembers WHERE userID = old.userID AND roomID IN (SELECT id FROM rooms WHERE crewID = old.crewID);
+        END;
+
+        CREATE TRIGGER talk_meetup_room AFTER INSERT ON meetups BEGIN
+            INSERT INTO rooms (kind, meetupID, createdAt, lastMessageAt) VALUES ('meetup', new.id, new.createdAt, new.createdAt);
+            INSERT INTO roomMembers (roomID, userID, lastMessageAt, joinedAt) SELECT id, new.hostID, new.createdAt, new.createdAt FROM rooms WHERE meetupID = new.id;
+        END;
+        CREATE TRIGGER talk_meetup_accept AFTER INSERT ON meetupApplications WHEN new.status = 'accepted' BEGIN
+            INSERT OR IGNORE INTO roomMembers (roomID, userID, lastMessageAt, joinedAt)
+                SELECT id, new.userID, lastMessageAt, new.queuedAt FROM rooms WHERE meetupID = new.meetupID;
+        END;
+        CREATE TRIGGER talk_meetup_promote AFTER UPDATE OF status ON meetupApplications
+        WHEN new.status = 'accepted' AND old.status != 'accepted' BEGIN
+            INSERT OR IGNORE INTO roomMembers (roomID, userID, lastMessageAt, joinedAt)
+                SELECT id, new.userID, lastMessageAt, new.queuedAt FROM rooms WHERE meetupID = new.meetupID;
+        END;
+        CREATE TRIGGER talk_meetup_demote AFTER UPDATE OF status ON meetupApplications
+        WHEN old.status = 'accepted' AND new.status != 'accepted' BEGIN
+            DELETE FROM roomMembers WHERE userID = old.userID AND roomID IN (
+                SELECT id FROM rooms WHERE meetupID = old.meetupID) AND old.userID NOT IN (SELECT hostID FROM meetups WHERE id = old.meetupID);
+        END;
+        CREATE TRIGGER talk_meetup_withdraw AFTER DELETE ON meetupApplications WHEN old.status = 'accepted' BEGIN
+            DELETE FROM roomMembers WHERE userID = old.userID AND roomID IN (
+                SELECT id FROM rooms WHERE meetupID = old.meetupID) AND old.userID NOT IN (SELECT hostID FROM meetups WHERE id = old.meetupID);
         END;
         """
 
@@ -188,5 +233,36 @@ enum TalkSchema {
             RETURN NULL;
         END $$;
         CREATE TRIGGER talk_crew_leave AFTER DELETE ON crewMembers FOR EACH ROW EXECUTE FUNCTION talk_crew_leave();
+
+        CREATE FUNCTION talk_meetup_room() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            INSERT INTO rooms (kind, meetupID, createdAt, lastMessageAt) VALUES ('meetup', NEW.id, NEW.createdAt, NEW.createdAt);
+            INSERT INTO roomMembers (roomID, userID, lastMessageAt, joinedAt) SELECT id, NEW.hostID, NEW.createdAt, NEW.createdAt FROM rooms WHERE meetupID = NEW.id;
+            RETURN NULL;
+        END $$;
+        CREATE TRIGGER talk_meetup_room AFTER INSERT ON meetups FOR EACH ROW EXECUTE FUNCTION talk_meetup_room();
+
+        CREATE FUNCTION talk_meetup_accept() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            INSERT INTO roomMembers (roomID, userID, lastMessageAt, joinedAt)
+                SELECT id, NEW.userID, lastMessageAt, NEW.queuedAt FROM rooms WHERE meetupID = NEW.meetupID
+            ON CONFLICT DO NOTHING;
+            RETURN NULL;
+        END $$;
+        CREATE TRIGGER talk_meetup_accept AFTER INSERT ON meetupApplications
+            FOR EACH ROW WHEN (NEW.status = 'accepted') EXECUTE FUNCTION talk_meetup_accept();
+        CREATE TRIGGER talk_meetup_promote AFTER UPDATE OF status ON meetupApplications
+            FOR EACH ROW WHEN (NEW.status = 'accepted' AND OLD.status != 'accepted') EXECUTE FUNCTION talk_meetup_accept();
+
+        CREATE FUNCTION talk_meetup_withdraw() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            DELETE FROM roomMembers WHERE userID = OLD.userID AND roomID IN (SELECT id FROM rooms WHERE meetupID = OLD.meetupID)
+                AND OLD.userID NOT IN (SELECT hostID FROM meetups WHERE id = OLD.meetupID);
+            RETURN NULL;
+        END $$;
+        CREATE TRIGGER talk_meetup_demote AFTER UPDATE OF status ON meetupApplications
+            FOR EACH ROW WHEN (OLD.status = 'accepted' AND NEW.status != 'accepted') EXECUTE FUNCTION talk_meetup_withdraw();
+        CREATE TRIGGER talk_meetup_withdraw AFTER DELETE ON meetupApplications
+            FOR EACH ROW WHEN (OLD.status = 'accepted') EXECUTE FUNCTION talk_meetup_withdraw();
         """
 }

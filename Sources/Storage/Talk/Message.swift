@@ -105,6 +105,8 @@ public struct InboxEntry: Sendable, Equatable {
     /// The crew of a crew or topic room.
     public var crewName: String?
     public var crewSlug: String?
+    /// The meetup of a meetup's talk.
+    public var meetupTitle: String?
     /// A direct conversation's other member, or the first others of a group.
     public var others: [String]
     /// The newest message's author and text (empty when deleted), if there is one.

@@ -7,33 +7,38 @@ extension TalkStore {
     /// member, read up to here for its author. Only a joined member of a room that is not
     /// archived may send; in a direct conversation, not while either blocks the other.
     public func send(_ message: Message, now: Date = Date()) throws -> Message {
-        try database.write { db in
-            guard let room = try db.record(Room.self, id: message.roomID), room.archivedAt == nil,
-                  let membership = try membership(db, roomID: message.roomID, userID: message.authorID) else { throw StorageError.notFound }
-            guard membership.state == .joined else { throw StorageError.forbidden }
-            if room.kind == .direct,
-               let other = try db.value("SELECT userID FROM roomMembers WHERE roomID = ? AND userID != ?", [message.roomID, message.authorID], as: Int64.self),
-               try database.isBlocked(db, message.authorID, other) {
-                throw StorageError.forbidden
-            }
-            if let replyTo = message.replyToID {
-                guard try db.value("SELECT roomID FROM messages WHERE id = ?", [replyTo], as: Int64.self) == message.roomID else { throw StorageError.notFound }
-            }
-            var message = message
-            message.createdAt = now
-            message.id = try db.insert(message)
-            let id = try message.storedID
-            try db.execute("UPDATE rooms SET lastMessageID = ?, lastMessageAt = ? WHERE id = ?", [id, now, message.roomID])
-            try db.execute("""
-                UPDATE roomMembers SET lastMessageAt = ?1,
-                    unread = CASE WHEN userID = ?3 THEN 0 ELSE unread + 1 END,
-                    lastReadID = CASE WHEN userID = ?3 THEN ?4 ELSE lastReadID END
-                WHERE roomID = ?2
-                """, [now, message.roomID, message.authorID, id])
-            try database.enqueueMessagePush(db, roomID: message.roomID, messageID: id, authorID: message.authorID, now: now)
-            db.changed(.room(roomID: message.roomID))
-            return message
+        try database.write { db in try send(db, message, now: now) }
+    }
+
+    /// `send` inside a write of the caller's (a meetup's talk, checked first).
+    func send(_ db: SQLConnection, _ message: Message, now: Date) throws -> Message {
+        guard let room = try db.record(Room.self, id: message.roomID), room.archivedAt == nil,
+              let membership = try membership(db, roomID: message.roomID, userID: message.authorID) else { throw StorageError.notFound }
+        guard membership.state == .joined else { throw StorageError.forbidden }
+        if room.kind == .direct,
+           let other = try db.value("SELECT userID FROM roomMembers WHERE roomID = ? AND userID != ?", [message.roomID, message.authorID], as: Int64.self),
+           try database.isBlocked(db, message.authorID, other) {
+            throw StorageError.forbidden
         }
+        if let replyTo = message.replyToID {
+            guard try db.value("SELECT roomID FROM messages WHERE id = ?", [replyTo], as: Int64.self) == message.roomID else { throw StorageError.notFound }
+        }
+        var message = message
+        message.createdAt = now
+        message.id = try db.insert(message)
+        let id = try message.storedID
+        try db.execute("UPDATE rooms SET lastMessageID = ?, lastMessageAt = ? WHERE id = ?", [id, now, message.roomID])
+        try db.execute("""
+            UPDATE roomMembers SET lastMessageAt = ?1,
+                unread = CASE WHEN userID = ?3 THEN 0 ELSE unread + 1 END,
+                lastReadID = CASE WHEN userID = ?3 THEN ?4 ELSE lastReadID END
+            WHERE roomID = ?2
+            """, [now, message.roomID, message.authorID, id])
+        try database.enqueueMessagePush(db, roomID: message.roomID, messageID: id, authorID: message.authorID, now: now)
+        db.changed(.room(roomID: message.roomID))
+        // A meetup's page follows its talk.
+        if let meetupID = room.meetupID { db.changed(.talk(meetupID: meetupID)) }
+        return message
     }
 
     /// Changes the text of one's own message within `Message.editWindow`.

@@ -4,12 +4,14 @@ import Foundation
 /// two members, or a small group.
 public struct Room: Sendable, Equatable, StoredRecord {
     public enum Kind: String, Sendable, CaseIterable {
-        case crew, topic, direct, group
+        case crew, topic, meetup, direct, group
     }
 
     public var id: Int64?
     public var kind: Kind
     public var crewID: Int64?
+    /// A meetup's talk: its host and those accepted.
+    public var meetupID: Int64?
     /// A topic room's name ("정모"), or a group's if it was given one.
     public var name: String?
     /// A direct conversation's two member ids, lower first (`3:17`): one per pair.
@@ -25,6 +27,8 @@ public struct Room: Sendable, Equatable, StoredRecord {
 
     /// Staff of the crew run it: they add and archive topic rooms and delete messages.
     public var isCrews: Bool { kind == .crew || kind == .topic }
+    /// Who is in it follows something else (a crew's members, a meetup's accepted): it is not left here.
+    public var isKept: Bool { isCrews || kind == .meetup }
 
     /// Groups hold at most this many members, their starter included.
     public static let groupLimit = 20
@@ -35,7 +39,7 @@ public struct Room: Sendable, Equatable, StoredRecord {
 extension Room: SQLRecord {
     /// The columns `init(row:)` reads, in its order (queries select `selection`).
     enum Columns: Int, SQLColumn {
-        case id, kind, crewID, name, directKey, createdBy, createdAt, archivedAt, lastMessageID, lastMessageAt
+        case id, kind, crewID, meetupID, name, directKey, createdBy, createdAt, archivedAt, lastMessageID, lastMessageAt
     }
 
     static let selection = SQLSelection(Columns.self, table: "rooms")
@@ -45,6 +49,7 @@ extension Room: SQLRecord {
         id = try column(.id)
         kind = try column(.kind)
         crewID = try column(.crewID)
+        meetupID = try column(.meetupID)
         name = try column(.name)
         directKey = try column(.directKey)
         createdBy = try column(.createdBy)
@@ -59,6 +64,7 @@ extension Room: SQLRecord {
         case .id: id
         case .kind: kind.rawValue
         case .crewID: crewID
+        case .meetupID: meetupID
         case .name: name
         case .directKey: directKey
         case .createdBy: createdBy

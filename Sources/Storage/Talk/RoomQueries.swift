@@ -100,7 +100,7 @@ extension TalkStore {
     /// Leaves a group or turns down a request; a crew's rooms are left by leaving the crew.
     public func leave(roomID: Int64, userID: Int64) throws {
         try database.write { db in
-            guard let room = try db.record(Room.self, id: roomID), !room.isCrews,
+            guard let room = try db.record(Room.self, id: roomID), !room.isKept,
                   try db.execute("DELETE FROM roomMembers WHERE roomID = ? AND userID = ?", [roomID, userID]) == 1
             else { throw StorageError.notFound }
             db.changed(.room(roomID: roomID))
@@ -153,6 +153,11 @@ extension TalkStore {
         }
     }
 
+    /// A meetup's talk.
+    public func meetupRoom(meetupID: Int64) throws -> Room? {
+        try database.readRows { db in try db.record(Room.self, "SELECT \(Room.selection.bare) FROM rooms WHERE meetupID = ?", [meetupID]) }
+    }
+
     /// A crew's own room.
     public func crewRoom(crewID: Int64) throws -> Room? {
         try database.readRows { db in try db.record(Room.self, "SELECT \(Room.selection.bare) FROM rooms WHERE crewID = ? AND kind = 'crew'", [crewID]) }
@@ -182,6 +187,7 @@ extension TalkStore {
         try database.readRows { db in
             try db.fetchAll("""
                 SELECT \(Room.selection.qualified), \(RoomMembership.selection.qualified), crews.name AS crewName, crews.slug AS crewSlug,
+                    meetups.title AS meetupTitle,
                     lastAuthor.displayName AS lastAuthor, last.body AS lastBody,
                     (SELECT \(db.joinedTexts("displayName", separator: "\u{1F}", orderedBy: "displayName"))
                      FROM (SELECT users.displayName FROM roomMembers others JOIN users ON users.id = others.userID
@@ -189,6 +195,7 @@ extension TalkStore {
                            ORDER BY users.displayName LIMIT 3) AS firstOthers) AS others
                 FROM roomMembers JOIN rooms ON rooms.id = roomMembers.roomID
                 LEFT JOIN crews ON crews.id = rooms.crewID
+                LEFT JOIN meetups ON meetups.id = rooms.meetupID
                 LEFT JOIN messages last ON last.id = rooms.lastMessageID
                 LEFT JOIN users lastAuthor ON lastAuthor.id = last.authorID
                 WHERE roomMembers.userID = ?1 AND roomMembers.state = ?2 AND roomMembers.lastMessageAt < ?3
@@ -197,7 +204,7 @@ extension TalkStore {
                 let others: String? = try row.decode("others")
                 return InboxEntry(
                     room: try Room(row: row, startingAt: 0), membership: try RoomMembership(row: row, startingAt: Room.selection.count),
-                    crewName: try row.decode("crewName"), crewSlug: try row.decode("crewSlug"),
+                    crewName: try row.decode("crewName"), crewSlug: try row.decode("crewSlug"), meetupTitle: try row.decode("meetupTitle"),
                     others: others.map { $0.split(separator: "\u{1F}").map(String.init) } ?? [],
                     lastAuthor: try row.decode("lastAuthor"), lastBody: try row.decode("lastBody"))
             }
@@ -246,6 +253,7 @@ extension Room {
     init(kind: Kind, crewID: Int64? = nil, name: String? = nil, directKey: String? = nil, createdBy: Int64, createdAt: Date, lastMessageAt: Date) {
         self.kind = kind
         self.crewID = crewID
+        self.meetupID = nil
         self.name = name
         self.directKey = directKey
         self.createdBy = createdBy

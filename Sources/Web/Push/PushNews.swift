@@ -44,13 +44,6 @@ extension App {
             return nil
         }
         let language = mailLanguage(user)
-        if let id = delivery.talkID {
-            guard let news = try? database.push.talkNews(id: id, for: delivery.userID) else { return nil }
-            // Who and where, then what: "Minji · Dawn 10K: see you at gate 2".
-            let body = news.author.displayName + " · " + news.meetupTitle + ": " + news.body.clipped(180)
-            return message(title: configuration.siteName, body: body, url: Paths.meetup(news.meetupID) + "#talk",
-                           ttl: 3_600, urgency: .normal, topic: "talk-\(news.meetupID)")
-        }
         if let id = delivery.messageID {
             guard let news = try? database.push.messageNews(id: id, for: delivery.userID) else { return nil }
             // Who and where, then what: "민지 · 한강러너스: 내일 7시 맞죠?"; a newer message of the

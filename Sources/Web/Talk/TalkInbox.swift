@@ -31,7 +31,8 @@ extension App {
             return author + ": " + text
         }
         return InboxEntryView(
-            url: Paths.talkRoom(entry.room.id ?? 0), title: roomTitle(entry.room, others: entry.others, crewName: entry.crewName, language),
+            url: Paths.talkRoom(entry.room.id ?? 0),
+            title: roomTitle(entry.room, others: entry.others, crewName: entry.crewName, meetupTitle: entry.meetupTitle, language),
             crew: entry.crewName, preview: preview, when: localizer.moment(entry.room.lastMessageAt, language, now: now),
             unread: entry.membership.unread > 0 ? (entry.membership.unread > 99 ? "99+" : String(entry.membership.unread)) : nil,
             muted: entry.membership.isMuted(at: now))
@@ -39,10 +40,11 @@ extension App {
 
     /// A room's name as a member sees it: the crew's room by the crew's name, a topic by its
     /// own, a conversation by the others in it.
-    func roomTitle(_ room: Room, others: [String], crewName: String? = nil, _ language: Language) -> String {
+    func roomTitle(_ room: Room, others: [String], crewName: String? = nil, meetupTitle: String? = nil, _ language: Language) -> String {
         switch room.kind {
         case .crew: crewName ?? localizer.text(.talk.crew_room, language)
         case .topic: room.name ?? ""
+        case .meetup: meetupTitle ?? ""
         case .direct: others.first ?? localizer.text(.talk.deleted_member, language)
         case .group: room.name ?? (others.isEmpty ? localizer.text(.talk.group, language) : others.joined(separator: ", "))
         }

@@ -46,6 +46,7 @@ extension App {
 
         let members = try database.talk.members(roomID: roomID)
         let crew = try room.crewID.flatMap { try database.crews.crew(id: $0) }
+        let meetup = try room.meetupID.flatMap { try database.meetups.meetup(id: $0) }
         let others = members.filter { $0.id != userID }.map(\.displayName)
         let isStaff = try room.isCrews && room.crewID.map { try database.crews.crewRole(crewID: $0, userID: userID)?.isStaff == true } == true
         let firstUnread = messages.first { ($0.message.id ?? 0) > membership.lastReadID && $0.message.authorID != userID }?.message.id
@@ -54,8 +55,9 @@ extension App {
         let replyAuthor = replyTo.flatMap { quoted in members.first { $0.id == quoted.authorID }?.displayName }
         let url = Paths.talkRoom(roomID)
         let view = RoomPageView(
-            title: roomTitle(room, others: others, crewName: crew?.name, language),
-            crew: room.kind == .topic ? crew?.name : nil, crewURL: crew.map { Paths.crew($0.slug) },
+            title: roomTitle(room, others: others, crewName: crew?.name, meetupTitle: meetup?.title, language),
+            belongsTo: room.kind == .topic ? crew?.name : meetup.map { _ in localizer.text(.talk.meetup_page, language) },
+            belongsToURL: room.kind == .topic ? crew.map { Paths.crew($0.slug) } : meetup.map { Paths.meetup($0.id ?? 0) },
             notice: try crew.flatMap { crew in
                 room.kind == .crew ? try crewNotice(crew, role: try database.crews.crewRole(crewID: crew.storedID, userID: userID), viewerID: userID, language) : nil
             },
@@ -92,10 +94,12 @@ extension App {
             deleteURL: !deleted && (message.authorID == viewerID || (room.isCrews && isStaff)) ? Paths.talkMessage(id) + "/delete" : nil)
     }
 
-    /// The room `:id` names and the member's place in it; 404 for anyone not in it.
+    /// The room `:id` names and the member's place in it; 404 for anyone not in it (and for a
+    /// meetup's talk while staff keep the meetup hidden, but for its host).
     func memberRoom(_ context: RequestContext, userID: Int64) throws -> (Room, RoomMembership) {
         guard let id = context.request.parameters["id"].flatMap({ Checked.id($0) }),
               let found = try database.talk.room(id: id, for: userID) else { throw HTTPError(.notFound) }
+        if let meetupID = found.room.meetupID, try !database.meetups.canTalk(meetupID: meetupID, userID: userID) { throw HTTPError(.notFound) }
         return found
     }
 

@@ -30,8 +30,9 @@ struct InboxEntryView {
 struct RoomPageView: PageView {
     static let template = "talk-room"
     let title: String
-    let crew: String?
-    let crewURL: String?
+    /// What the room belongs to, linked: a topic room's crew, a meetup's talk's meetup.
+    let belongsTo: String?
+    let belongsToURL: String?
     /// A crew room's pinned notice.
     let notice: CrewNoticeView?
     let url: String

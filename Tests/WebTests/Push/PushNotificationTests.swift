@@ -96,7 +96,7 @@ import TestSupport
         #expect(accepted["title"] as? String == "Moim" && (accepted["body"] as? String)?.contains("Dawn 10K") == true)
         let talk = try #require(messages.first { $0["topic"] is String })
         #expect(talk["title"] as? String == "Moim" && (talk["body"] as? String)?.hasSuffix(" · Dawn 10K: Gate 2 at 6:30 — 🏃") == true)
-        #expect((talk["topic"] as? String)?.hasPrefix("talk-") == true && talk["urgency"] as? String == "normal")
+        #expect((talk["topic"] as? String)?.hasPrefix("room-") == true && talk["urgency"] as? String == "normal")
         #expect(try site.app.runPush().delivered == 0, "sent once")
         #expect(mina.get("/settings/notifications").bodyText.contains("last used"))
     }

@@ -202,4 +202,33 @@ import Testing
         #expect(opened.contains("<p>new 1</p>") && !opened.contains("<p>old 40</p>") && opened.contains("Newer messages") && opened.contains("Older messages"))
         #expect(try site.database.talk.unreadCount(userID: juns) == 20)
     }
+
+    @Test func aMeetupsTalkIsARoomOfThoseGoingWithTheSameCounts() throws {
+        let site = try TestSite()
+        let people = people(site, "hostess", "mina", "jun")
+        let start = Date().addingTimeInterval(3 * 86_400)
+        let url = try #require(people[0].post("/meetups", [
+            ("title", "Dawn 10K"), ("starts_at", LocalDateTime.text(start, .current)), ("duration", "60"), ("place_name", "Yeouido Park"),
+            ("time_slot", "afterWork"), ("pace", "average"), ("style", "run"), ("capacity", "1"), ("signup_mode", "firstCome"), ("gender_rule", "any"),
+        ], from: "/meetups/new").headers["Location"])
+        people[1].post(url + "/apply", [], from: url)  // the one place
+        people[2].post(url + "/apply", [], from: url)  // the waitlist
+        // The host writes on the meetup's page: it is the meetup's room, in Mina's inbox by its title
+        people[0].post(url + "/comments", [("body", "Gate 2 at 6:30")], from: url)
+        let inbox = people[1].get("/talk").bodyText
+        #expect(inbox.contains("Dawn 10K") && inbox.contains("Hostess: Gate 2 at 6:30"))
+        #expect(people[1].get("/").bodyText.contains(#"data-live="talk-unread">1<"#))
+        let room = try #require(inbox.firstMatch(of: /href="(\/talk\/\d+)"/)?.1).description
+        let page = people[1].get(room).bodyText
+        #expect(page.contains("Gate 2 at 6:30") && page.contains(url))
+        // Jun, waiting for a place, is not in it
+        #expect(people[2].get(room).status == .notFound)
+        #expect(!people[2].get("/talk").bodyText.contains("Dawn 10K"))
+        // Mina gives up her place: Jun gets it, and the room with it
+        people[1].post(url + "/cancel", [], from: url)
+        #expect(people[1].get(room).status == .notFound)
+        #expect(people[2].get(room).bodyText.contains("Gate 2 at 6:30"))
+        // A meetup's room is left by leaving the meetup, not here
+        #expect(people[0].post(room + "/leave", [], from: room).status == .notFound)
+    }
 }
