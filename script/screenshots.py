@@ -328,8 +328,26 @@ def seed(data):
                                                       ("description", text), ("to_start", "")], page=retro)
     db.execute("UPDATE retros SET startsAt = strftime('%Y-%m-%d %H:%M:%f', 'now', '-1 hours')")
     db.commit()
+
+    # Talk: a notice, the crew's room, a topic room, a conversation and a stranger's request.
+    lead.post(crew + "/notices", [("body", "Saturday's run starts at **6:30** this week: the park opens late.")], page=crew)
+    room = "/talk/%d" % db.execute("SELECT rooms.id FROM rooms JOIN crews ON crews.id = rooms.crewID WHERE crews.slug = 'dawn' AND kind = 'crew'").fetchone()[0]
+    lines = [(1, "Who is in for Saturday? Reply here so I can count bananas 🍌"), (2, "Me! Bringing my sister too."),
+             (4, "In, but I'll be at 6:00 /km"), (3, "토요일에 봐요! 물 챙겨 갈게요."), (1, "Great, 6 so far. Gate 2 at 6:30.")]
+    for number, text in lines:
+        people[number - 1].post(room, [("body", text)], page=room)
+    topic = lead.post(crew + "/rooms", [("name", "장비 나눔")], page=crew)
+    people[4].post(topic, [("body", "Selling my old Pegasus 40, size 270, worn twice. ₩40,000?")], page=topic)
+    direct = people[1].post("/u/runner1/talk", [], page="/u/runner1").split("#")[0]
+    people[1].post(direct, [("body", "Can you pace the 10K group on Saturday? I can take the 5K.")], page=direct)
+    lead.post(direct, [("body", "Sure — I'll bring the orange flag.")], page=direct)
+    stranger = people[11].post("/u/runner1/talk", [], page="/u/runner1").split("#")[0]
+    people[11].post(stranger, [("body", "Hi! Is the crew open to beginners?")], page=stranger)
+    for number, text in [(2, "Running late, 5 minutes!"), (3, "See you at gate 2")]:
+        people[number - 1].post(room, [("body", text)], page=room)
     db.close()
-    return {"crew": crew, "meetup": meetup, "record": record, "post": post, "retro": retro, "lottery": draw, "checkin": checkin, "groups": groups_url}
+    return {"crew": crew, "meetup": meetup, "record": record, "post": post, "retro": retro, "lottery": draw, "checkin": checkin, "groups": groups_url,
+            "room": room, "topic": topic, "direct": direct}
 
 
 def pages(seeded):
@@ -348,6 +366,8 @@ def pages(seeded):
         ("followers", "/u/runner1/followers"), ("settings", "/settings"), ("report", "/reports/new?type=post&id=1"),
         ("admin", "/admin"), ("admin-reports", "/admin/reports"), ("admin-users", "/admin/users"), ("admin-user", "/admin/users/runner12"),
         ("admin-log", "/admin/log"), ("moderation", "/moderation"), ("missing", "/no-such-page"),
+        ("talk", "/talk"), ("talk-requests", "/talk?requests=1"), ("talk-room", seeded["room"]), ("talk-topic", seeded["topic"]),
+        ("talk-direct", seeded["direct"]), ("talk-new", "/talk/new"),
     ]
 
 

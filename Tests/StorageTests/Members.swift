@@ -12,3 +12,6 @@ extension AppDatabase {
         }
     }
 }
+
+/// A token's or code's hash, as long as the schema keeps them (32 bytes), all `byte`.
+func tokenHash(_ byte: UInt8) -> Data { Data(repeating: byte, count: 32) }

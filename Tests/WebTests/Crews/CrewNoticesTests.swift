@@ -5,26 +5,16 @@ import Testing
 @testable import Web
 
 @Suite struct CrewNoticesTests {
-    private func people(_ site: TestSite, _ names: String...) -> [Browser] {
-        names.map { name in
-            let browser = site.browser()
-            browser.signUp(username: name, displayName: name.capitalized)
-            return browser
-        }
-    }
-
     /// A crew of the first browser, joined by the others; its path.
     private func crew(_ people: [Browser]) throws -> String {
-        let url = try #require(people[0].postMultipart("/crews", [
-            ("name", "Dawn Runners"), ("sport", "running"), ("fee_amount", "0"), ("fee_currency", "KRW"), ("fee_period", "month"), ("join_policy", "open"),
-        ], files: [], from: "/crews/new").headers["Location"])
+        let url = try #require(people[0].startCrew("Dawn Runners"))
         for member in people.dropFirst() { member.post(url + "/join", [], from: url) }
         return url
     }
 
     @Test func aNoticeIsPinnedToldToMembersAndStaffSeeWhoHasReadIt() throws {
         let site = try TestSite()
-        let people = people(site, "lead", "mina", "jun")
+        let people = site.people("lead", "mina", "jun")
         let url = try crew(people)
         // Only staff post one
         #expect(people[1].post(url + "/notices", [("body", "Not staff")], from: url).status == .forbidden)
@@ -54,7 +44,7 @@ import Testing
 
     @Test func aVisitorSeesNoNoticeAndBadNoticesAreRefused() throws {
         let site = try TestSite()
-        let people = people(site, "lead", "mina", "visitor")
+        let people = site.people("lead", "mina", "visitor")
         let url = try crew(Array(people.prefix(2)))
         people[0].post(url + "/notices", [("body", "Members only")], from: url)
         #expect(!people[2].get(url).bodyText.contains("Members only"))

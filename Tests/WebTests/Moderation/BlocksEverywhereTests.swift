@@ -7,24 +7,10 @@ import Testing
 /// "You will no longer see each other", surface by surface: what one of two members who block
 /// each other wrote never reaches the other.
 @Suite struct BlocksEverywhereTests {
-    private func people(_ site: TestSite, _ names: String...) -> [Browser] {
-        names.map { name in
-            let browser = site.browser()
-            browser.signUp(username: name, displayName: name.capitalized)
-            return browser
-        }
-    }
-
-    private func crew(_ owner: Browser, _ name: String, policy: String = "open") throws -> String {
-        try #require(owner.postMultipart("/crews", [
-            ("name", name), ("sport", "running"), ("fee_amount", "0"), ("fee_currency", "KRW"), ("fee_period", "month"), ("join_policy", policy),
-        ], files: [], from: "/crews/new").headers["Location"])
-    }
-
     @Test func theGuestbookHidesTheOthersEntries() throws {
         let site = try TestSite()
-        let people = people(site, "mina", "troll", "jun")
-        let url = try crew(people[0], "Dawn Runners")
+        let people = site.people("mina", "troll", "jun")
+        let url = try #require(people[0].startCrew("Dawn Runners"))
         people[1].post(url + "/comments", [("body", "Troll was here")], from: url)
         people[2].post(url + "/comments", [("body", "Jun says hi")], from: url)
         #expect(people[0].get(url).bodyText.contains("Troll was here"))
@@ -38,8 +24,8 @@ import Testing
 
     @Test func nobodyJoinsTheCrewOfSomeoneTheyBlockOrAreBlockedBy() throws {
         let site = try TestSite()
-        let people = people(site, "mina", "troll")
-        let url = try crew(people[0], "Dawn Runners")
+        let people = site.people("mina", "troll")
+        let url = try #require(people[0].startCrew("Dawn Runners"))
         people[0].post("/u/troll/block", [], from: "/u/troll")
         #expect(people[1].post(url + "/join", [], from: url).status == .forbidden)
         let slug = String(url.dropFirst("/crews/".count))
@@ -50,7 +36,7 @@ import Testing
 
     @Test func searchSuggestsNeitherToTheOther() throws {
         let site = try TestSite()
-        let people = people(site, "mina", "minatroll")
+        let people = site.people("mina", "minatroll")
         #expect(people[1].get("/search/suggest?q=mina").bodyText.contains("@mina<"))
         people[0].post("/u/minatroll/block", [], from: "/u/minatroll")
         #expect(!people[1].get("/search/suggest?q=mina").bodyText.contains("/u/mina\""))
@@ -59,8 +45,8 @@ import Testing
 
     @Test func aRoomHidesTheOthersMessages() throws {
         let site = try TestSite()
-        let people = people(site, "mina", "troll")
-        let url = try crew(people[0], "Dawn Runners")
+        let people = site.people("mina", "troll")
+        let url = try #require(people[0].startCrew("Dawn Runners"))
         people[1].post(url + "/join", [], from: url)
         let crewID = try #require(try site.database.crews.crew(slug: String(url.dropFirst("/crews/".count)))?.id)
         let room = Paths.talkRoom(try #require(try site.database.talk.crewRoom(crewID: crewID)).storedID)
@@ -75,7 +61,7 @@ import Testing
 
     @Test func meetupTalkHidesTheOthersMessages() throws {
         let site = try TestSite()
-        let people = people(site, "hostess", "troll")
+        let people = site.people("hostess", "troll")
         let start = Date().addingTimeInterval(3 * 86_400)
         let url = try #require(people[0].post("/meetups", [
             ("title", "Dawn 10K"), ("starts_at", LocalDateTime.text(start, .current)), ("duration", "60"), ("place_name", "Yeouido Park"),

@@ -44,6 +44,16 @@ struct TestSite {
         Browser(app: app, language: language, address: address)
     }
 
+    /// One signed-up, signed-in browser per username, in order, each with the name as their
+    /// display name ("mina" is Mina), for pages that tell people apart by name.
+    func people(_ usernames: String...) -> [Browser] {
+        usernames.map { name in
+            let browser = browser()
+            browser.signUp(username: name, displayName: name.capitalized)
+            return browser
+        }
+    }
+
     /// One signed-up, signed-in browser per username, in order.
     func members(_ usernames: String...) -> [Browser] {
         usernames.map { name in
@@ -106,6 +116,14 @@ final class Browser {
         var request = HTTPRequest(method: .post, target: target, body: body)
         request.headers.add("content-type", "multipart/form-data; boundary=\(boundary)")
         return send(request, headers: [])
+    }
+
+    /// Starts a free crew named `name` through the form, taking members by `policy`; its path
+    /// (`/crews/dawn-runners`), or nil when the form refused it.
+    func startCrew(_ name: String, policy: String = "open") -> String? {
+        postMultipart("/crews", [
+            ("name", name), ("sport", "running"), ("fee_amount", "0"), ("fee_currency", "KRW"), ("fee_period", "month"), ("join_policy", policy),
+        ], files: [], from: "/crews/new").headers["Location"]
     }
 
     func csrfToken(on page: String) -> String {

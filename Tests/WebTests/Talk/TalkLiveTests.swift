@@ -22,15 +22,8 @@ import TestSupport
             self.site = site
             server = HTTPServer(configuration: LiveSite.serverConfiguration(), handler: site.app)
             try server.start()
-            people = ["mina", "jun", "ara", "outsider"].map { name in
-                let browser = site.browser()
-                browser.signUp(username: name, displayName: name.capitalized)
-                return browser
-            }
-            let url = try #require(people[0].postMultipart("/crews", [
-                ("name", "Dawn Runners"), ("sport", "running"), ("fee_amount", "0"), ("fee_currency", "KRW"), ("fee_period", "month"),
-                ("join_policy", "open"),
-            ], files: [], from: "/crews/new").headers["Location"])
+            people = site.people("mina", "jun", "ara", "outsider")
+            let url = try #require(people[0].startCrew("Dawn Runners"))
             for member in people[1...2] { member.post(url + "/join", [], from: url) }
             let crewID = try #require(try site.database.crews.crew(slug: "dawn-runners")?.id)
             roomID = try #require(try site.database.talk.crewRoom(crewID: crewID)?.id)

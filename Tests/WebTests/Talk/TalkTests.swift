@@ -5,22 +5,9 @@ import Testing
 @testable import Web
 
 @Suite struct TalkTests {
-    /// One signed-in browser per username, each with the name as their display name.
-    private func people(_ site: TestSite, _ names: String...) -> [Browser] {
-        names.map { name in
-            let browser = site.browser()
-            browser.signUp(username: name, displayName: name.capitalized)
-            return browser
-        }
-    }
-
     /// A crew with `owner` and the other browsers as members; its room's path.
     private func crewRoom(_ site: TestSite, _ people: [Browser], name: String = "Dawn Runners") throws -> String {
-        let crew = people[0].postMultipart("/crews", [
-            ("name", name), ("slug", ""), ("sport", "running"), ("fee_amount", "0"), ("fee_currency", "KRW"),
-            ("fee_period", "month"), ("join_policy", "open"),
-        ], files: [], from: "/crews/new")
-        let url = try #require(crew.headers["Location"])
+        let url = try #require(people[0].startCrew(name))
         for member in people.dropFirst() { member.post(url + "/join", [], from: url) }
         let slug = String(url.dropFirst("/crews/".count))
         let crewID = try #require(try site.database.crews.crew(slug: slug)?.id)
@@ -35,7 +22,7 @@ import Testing
     @Test func twoMembersTalkInTheirCrewsRoomAndTheUnreadCountsAgree() throws {
         // Given a crew of mina and jun
         let site = try TestSite()
-        let people = people(site, "mina", "jun")
+        let people = site.people("mina", "jun")
         let room = try crewRoom(site, people)
         // When mina writes twice
         #expect(send(people[0], room, "Saturday **7am** at Yeouido?").status == .seeOther)
@@ -54,7 +41,7 @@ import Testing
 
     @Test func aRoomIsNotFoundForAnyoneNotInIt() throws {
         let site = try TestSite()
-        let people = people(site, "mina", "jun", "outsider")
+        let people = site.people("mina", "jun", "outsider")
         let room = try crewRoom(site, Array(people.prefix(2)))
         #expect(people[2].get(room).status == .notFound)
         #expect(send(people[2], room, "let me in").status == .notFound)
@@ -67,7 +54,7 @@ import Testing
 
     @Test func aBadMessageComesBackWithTheReasonAndNothingIsStored() throws {
         let site = try TestSite()
-        let people = people(site, "mina", "jun")
+        let people = site.people("mina", "jun")
         let room = try crewRoom(site, people)
         let roomID = try #require(Int64(room.split(separator: "/").last ?? ""))
         for (body, reason) in [("   ", "Write something first."), (String(repeating: "a", count: 4_001), "at most 4,000 characters"),
@@ -87,7 +74,7 @@ import Testing
 
     @Test func headingsAndImagesAreNotForChat() throws {
         let site = try TestSite()
-        let people = people(site, "mina", "jun")
+        let people = site.people("mina", "jun")
         let room = try crewRoom(site, people)
         send(people[0], room, "# Big news\n\n![map](https://example.com/map.png) and [a link](https://example.com)")
         let page = people[1].get(room).bodyText
@@ -98,7 +85,7 @@ import Testing
 
     @Test func aReplyQuotesTheMessageAndEditsAndDeletesShow() throws {
         let site = try TestSite()
-        let people = people(site, "mina", "jun")
+        let people = site.people("mina", "jun")
         let room = try crewRoom(site, people)
         let first = send(people[0], room, "7am?")
         let firstID = try #require(first.headers["Location"]?.split(separator: "-").last.flatMap { Int64($0) })
@@ -118,7 +105,7 @@ import Testing
 
     @Test func aDirectMessageFromAStrangerWaitsInRequests() throws {
         let site = try TestSite()
-        let people = people(site, "mina", "jun")
+        let people = site.people("mina", "jun")
         // Mina starts a conversation from Jun's profile
         let started = people[0].post("/u/jun/talk", [], from: "/u/jun")
         let room = try #require(started.headers["Location"]?.split(separator: "#").first.map(String.init))
@@ -135,7 +122,7 @@ import Testing
 
     @Test func nobodyReachesAMemberWhoSaidSoOrWhoBlockedThem() throws {
         let site = try TestSite()
-        let people = people(site, "mina", "jun", "ara")
+        let people = site.people("mina", "jun", "ara")
         #expect(people[1].post("/settings/talk", [("who", "nobody")], from: "/settings").status == .seeOther)
         #expect(people[0].post("/u/jun/talk", [], from: "/u/jun").status == .forbidden)
         // A conversation that was open closes when one blocks the other
@@ -152,7 +139,7 @@ import Testing
 
     @Test func aGroupIsStartedByUsernamesAndCanBeLeftAndMuted() throws {
         let site = try TestSite()
-        let people = people(site, "mina", "jun", "ara")
+        let people = site.people("mina", "jun", "ara")
         #expect(people[0].post("/talk/new", [("usernames", "@jun, ara nobody"), ("name", "Marathon")], from: "/talk/new").bodyText.contains("no member @nobody"))
         let made = people[0].post("/talk/new", [("usernames", "@jun, ara"), ("name", "Marathon")], from: "/talk/new")
         let room = try #require(made.headers["Location"]?.split(separator: "#").first.map(String.init))
@@ -171,7 +158,7 @@ import Testing
 
     @Test func staffAddTopicRoomsForTheWholeCrewAndArchiveThem() throws {
         let site = try TestSite()
-        let people = people(site, "mina", "jun")
+        let people = site.people("mina", "jun")
         _ = try crewRoom(site, people, name: "Trail Crew")
         #expect(people[1].post("/crews/trail-crew/rooms", [("name", "장비 나눔")], from: "/crews/trail-crew").status == .forbidden)
         let made = people[0].post("/crews/trail-crew/rooms", [("name", "장비 나눔")], from: "/crews/trail-crew")
@@ -184,7 +171,7 @@ import Testing
 
     @Test func aLongWaitOpensAtTheFirstUnreadMessage() throws {
         let site = try TestSite()
-        let people = people(site, "mina", "jun")
+        let people = site.people("mina", "jun")
         let room = try crewRoom(site, people)
         let roomID = try #require(Int64(room.split(separator: "/").last ?? ""))
         let minaID = try #require(try site.database.accounts.user(username: "mina")?.id)
@@ -205,7 +192,7 @@ import Testing
 
     @Test func aMeetupsTalkIsARoomOfThoseGoingWithTheSameCounts() throws {
         let site = try TestSite()
-        let people = people(site, "hostess", "mina", "jun")
+        let people = site.people("hostess", "mina", "jun")
         let start = Date().addingTimeInterval(3 * 86_400)
         let url = try #require(people[0].post("/meetups", [
             ("title", "Dawn 10K"), ("starts_at", LocalDateTime.text(start, .current)), ("duration", "60"), ("place_name", "Yeouido Park"),
