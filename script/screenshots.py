@@ -347,7 +347,7 @@ def seed(data):
         people[number - 1].post(room, [("body", text)], page=room)
     db.close()
     return {"crew": crew, "meetup": meetup, "record": record, "post": post, "retro": retro, "lottery": draw, "checkin": checkin, "groups": groups_url,
-            "room": room, "topic": topic, "direct": direct}
+            "room": room, "topic": topic, "direct": direct, "request": stranger}
 
 
 def pages(seeded):
@@ -367,7 +367,7 @@ def pages(seeded):
         ("admin", "/admin"), ("admin-reports", "/admin/reports"), ("admin-users", "/admin/users"), ("admin-user", "/admin/users/runner12"),
         ("admin-log", "/admin/log"), ("moderation", "/moderation"), ("missing", "/no-such-page"),
         ("talk", "/talk"), ("talk-requests", "/talk?requests=1"), ("talk-room", seeded["room"]), ("talk-topic", seeded["topic"]),
-        ("talk-direct", seeded["direct"]), ("talk-new", "/talk/new"),
+        ("talk-direct", seeded["direct"]), ("talk-request", seeded["request"]), ("talk-new", "/talk/new"),
     ]
 
 

@@ -84,7 +84,7 @@
 
   function onBell(event) {
     remember(event);
-    var bell = data(event), link = document.querySelector('a.bell');
+    var bell = data(event), link = document.querySelector('a.bell:not(.talk-link)');
     if (!bell || !link) return;
     if (text(bell.label)) link.setAttribute('aria-label', text(bell.label));
     badge(link, count(bell.count), 'bubble');
@@ -94,7 +94,7 @@
     remember(event);
     var waiting = data(event);
     if (!waiting) return;
-    badge(document.querySelector('a.talk-link'), count(waiting.count), 'count-badge', 'talk-unread');
+    badge(document.querySelector('a.talk-link'), count(waiting.count), 'bubble', 'talk-unread');
   }
 
   function onMeetup(event) {

@@ -3,6 +3,7 @@ import Foundation
 /// A message of a talk thread or a guestbook as the live updates send it: text, not HTML.
 public struct LiveMessage: Sendable, Equatable {
     public let id: Int64
+    public let authorID: Int64
     public let authorUsername: String
     public let authorName: String
     public let body: String
@@ -26,9 +27,10 @@ public struct LiveSession: Sendable, Equatable {
 }
 
 extension LiveMessage {
-    /// A row of `id, authorUsername, authorName, body, createdAt`.
+    /// A row of `id, authorID, authorUsername, authorName, body, createdAt`.
     init(row: SQLRow) throws {
         id = try row.decode("id")
+        authorID = try row.decode("authorID")
         authorUsername = try row.decode("authorUsername")
         authorName = try row.decode("authorName")
         body = try row.decode("body")
@@ -74,7 +76,7 @@ extension LiveStore {
     public func talk(meetupID: Int64, after: Int64, limit: Int = 200) throws -> [LiveMessage] {
         try database.readRows { db in
             try db.fetchAll("""
-                SELECT m.id, users.username AS authorUsername, users.displayName AS authorName, m.body, m.createdAt
+                SELECT m.id, m.authorID, users.username AS authorUsername, users.displayName AS authorName, m.body, m.createdAt
                 FROM messages m JOIN rooms ON rooms.id = m.roomID JOIN users ON users.id = m.authorID
                 WHERE rooms.meetupID = ? AND m.id > ? AND m.deletedAt IS NULL ORDER BY m.id LIMIT ?
                 """, [meetupID, after, limit], LiveMessage.init(row:))
@@ -97,7 +99,7 @@ extension LiveStore {
     public func guestbook(crewID: Int64, after: Int64, limit: Int = 200) throws -> [LiveMessage] {
         try database.readRows { db in
             try db.fetchAll("""
-                SELECT c.id, users.username AS authorUsername, users.displayName AS authorName, c.body, c.createdAt FROM crewComments c JOIN users ON users.id = c.authorID
+                SELECT c.id, c.authorID, users.username AS authorUsername, users.displayName AS authorName, c.body, c.createdAt FROM crewComments c JOIN users ON users.id = c.authorID
                 WHERE c.crewID = ? AND c.id > ? ORDER BY c.id LIMIT ?
                 """, [crewID, after, limit], LiveMessage.init(row:))
         }
@@ -113,9 +115,16 @@ extension LiveStore {
     public func roomMessages(roomID: Int64, after: Int64, limit: Int = 200) throws -> [LiveMessage] {
         try database.readRows { db in
             try db.fetchAll("""
-                SELECT m.id, users.username AS authorUsername, users.displayName AS authorName, m.body, m.createdAt FROM messages m JOIN users ON users.id = m.authorID
+                SELECT m.id, m.authorID, users.username AS authorUsername, users.displayName AS authorName, m.body, m.createdAt FROM messages m JOIN users ON users.id = m.authorID
                 WHERE m.roomID = ? AND m.id > ? AND m.deletedAt IS NULL ORDER BY m.id LIMIT ?
                 """, [roomID, after, limit], LiveMessage.init(row:))
+        }
+    }
+
+    /// The members `userID` blocks or is blocked by: whose messages never reach them live.
+    public func blockedEitherWay(userID: Int64) throws -> Set<Int64> {
+        try database.readRows { db in
+            Set(try db.values("SELECT blockedID FROM blocks WHERE blockerID = ?1 UNION SELECT blockerID FROM blocks WHERE blockedID = ?1", [userID], as: Int64.self))
         }
     }
 

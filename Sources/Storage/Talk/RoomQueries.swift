@@ -181,8 +181,9 @@ extension TalkStore {
     }
 
     /// The member's rooms, newest message first: `limit` of them from before `before` (a time
-    /// of a last message), one index range whatever the number of rooms. `requests` lists the
-    /// conversations waiting to be accepted instead.
+    /// of a last message), one index range whatever the number of rooms; a meetup's talk once
+    /// someone has written in it. `requests` lists the conversations waiting to be accepted
+    /// instead.
     public func inbox(userID: Int64, requests: Bool = false, before: Date? = nil, limit: Int = 30) throws -> [InboxEntry] {
         try database.readRows { db in
             try db.fetchAll("""
@@ -199,6 +200,7 @@ extension TalkStore {
                 LEFT JOIN messages last ON last.id = rooms.lastMessageID
                 LEFT JOIN users lastAuthor ON lastAuthor.id = last.authorID
                 WHERE roomMembers.userID = ?1 AND roomMembers.state = ?2 AND roomMembers.lastMessageAt < ?3
+                    AND (rooms.kind != 'meetup' OR rooms.lastMessageID > 0)
                 ORDER BY roomMembers.lastMessageAt DESC LIMIT ?4
                 """, [userID, requests ? "request" : "joined", before ?? Date.distantFuture, limit]) { row in
                 let others: String? = try row.decode("others")

@@ -222,8 +222,10 @@ final class LiveStreams: Sendable {
                 events += LiveEvent.meetup(state, cursor: listener.cursor)
             }
             if parts.contains(.thread), let page = listener.page, cache.readers(of: page).contains(listener.userID) {
+                let blocked = cache.blocked(userID: listener.userID)
                 for message in cache.messages(of: page, after: listener.cursor) where message.id > updated.cursor {
-                    events += LiveEvent.message(message, render: render, language: listener.language)
+                    // Nobody's messages reach someone who blocks them, or whom they block.
+                    if !blocked.contains(message.authorID) { events += LiveEvent.message(message, render: render, language: listener.language) }
                     updated.cursor = message.id
                 }
                 if case .room(let roomID) = page, updated.cursor > listener.cursor {
@@ -256,6 +258,7 @@ private struct PageCache {
     private var messages: [LiveStreams.Page: (after: Int64, messages: [LiveMessage])] = [:]
     private var unread: [Int64: Int] = [:]
     private var waiting: [Int64: Int] = [:]
+    private var blocks: [Int64: Set<Int64>] = [:]
     private var meetups: [Int64: (Meetup, waitlist: Int)?] = [:]
 
     init(database: AppDatabase) {
@@ -292,6 +295,13 @@ private struct PageCache {
         let count = try? database.live.unreadNotificationCount(userID: userID)
         unread[userID] = count
         return count
+    }
+
+    mutating func blocked(userID: Int64) -> Set<Int64> {
+        if let known = blocks[userID] { return known }
+        let found = (try? database.live.blockedEitherWay(userID: userID)) ?? []
+        blocks[userID] = found
+        return found
     }
 
     mutating func messagesWaiting(userID: Int64, now: Date) -> Int? {

@@ -76,8 +76,8 @@ extension App {
             },
             canLeave: room.kind == .group || membership.state == .request,
             canArchive: room.kind == .topic && isStaff && room.archivedAt == nil,
-            liveURL: Paths.events + "?room=\(roomID)",
-            newestID: room.lastMessageID)
+            // Live from the last message shown, on the newest page only.
+            liveURL: hasNewer ? nil : Paths.events + "?room=\(roomID)&after=\(messages.last?.message.id ?? 0)")
         return page(view, context, title: view.title, section: .talk, status: status)
     }
 
@@ -89,7 +89,7 @@ extension App {
             id: id, author: UserView(item.author), bodyHTML: message.bodyHTML, posted: localizer.moment(message.createdAt, language, now: now),
             edited: message.editedAt != nil && !deleted, deleted: deleted,
             replyTo: item.replyTo.map { MessageQuoteView(id: $0.id, url: url + "#message-\($0.id)", author: $0.authorName, text: String($0.body.prefix(120))) },
-            firstUnread: id == firstUnread, replyURL: url + "?reply=\(id)#write",
+            firstUnread: id == firstUnread, isMine: message.authorID == viewerID, replyURL: url + "?reply=\(id)#write",
             editURL: message.isEditable(by: viewerID, at: now) ? Paths.talkMessage(id) + "/edit" : nil,
             deleteURL: !deleted && (message.authorID == viewerID || (room.isCrews && isStaff)) ? Paths.talkMessage(id) + "/delete" : nil)
     }

@@ -55,9 +55,9 @@ struct RoomPageView: PageView {
     let muted: String?
     let canLeave: Bool
     let canArchive: Bool
-    /// The event stream that brings new messages while the page is open (signed in).
+    /// The event stream that brings new messages while the page is open, from the last one
+    /// shown; nil on an older page.
     let liveURL: String?
-    let newestID: Int64
 }
 
 struct MessageView {
@@ -70,6 +70,8 @@ struct MessageView {
     let replyTo: MessageQuoteView?
     /// The first message the member had not read when the page opened.
     let firstUnread: Bool
+    /// Written by the member reading.
+    let isMine: Bool
     let replyURL: String
     let editURL: String?
     let deleteURL: String?

@@ -70,4 +70,16 @@ import TestSupport
         _ = garbage.idle(1)
         #expect(garbage.head.hasPrefix("HTTP/1.1 404"))
     }
+
+    @Test func aBlockedMembersMessagesNeverArriveLive() throws {
+        let crew = try Crew()
+        crew.people[2].post("/u/mina/block", [], from: "/u/mina")
+        let ara = try crew.open(crew.people[2], query: "?room=\(crew.roomID)")
+        let jun = try crew.open(crew.people[1], query: "?room=\(crew.roomID)")
+        ara.read { $0.contains { $0.name == "talk" } }
+        jun.read { $0.contains { $0.name == "talk" } }
+        crew.people[0].post(crew.room, [("body", "From Mina")], from: crew.room)
+        #expect(jun.read { $0.contains { $0.name == "message" } }.contains { $0.json["text"] as? String == "From Mina" })
+        #expect(!ara.idle(1).contains { $0.name == "message" })
+    }
 }
