@@ -329,7 +329,7 @@ def seed(data):
     db.execute("UPDATE retros SET startsAt = strftime('%Y-%m-%d %H:%M:%f', 'now', '-1 hours')")
     db.commit()
 
-    # Talk: a notice, the crew's room, a topic room, a conversation and a stranger's request.
+    # Talk: a notice, the crew's room, a topic room and two conversations.
     lead.post(crew + "/notices", [("body", "Saturday's run starts at **6:30** this week: the park opens late.")], page=crew)
     room = "/talk/%d" % db.execute("SELECT rooms.id FROM rooms JOIN crews ON crews.id = rooms.crewID WHERE crews.slug = 'dawn' AND kind = 'crew'").fetchone()[0]
     lines = [(1, "Who is in for Saturday? Reply here so I can count bananas 🍌"), (2, "Me! Bringing my sister too."),
@@ -347,7 +347,7 @@ def seed(data):
         people[number - 1].post(room, [("body", text)], page=room)
     db.close()
     return {"crew": crew, "meetup": meetup, "record": record, "post": post, "retro": retro, "lottery": draw, "checkin": checkin, "groups": groups_url,
-            "room": room, "topic": topic, "direct": direct, "request": stranger}
+            "room": room, "topic": topic, "direct": direct}
 
 
 def pages(seeded):
@@ -367,7 +367,7 @@ def pages(seeded):
         ("admin", "/admin"), ("admin-reports", "/admin/reports"), ("admin-users", "/admin/users"), ("admin-user", "/admin/users/runner12"),
         ("admin-log", "/admin/log"), ("moderation", "/moderation"), ("missing", "/no-such-page"),
         ("talk", "/talk"), ("talk-requests", "/talk?requests=1"), ("talk-room", seeded["room"]), ("talk-topic", seeded["topic"]),
-        ("talk-direct", seeded["direct"]), ("talk-request", seeded["request"]), ("talk-new", "/talk/new"),
+        ("talk-direct", seeded["direct"]), ("talk-new", "/talk/new"),
     ]
 
 
