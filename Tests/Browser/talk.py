@@ -1,0 +1,145 @@
+"""Two real browsers (headless Chromium, phone-sized) talking in a crew's room and in a direct
+conversation, and one browser going back and forth between pages: what talk promises, checked
+as people would notice it.
+
+A and B are in a crew. B has its room open; A writes with the form without leaving the page:
+B sees it within a second, and A's page shows it too. C, on another page, sees the header's count
+of messages waiting go to one without a reload. A and B then talk in a direct conversation the
+same way. With JavaScript off, B's form posts and the room shows the message after the redirect.
+Last, one browser navigates 30 times between pages that each open an event stream, going back
+as often as forward (the back/forward cache on): each page is served in under a second, because
+a page left closes its stream and a browser's six connections per host over HTTP/1.1 never run
+out.
+
+Run by Tests/Browser/talk; usage: talk.py MOIM_BINARY"""
+
+import os
+import re
+import subprocess
+import sys
+import time
+
+from selenium.webdriver.common.by import By
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "script"))  # screenshots.py: driving the site
+from screenshots import BASE, PORT, Member, chromium, demo_site, wait_until_serving  # noqa: E402
+
+failures = []
+
+
+def check(condition, what):
+    print(("ok    " if condition else "FAIL  ") + what)
+    if not condition:
+        failures.append(what)
+
+
+def browser(member, javascript=True):
+    driver = chromium(width=375, javascript=javascript)
+    driver.get(BASE + "/healthz")
+    driver.add_cookie({"name": "moim_session", "value": member.session, "path": "/"})
+    return driver
+
+
+def messages(driver):
+    return [item.text for item in driver.find_elements(By.CSS_SELECTOR, "ol.messages li.message")]
+
+
+def wait_for(condition, seconds):
+    """Whether `condition()` held within `seconds`, polled every 50 ms."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def send(driver, text):
+    driver.find_element(By.ID, "message-body").send_keys(text)
+    driver.find_element(By.CSS_SELECTOR, "form[data-live=talk-form] button[type=submit]").click()
+
+
+def waiting(driver):
+    badges = driver.find_elements(By.CSS_SELECTOR, "a.talk-link [data-live=talk-unread]")
+    return badges[0].text if badges else ""
+
+
+def main():
+    binary = sys.argv[1]
+    data = demo_site(binary, "moim-talk-browsers-", 4)
+    server = subprocess.Popen([binary, "serve", "--no-supervise", "--port", str(PORT), "--data", data, "--quiet"])
+    wait_until_serving()
+    drivers = []
+    try:
+        a, b, c = Member("runner1").log_in(), Member("runner2").log_in(), Member("runner3").log_in()
+        crew = a.post("/crews", [("name", "Talk Test Runners"), ("sport", "running"), ("fee_amount", "0"), ("fee_currency", "KRW"),
+                                 ("fee_period", "month"), ("join_policy", "open")], page="/crews/new")
+        for member in (b, c):
+            member.post(crew + "/join", [], page=crew)
+        _, _, page = a.get(crew)
+        room = re.search(r'href="(/talk/\d+)">', page).group(1)
+
+        pa, pb, pc = browser(a), browser(b), browser(c)
+        drivers += [pa, pb, pc]
+        pa.get(BASE + room)
+        pb.get(BASE + room)
+        pc.get(BASE + "/crews")
+        time.sleep(1)  # the streams open
+
+        send(pa, "Saturday 6:30 at gate 2? <b>bold</b>")
+        written = time.monotonic()
+        seen = wait_for(lambda: any("Saturday 6:30 at gate 2? <b>bold</b>" in text for text in messages(pb)), 1.0)
+        check(seen, f"B sees A's message in the crew's room without reloading ({time.monotonic() - written:.2f} s), as text")
+        check(pa.current_url == BASE + room, "A stayed on the room's page (the form posted in place)")
+        check(wait_for(lambda: any("Saturday 6:30" in text for text in messages(pa)), 1.0), "A sees their own message arrive")
+        check(wait_for(lambda: waiting(pc) == "1", 1.5), "C, on another page, sees one message waiting in the header")
+        check(waiting(pb) == "", "B, who has the room open, has nothing waiting")
+
+        direct = b.post("/u/runner1/talk", [], page="/u/runner1").split("#")[0]
+        pa.get(BASE + direct)
+        pb.get(BASE + direct)
+        time.sleep(1)
+        send(pb, "Can you pace the 10K group?")
+        check(wait_for(lambda: any("Can you pace the 10K group?" in text for text in messages(pa)), 1.0),
+              "A sees B's direct message without reloading")
+
+        plain = browser(b, javascript=False)
+        drivers.append(plain)
+        plain.get(BASE + room)
+        send(plain, "Posted with JavaScript off")
+        check(any("Posted with JavaScript off" in text for text in messages(plain)),
+              "with JavaScript off, the form posts and the room shows the message")
+
+        # Back and forth between pages that each open a stream: never stuck on the browser's
+        # six connections per host.
+        walker = browser(c)
+        drivers.append(walker)
+        pages = [BASE + room, BASE + "/talk", BASE + "/crews", BASE + "/"]
+        # Each page notes whether it came back from the back/forward cache (pageshow, persisted).
+        remember = ("window.addEventListener('pageshow', function (event) {"
+                    " document.documentElement.setAttribute('data-restored', String(event.persisted)); });")
+        slowest, backs, restored = 0.0, 0, 0
+        for step in range(30):
+            started = time.monotonic()
+            if step % 3 == 2:
+                walker.back()
+                backs += 1
+            else:
+                walker.get(pages[step % len(pages)])
+            wait_for(lambda: walker.execute_script("return document.readyState") == "complete", 5.0)
+            slowest = max(slowest, time.monotonic() - started)
+            if step % 3 == 2:
+                restored += walker.execute_script("return document.documentElement.getAttribute('data-restored') === 'true'")
+            walker.execute_script(remember)
+        print(f"      {restored} of {backs} pages gone back to came from the back/forward cache")
+        check(slowest < 1.0, f"30 navigations back and forth, each under a second (slowest {slowest:.2f} s)")
+    finally:
+        for driver in drivers:
+            driver.quit()
+        server.terminate()
+        server.wait()
+    if failures:
+        raise SystemExit(f"{len(failures)} failed")
+
+
+main()
