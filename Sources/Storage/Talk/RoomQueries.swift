@@ -12,6 +12,13 @@ extension TalkStore {
         return try database.write { db in
             if let room = try db.record(Room.self, "SELECT \(Room.selection.bare) FROM rooms WHERE directKey = ?", [Room.directKey(starterID, otherID)]) {
                 if try database.isBlocked(db, starterID, otherID) { throw StorageError.forbidden }
+                // Declined before: the other is asked again, as the first time.
+                if try membership(db, roomID: room.storedID, userID: starterID) == nil {
+                    try addMember(db, roomID: room.storedID, userID: starterID, state: .joined, now: now)
+                }
+                if try membership(db, roomID: room.storedID, userID: otherID) == nil {
+                    try addMember(db, roomID: room.storedID, userID: otherID, state: try welcome(db, from: starterID, to: otherID), now: now)
+                }
                 return room
             }
             let state = try welcome(db, from: starterID, to: otherID)

@@ -94,6 +94,11 @@ import TestSupport
         try database.talk.accept(roomID: room.storedID, userID: ids[1])
         #expect(try database.talk.inbox(userID: ids[1]).map(\.room.id) == [room.id])
         #expect(throws: StorageError.forbidden) { try database.talk.directRoom(from: ids[0], to: ids[0], now: now) }
+        // Declined, then asked again: a request again, in the same conversation
+        try database.talk.leave(roomID: room.storedID, userID: ids[1])
+        #expect(try database.talk.inbox(userID: ids[1]).isEmpty)
+        #expect(try database.talk.directRoom(from: ids[0], to: ids[1], now: now).id == room.id)
+        #expect(try database.talk.inbox(userID: ids[1], requests: true).map(\.room.id) == [room.id])
     }
 
     @Test func whoMayStartIsEachMembersOwnChoice() throws {
