@@ -99,17 +99,20 @@ extension MailStore {
     // MARK: - Digests and notices
 
     /// Members whose digest is due at `now`: a verified address, a period passed since the
-    /// last one, and unread notifications newer than it.
+    /// last one, and unread notifications newer than it, or messages waiting that came since.
     public func membersDueForDigest(now: Date = Date(), limit: Int = 100) throws -> [(User, MailSettings)] {
         try database.read { db in
             try db.fetchAll("""
                 SELECT \(User.selection.qualified), \(MailSettings.selection.qualified) FROM mailSettings JOIN users ON users.id = mailSettings.userID
                 WHERE mailSettings.digest != 'off' AND mailSettings.verifiedEmail = users.email
-                  AND ((mailSettings.digest = 'daily' AND mailSettings.lastDigestAt <= ?) OR (mailSettings.digest = 'weekly' AND mailSettings.lastDigestAt <= ?))
-                  AND EXISTS (SELECT 1 FROM notifications WHERE notifications.userID = users.id AND readAt IS NULL
-                              AND notifications.createdAt > mailSettings.lastDigestAt)
-                ORDER BY users.id LIMIT ?
-                """, [now.addingTimeInterval(-86_400), now.addingTimeInterval(-7 * 86_400), limit], AppDatabase.memberWithSettings)
+                  AND ((mailSettings.digest = 'daily' AND mailSettings.lastDigestAt <= ?1) OR (mailSettings.digest = 'weekly' AND mailSettings.lastDigestAt <= ?2))
+                  AND (EXISTS (SELECT 1 FROM notifications WHERE notifications.userID = users.id AND readAt IS NULL
+                               AND notifications.createdAt > mailSettings.lastDigestAt)
+                       -- or messages that came since, waiting in a room not muted
+                       OR EXISTS (SELECT 1 FROM roomMembers WHERE roomMembers.userID = users.id AND unread > 0 AND state = 'joined'
+                                  AND lastMessageAt > mailSettings.lastDigestAt AND (mutedUntil IS NULL OR mutedUntil <= ?4)))
+                ORDER BY users.id LIMIT ?3
+                """, [now.addingTimeInterval(-86_400), now.addingTimeInterval(-7 * 86_400), limit, now], AppDatabase.memberWithSettings)
         }
     }
 

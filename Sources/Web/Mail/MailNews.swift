@@ -72,16 +72,22 @@ extension App {
             let language = mailLanguage(user)
             let items = try database.mail.unreadNotifications(userID: user.storedID, since: settings.lastDigestAt)
             let groups = Self.grouped(items)
-            guard !groups.isEmpty else { continue }
+            // Messages waiting in the member's rooms (muted ones left out) count too.
+            let waiting = try database.talk.unreadCount(userID: user.storedID, now: now)
+            guard !groups.isEmpty || waiting > 0 else { continue }
             let shown = groups.prefix(10).map { describe($0, language) }
             let count = groups.count
-            let subject = localizer.text(count == 1 ? .mail.digest.subject_one : .mail.digest.subject_other, language,
-                                         ["count": String(count), "site": siteName])
+            let subject = count > 0
+                ? localizer.text(count == 1 ? .mail.digest.subject_one : .mail.digest.subject_other, language, ["count": String(count), "site": siteName])
+                : localizer.text(waiting == 1 ? .mail.digest.messages_subject_one : .mail.digest.messages_subject_other, language,
+                                 ["count": String(waiting), "site": siteName])
             let view = DigestMail(
                 frame: frame(user, subject: subject, language: language, unsubscribe: (settings.unsubscribeToken, .digest)),
                 greeting: greeting(user, language), intro: localizer.text(.mail.digest.intro, language),
                 lines: shown.map { DigestLine(sentence: $0.sentence, preview: $0.preview, link: siteOrigin + $0.url) },
                 more: count > shown.count ? localizer.count(.mail.digest.more, count - shown.count, language) : nil,
+                talk: waiting > 0 ? localizer.count(.mail.digest.messages, waiting, language) : nil,
+                talkLink: siteOrigin + Paths.talk, talkAction: localizer.text(.mail.digest.open_talk, language),
                 link: siteOrigin + Paths.notifications, action: localizer.text(.mail.digest.action, language))
             try enqueueMail(view, subject: subject, to: user, kind: .digest, language: language, lifetime: MailLinks.newsLifetime,
                             unsubscribe: (settings.unsubscribeToken, .digest), now: now)

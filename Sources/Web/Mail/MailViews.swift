@@ -56,6 +56,10 @@ struct DigestMail: MailView {
     let intro: String
     let lines: [DigestLine]
     let more: String?
+    /// "3 messages wait for you in Talk", and where.
+    let talk: String?
+    let talkLink: String
+    let talkAction: String
     let link: String
     let action: String
 }

@@ -163,6 +163,26 @@ import Storage
         #expect(try site.database.accounts.user(username: "mina")?.email == "mina@new.example.org")
     }
 
+    @Test func aDigestCountsTheMessagesWaitingInTalk() throws {
+        // Given Mina, verified, with two messages waiting in a conversation and nothing else unread
+        let sink = try MailSink()
+        let site = try site(sink)
+        let people = site.members("mina", "jun")
+        try verify(people[0], sink, site: site, username: "mina")
+        people[0].post("/u/jun/follow", [], from: "/u/jun")  // so Jun's conversation reaches her inbox
+        let room = try #require(people[1].post("/u/mina/talk", [], from: "/u/mina").headers["Location"]?.split(separator: "#").first.map(String.init))
+        people[1].post(room, [("body", "Saturday?")], from: room)
+        people[1].post(room, [("body", "6:30 at gate 2")], from: room)
+        let count = sink.messages().count
+        // When her weekly digest is due
+        try site.app.runMail(now: Date().addingTimeInterval(8 * 86_400))
+        // Then it says how many wait, and links to Talk
+        let digest = try #require(sink.waitForMessages(count + 2).dropFirst(count).first { $0.recipient == "mina@example.com" })
+        #expect(digest.subject == "2 messages wait for you on run.example.org")
+        #expect(digest.text.contains("2 messages wait for you in Talk."))
+        #expect(digest.links.contains { $0.hasSuffix("/talk") })
+    }
+
     @Test func aDigestGathersUnreadNotificationsAndOneClickUnsubscribesWithoutSigningIn() throws {
         let sink = try MailSink()
         let site = try site(sink)
