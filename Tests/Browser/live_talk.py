@@ -19,36 +19,13 @@ import time
 from selenium.webdriver.common.by import By
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "script"))  # screenshots.py: driving the site
-from screenshots import BASE, PORT, Member, chromium, demo_site, host_meetup, wait_until_serving  # noqa: E402
-
-failures = []
-
-
-def check(condition, what):
-    print(("ok    " if condition else "FAIL  ") + what)
-    if not condition:
-        failures.append(what)
-
-
-def browser(member, javascript=True):
-    driver = chromium(javascript=javascript)
-    driver.get(BASE + "/healthz")
-    driver.add_cookie({"name": "moim_session", "value": member.session, "path": "/"})
-    return driver
+sys.path.insert(0, os.path.dirname(__file__))  # checking.py
+from screenshots import BASE, PORT, Member, demo_site, host_meetup, wait_until_serving  # noqa: E402
+from checking import check, failures, signed_in as browser, wait_for  # noqa: E402
 
 
 def thread_texts(driver):
     return [item.text for item in driver.find_elements(By.CSS_SELECTOR, "#talk .thread li")]
-
-
-def wait_for(condition, seconds):
-    """Whether `condition()` held within `seconds`, polled every 50 ms."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(0.05)
-    return False
 
 
 def main():
