@@ -34,7 +34,7 @@ extension App {
             url: Paths.talkRoom(entry.room.id ?? 0),
             title: roomTitle(entry.room, others: entry.others, crewName: entry.crewName, meetupTitle: entry.meetupTitle, language),
             crew: entry.crewName, preview: preview, when: localizer.moment(entry.room.lastMessageAt, language, now: now),
-            unread: entry.membership.unread > 0 ? (entry.membership.unread > 99 ? "99+" : String(entry.membership.unread)) : nil,
+            unread: entry.membership.unread > 0 ? Self.badge(entry.membership.unread) : nil,
             muted: entry.membership.isMuted(at: now))
     }
 
