@@ -94,7 +94,12 @@
     remember(event);
     var waiting = data(event);
     if (!waiting) return;
-    badge(document.querySelector('a.talk-link'), count(waiting.count), 'bubble', 'talk-unread');
+    var link = document.querySelector('a.talk-link'), number = count(waiting.count);
+    badge(link, number, 'bubble', 'talk-unread');
+    // The link's name says the count too, as the page wrote it.
+    if (link && link.getAttribute('data-label')) {
+      link.setAttribute('aria-label', link.getAttribute('data-label') + (number > 0 ? ' (' + (number > 99 ? '99+' : number) + ')' : ''));
+    }
   }
 
   function onMeetup(event) {

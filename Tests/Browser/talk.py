@@ -74,6 +74,8 @@ def main():
         check(pa.current_url == BASE + room, "A stayed on the room's page (the form posted in place)")
         check(wait_for(lambda: any("Saturday 6:30" in text for text in messages(pa)), 1.0), "A sees their own message arrive")
         check(wait_for(lambda: waiting(pc) == "1", 1.5), "C, on another page, sees one message waiting in the header")
+        check(pc.find_element(By.CSS_SELECTOR, "a.talk-link").get_attribute("aria-label").endswith("(1)"),
+              "the talk link's name says the count too")
         check(waiting(pb) == "", "B, who has the room open, has nothing waiting")
 
         direct = b.post("/u/runner1/talk", [], page="/u/runner1").split("#")[0]
