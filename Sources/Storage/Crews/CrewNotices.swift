@@ -85,8 +85,13 @@ extension CrewStore {
         try database.readRows { db in try db.record(CrewNotice.self, id: id) }
     }
 
-    /// Counts the member as having read the notice (once; only a member of its crew).
+    /// Counts the member as having read the notice (once; only a member of its crew). A page
+    /// view of someone who read it already writes nothing.
     public func markNoticeRead(noticeID: Int64, userID: Int64, now: Date = Date()) throws {
+        let read = try database.readRows { db in
+            try db.value("SELECT EXISTS (SELECT 1 FROM noticeReads WHERE noticeID = ? AND userID = ?)", [noticeID, userID], as: Bool.self) ?? false
+        }
+        guard !read else { return }
         try database.write { db in
             try db.execute("""
                 INSERT INTO noticeReads (noticeID, userID, readAt)

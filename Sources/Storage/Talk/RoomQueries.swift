@@ -220,6 +220,13 @@ extension TalkStore {
         }
     }
 
+    /// How many conversations wait in the member's requests.
+    public func requestCount(userID: Int64) throws -> Int {
+        try database.readRows { db in
+            try db.value("SELECT count(*) FROM roomMembers WHERE userID = ? AND state = 'request'", [userID], as: Int.self) ?? 0
+        }
+    }
+
     /// Messages waiting in the member's rooms, muted ones left out: the header's count.
     public func unreadCount(userID: Int64, now: Date = Date()) throws -> Int {
         try database.readRows { db in

@@ -13,12 +13,12 @@ extension App {
         let before = context.form["before"].flatMap { Checked.integer($0, in: 0...10_000_000_000_000) }.map { Date(timeIntervalSince1970: Double($0) / 1000) }
         let pageSize = 30
         let entries = try database.talk.inbox(userID: user.storedID, requests: showingRequests, before: before, limit: pageSize + 1)
-        let requests = showingRequests ? [] : try database.talk.inbox(userID: user.storedID, requests: true, limit: 100)
+        let requests = showingRequests ? 0 : try database.talk.requestCount(userID: user.storedID)
         let shown = entries.prefix(pageSize)
         let view = InboxView(
             entries: shown.map { inboxEntry($0, now: now, language) },
             showingRequests: showingRequests,
-            requestCount: requests.isEmpty ? nil : requests.count,
+            requestCount: requests > 0 ? requests : nil,
             olderURL: entries.count > pageSize ? shown.last.map { entry in
                 Paths.talk + "?" + (showingRequests ? "requests=1&" : "") + "before=\(Self.milliseconds(entry.room.lastMessageAt))"
             } : nil)
