@@ -1,7 +1,8 @@
-// Live updates on pages that work without them: new messages in a room, a meetup's talk or a
-// crew's guestbook, the notification bell, the messages waiting, a meetup's places. Everything
-// arrives as text and goes into the page as text. Without this script, or if the stream
-// fails, the page stays as it is.
+// Live updates on pages that work without them: new, edited and deleted messages in a room, a
+// meetup's talk or a crew's guestbook, the notification bell, the messages waiting, a meetup's
+// places. A room's message arrives as the room page shows it, rendered on the server (inert
+// until placed, and given this page's form token); everything else arrives as text and goes
+// into the page as text. Without this script, or if the stream fails, the page stays as it is.
 //
 // One stream per tab, and only while the page is shown: it is closed when the page is left
 // (`pagehide`) and opened again if the browser brings the page back from its back/forward
@@ -40,11 +41,39 @@
     if (/^[0-9]{1,19}$/.test(event.lastEventId || '')) lastID = event.lastEventId;
   }
 
+  // A room's message as its `<li>`, with the page's token in its forms.
+  function rendered(message) {
+    if (typeof message.html !== 'string' || typeof message.id !== 'number') return null;
+    var box = document.createElement('template');
+    box.innerHTML = message.html;
+    var item = box.content.firstElementChild;
+    if (!item || item.id !== 'message-' + message.id) return null;
+    var token = document.querySelector('input[name="_csrf"]');
+    Array.prototype.forEach.call(item.querySelectorAll('input[name="_csrf"]'), function (input) {
+      input.value = token ? token.value : '';
+    });
+    return item;
+  }
+
+  function place(item) {
+    // Someone reading at the bottom follows the thread; anyone else stays where they are.
+    var atBottom = window.innerHeight + window.scrollY >= document.documentElement.scrollHeight - 48;
+    if (newestFirst) thread.insertBefore(item, thread.firstChild); else thread.appendChild(item);
+    if (atBottom && !newestFirst) item.scrollIntoView({ block: 'nearest' });
+  }
+
   function onMessage(event) {
     remember(event);
     var message = data(event);
-    if (!message || !thread || shown[message.id]) return;
+    if (!message || !thread || shown[message.id] || document.getElementById('message-' + message.id)) return;
     shown[message.id] = true;
+    var empty = holder.querySelector('.thread-card .empty');
+    if (empty) empty.parentNode.removeChild(empty);
+    if (inRoom) {
+      var item = rendered(message);
+      if (item) place(item);
+      return;
+    }
     var author = element('a', 'author', text(message.author));
     var path = text(message.url);
     author.href = /^\/[^\/\\]/.test(path) ? path : '#';  // a path of this site, nothing else
@@ -61,10 +90,15 @@
     if (typeof message.id === 'number') item.id = 'message-' + message.id;
     item.appendChild(head);
     item.appendChild(body);
-    // Someone reading at the bottom follows the thread; anyone else stays where they are.
-    var atBottom = window.innerHeight + window.scrollY >= document.documentElement.scrollHeight - 48;
-    if (newestFirst) thread.insertBefore(item, thread.firstChild); else thread.appendChild(item);
-    if (atBottom && !newestFirst) item.scrollIntoView({ block: 'nearest' });
+    place(item);
+  }
+
+  // A message the page shows, edited or deleted: replaced by what it is now.
+  function onEdit(event) {
+    remember(event);
+    var message = data(event), item = message && rendered(message);
+    var old = item && document.getElementById(item.id);
+    if (old) old.parentNode.replaceChild(item, old);
   }
 
   // A count beside a link ("3", "99+"), gone at zero.
@@ -119,6 +153,7 @@
     var address = lastID ? url + (url.indexOf('?') >= 0 ? '&' : '?') + 'after=' + lastID : url;
     source = new EventSource(address);
     source.addEventListener('message', onMessage);
+    source.addEventListener('edit', onEdit);
     source.addEventListener('bell', onBell);
     source.addEventListener('talk', onTalk);
     source.addEventListener('meetup', onMeetup);

@@ -5,7 +5,8 @@ as people would notice it.
 A and B are in a crew. B has its room open; A writes with the form without leaving the page:
 B sees it within a second, and A's page shows it too. C, on another page, sees the header's count
 of messages waiting go to one without a reload. A and B then talk in a direct conversation the
-same way. With JavaScript off, B's form posts and the room shows the message after the redirect.
+same way. A's edit and deletion reach B's open page in place; C, 1280 px wide, writes by keyboard
+alone. With JavaScript off, B's form posts and the room shows the message after the redirect.
 Last, one browser navigates 30 times between pages that each open an event stream, going back
 as often as forward (the back/forward cache on): each page is served in under a second, because
 a page left closes its stream and a browser's six connections per host over HTTP/1.1 never run
@@ -20,6 +21,7 @@ import sys
 import time
 
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "script"))  # screenshots.py: driving the site
 sys.path.insert(0, os.path.dirname(__file__))  # checking.py
@@ -67,16 +69,52 @@ def main():
         pc.get(BASE + "/crews")
         time.sleep(1)  # the streams open
 
-        send(pa, "Saturday 6:30 at gate 2? <b>bold</b>")
+        send(pa, "Saturday 6:30 at **gate 2**? <b>raw</b> [the route](https://example.com/route)")
         written = time.monotonic()
-        seen = wait_for(lambda: any("Saturday 6:30 at gate 2? <b>bold</b>" in text for text in messages(pb)), 1.0)
-        check(seen, f"B sees A's message in the crew's room without reloading ({time.monotonic() - written:.2f} s), as text")
+        seen = wait_for(lambda: any("Saturday 6:30 at gate 2? raw the route" in text for text in messages(pb)), 1.0)
+        check(seen, f"B sees A's message in the crew's room without reloading ({time.monotonic() - written:.2f} s)")
+        newest = "ol.messages li.message:last-child"
+        check(bool(pb.find_elements(By.CSS_SELECTOR, newest + " strong")) and not pb.find_elements(By.CSS_SELECTOR, newest + " .prose b"),
+              "as the page would show it: Markdown's bold, raw HTML left out")
+        check(pb.find_element(By.CSS_SELECTOR, newest + " .prose a").get_attribute("href") == "https://example.com/route",
+              "its link is a link")
+        check(not pb.find_elements(By.CSS_SELECTOR, newest + " a[href$='/edit']"), "B is offered no edit of A's message")
         check(pa.current_url == BASE + room, "A stayed on the room's page (the form posted in place)")
         check(wait_for(lambda: any("Saturday 6:30" in text for text in messages(pa)), 1.0), "A sees their own message arrive")
         check(wait_for(lambda: waiting(pc) == "1", 1.5), "C, on another page, sees one message waiting in the header")
         check(pc.find_element(By.CSS_SELECTOR, "a.talk-link").get_attribute("aria-label").endswith("(1)"),
               "the talk link's name says the count too")
         check(waiting(pb) == "", "B, who has the room open, has nothing waiting")
+
+        # A edits the message and then deletes it; B's open page follows both.
+        pa.find_element(By.CSS_SELECTOR, newest + " a[href$='/edit']").click()
+        area = pa.find_element(By.ID, "body")
+        area.clear()
+        area.send_keys("Saturday 7:00 at gate 3")
+        area.submit()
+        check(wait_for(lambda: any("Saturday 7:00 at gate 3" in text and "edited" in text for text in messages(pb)), 1.5),
+              "B sees A's edit replace the message, marked edited, without reloading")
+        pa.find_element(By.CSS_SELECTOR, newest + " .message-actions form button").click()
+        check(wait_for(lambda: bool(pb.find_elements(By.CSS_SELECTOR, newest + ".deleted"))
+                       and "Saturday 7:00" not in " ".join(messages(pb)), 1.5),
+              "B sees A's deletion leave a tombstone without reloading")
+
+        # C on a desktop-wide page, writing by keyboard alone: Tab from the text to Send, Enter.
+        pc.set_window_size(1280, 900)
+        pc.get(BASE + room)
+        time.sleep(1)
+        area = pc.find_element(By.ID, "message-body")
+        area.send_keys("Count me in")
+        area.send_keys(Keys.TAB)
+        pc.switch_to.active_element.send_keys(Keys.ENTER)
+        check(wait_for(lambda: any("Count me in" in text for text in messages(pb)), 1.5),
+              "C, at 1280 px and by keyboard, writes; B sees it without reloading")
+        check(pc.current_url == BASE + room and wait_for(lambda: any("Count me in" in text for text in messages(pc)), 1.5),
+              "C stays on the room's page and sees the message there")
+        # The message came over the stream; its delete form carries the page's token and works.
+        pc.find_element(By.CSS_SELECTOR, newest + " .message-actions form button").click()
+        check(wait_for(lambda: "Count me in" not in " ".join(messages(pb)), 1.5),
+              "C deletes the message that arrived live, and B sees it go")
 
         direct = b.post("/u/runner1/talk", [], page="/u/runner1").split("#")[0]
         pa.get(BASE + direct)

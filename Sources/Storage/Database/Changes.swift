@@ -17,8 +17,10 @@ public enum Change: Hashable, Sendable {
     case member(userID: Int64)
     /// Who belongs to a crew.
     case crew(crewID: Int64)
-    /// A message in a room sent, edited or deleted, or who is in the room.
+    /// A message sent in a room, or who is in the room.
     case room(roomID: Int64)
+    /// A room's message edited or deleted.
+    case message(roomID: Int64, messageID: Int64)
     /// Anything may have changed (a listener lost touch for a while).
     case everything
 
@@ -32,6 +34,7 @@ public enum Change: Hashable, Sendable {
         case .member(let id): "u\(id)"
         case .crew(let id): "c\(id)"
         case .room(let id): "r\(id)"
+        case .message(let roomID, let messageID): "e\(roomID).\(messageID)"
         case .everything: "*"
         }
     }
@@ -40,6 +43,12 @@ public enum Change: Hashable, Sendable {
     init?(word: Substring) {
         if word == "*" {
             self = .everything
+            return
+        }
+        if word.first == "e" {
+            let ids = word.dropFirst().split(separator: ".", omittingEmptySubsequences: false).map { Int64($0) }
+            guard ids.count == 2, let roomID = ids[0], let messageID = ids[1], roomID > 0, messageID > 0 else { return nil }
+            self = .message(roomID: roomID, messageID: messageID)
             return
         }
         guard let kind = word.first, let id = Int64(word.dropFirst()), id > 0 else { return nil }
@@ -59,7 +68,7 @@ public enum Change: Hashable, Sendable {
     var concernsMembers: Bool {
         switch self {
         case .member, .notifications, .everything: true
-        case .talk, .guestbook, .meetup, .crew, .room: false
+        case .talk, .guestbook, .meetup, .crew, .room, .message: false
         }
     }
 

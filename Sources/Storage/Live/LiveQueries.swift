@@ -110,17 +110,6 @@ extension LiveStore {
         try database.readRows { db in try db.value("SELECT max(id) FROM crewComments WHERE crewID = ?", [crewID], as: Int64.self) ?? 0 }
     }
 
-    /// A room's messages after the message `after`, oldest first, at most `limit` (deleted
-    /// ones left out).
-    public func roomMessages(roomID: Int64, after: Int64, limit: Int = 200) throws -> [LiveMessage] {
-        try database.readRows { db in
-            try db.fetchAll("""
-                SELECT m.id, m.authorID, users.username AS authorUsername, users.displayName AS authorName, m.body, m.createdAt FROM messages m JOIN users ON users.id = m.authorID
-                WHERE m.roomID = ? AND m.id > ? AND m.deletedAt IS NULL ORDER BY m.id LIMIT ?
-                """, [roomID, after, limit], LiveMessage.init(row:))
-        }
-    }
-
     /// The members `userID` blocks or is blocked by: whose messages never reach them live.
     public func blockedEitherWay(userID: Int64) throws -> Set<Int64> {
         try database.readRows { db in

@@ -51,7 +51,7 @@ extension TalkStore {
             message.bodyHTML = bodyHTML
             message.editedAt = now
             try db.update(message)
-            db.changed(.room(roomID: message.roomID))
+            db.changed(.message(roomID: message.roomID, messageID: messageID))
             return message
         }
     }
@@ -73,7 +73,9 @@ extension TalkStore {
             try db.update(message)
             try db.execute("UPDATE roomMembers SET unread = unread - 1 WHERE roomID = ? AND lastReadID < ? AND unread > 0 AND userID != ?",
                            [message.roomID, messageID, message.authorID])
+            // Counts changed for members who had not read it.
             db.changed(.room(roomID: message.roomID))
+            db.changed(.message(roomID: message.roomID, messageID: messageID))
         }
     }
 
@@ -93,6 +95,13 @@ extension TalkStore {
     public func messages(roomID: Int64, after: Int64, viewerID: Int64? = nil, limit: Int = 50) throws -> [MessageItem] {
         try database.readRows { db in
             try items(db, where: "messages.roomID = ?1 AND messages.id > ?2", orderedBy: "messages.id", [roomID, after], viewerID: viewerID, limit: limit)
+        }
+    }
+
+    /// One message of a room as the room shows it, for everyone (blocks are the caller's).
+    public func item(roomID: Int64, messageID: Int64) throws -> MessageItem? {
+        try database.readRows { db in
+            try items(db, where: "messages.roomID = ?1 AND messages.id = ?2", orderedBy: "messages.id", [roomID, messageID], viewerID: nil, limit: 1).first
         }
     }
 

@@ -242,6 +242,16 @@ extension TalkStore {
         try database.readRows { db in Set(try db.values("SELECT userID FROM roomMembers WHERE roomID = ?", [roomID], as: Int64.self)) }
     }
 
+    /// Who may delete anyone's message in the room: its crew's staff, for a crew's rooms.
+    public func staffIDs(roomID: Int64) throws -> Set<Int64> {
+        try database.readRows { db in
+            Set(try db.values("""
+                SELECT crewMembers.userID FROM rooms JOIN crewMembers ON crewMembers.crewID = rooms.crewID
+                WHERE rooms.id = ? AND rooms.kind IN ('crew', 'topic') AND crewMembers.role IN ('owner', 'staff')
+                """, [roomID], as: Int64.self))
+        }
+    }
+
     // MARK: - Settings
 
     public func whoMayStart(userID: Int64) throws -> WhoMayStart {

@@ -107,6 +107,12 @@ enum LiveEvent {
         let exact: String
     }
 
+    /// A room's message as the room page shows it (`talk-message`), rendered on the server.
+    private struct RoomMessage: Encodable {
+        let id: Int64
+        let html: String
+    }
+
     private struct Bell: Encodable {
         let count: Int
         let label: String
@@ -126,6 +132,11 @@ enum LiveEvent {
         return event("message", id: message.id, Message(
             id: message.id, author: message.authorName, url: Paths.profile(message.authorUsername), text: message.body,
             iso: moment.iso, when: moment.text, exact: moment.exact))
+    }
+
+    /// A room's new message (`message`) or one edited or deleted (`edit`), as its `<li>`.
+    static func roomMessage(_ name: String, id: Int64, html: String, cursor: Int64) -> [UInt8] {
+        event(name, id: cursor, RoomMessage(id: id, html: html))
     }
 
     static func bell(_ count: Int, cursor: Int64, render: LiveRendering, language: Language) -> [UInt8] {

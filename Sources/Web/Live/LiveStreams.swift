@@ -1,3 +1,4 @@
+import CompiledHTML
 import Foundation
 import HTTP
 import Storage
@@ -148,6 +149,8 @@ final class LiveStreams: Sendable {
         static let heartbeat = Parts(rawValue: 8)
         /// The count of messages waiting in the member's rooms.
         static let messagesWaiting = Parts(rawValue: 16)
+        /// A room's messages edited or deleted (`edited` names them).
+        static let edits = Parts(rawValue: 32)
         static let everything: Parts = [.thread, .pageState, .bell, .messagesWaiting]
     }
 
@@ -172,6 +175,7 @@ final class LiveStreams: Sendable {
                 case .room(let id):
                     add(state.byPage[.room(id)], .thread)
                     for member in roomMembers[id] ?? [] { add(state.byUser[member], .messagesWaiting) }
+                case .message(let roomID, _): add(state.byPage[.room(roomID)], .edits)
                 case .notifications(let id): add(state.byUser[id], .bell)
                 case .member(let id): add(state.byUser[id], [])  // the session's check alone
                 case .everything: add(Set(state.listeners.keys), .everything)
@@ -179,7 +183,9 @@ final class LiveStreams: Sendable {
             }
             return wanted
         }
-        send(wanted)
+        var edited: [Int64: Set<Int64>] = [:]
+        for case .message(let roomID, let messageID) in changes { edited[roomID, default: []].insert(messageID) }
+        send(wanted, edited: edited)
     }
 
     /// A comment line to every stream, and what time alone changes (check-in opening, a
@@ -188,8 +194,9 @@ final class LiveStreams: Sendable {
         send(state.withLock { state in state.listeners.mapValues { _ in [.heartbeat, .pageState] } })
     }
 
-    /// Checks each stream's session, then sends it what is new of what was asked.
-    private func send(_ wanted: [Int: Parts]) {
+    /// Checks each stream's session, then sends it what is new of what was asked, and the
+    /// messages of `edited` (by room) again as they are now.
+    private func send(_ wanted: [Int: Parts], edited: [Int64: Set<Int64>] = [:]) {
         guard !wanted.isEmpty else { return }
         let listeners = state.withLock { state in wanted.compactMap { id, parts in state.listeners[id].map { (id, $0, parts) } } }
         let now = Date()
@@ -221,16 +228,37 @@ final class LiveStreams: Sendable {
                 updated.meetup = state
                 events += LiveEvent.meetup(state, cursor: listener.cursor)
             }
-            if parts.contains(.thread), let page = listener.page, cache.readers(of: page).contains(listener.userID) {
+            if parts.contains(.thread), case .room(let roomID)? = listener.page, cache.readers(of: .room(roomID)).contains(listener.userID) {
+                let blocked = cache.blocked(userID: listener.userID)
+                for item in cache.roomMessages(roomID, after: listener.cursor) {
+                    guard let id = item.message.id, id > updated.cursor else { continue }
+                    // Nobody's messages reach someone who blocks them, or whom they block.
+                    if !blocked.contains(item.message.authorID) {
+                        events += LiveEvent.roomMessage("message", id: id, html: cache.rendered(item, roomID: roomID, for: listener, render: render, now: now),
+                                                        cursor: id)
+                    }
+                    updated.cursor = id
+                }
+                // Counted as read for the members who have the room open as they arrive.
+                if updated.cursor > listener.cursor {
+                    seen[roomID, default: (0, [])].upTo = max(seen[roomID]?.upTo ?? 0, updated.cursor)
+                    seen[roomID, default: (0, [])].userIDs.insert(listener.userID)
+                }
+            } else if parts.contains(.thread), let page = listener.page, cache.readers(of: page).contains(listener.userID) {
                 let blocked = cache.blocked(userID: listener.userID)
                 for message in cache.messages(of: page, after: listener.cursor) where message.id > updated.cursor {
                     // Nobody's messages reach someone who blocks them, or whom they block.
                     if !blocked.contains(message.authorID) { events += LiveEvent.message(message, render: render, language: listener.language) }
                     updated.cursor = message.id
                 }
-                if case .room(let roomID) = page, updated.cursor > listener.cursor {
-                    seen[roomID, default: (0, [])].upTo = max(seen[roomID]?.upTo ?? 0, updated.cursor)
-                    seen[roomID, default: (0, [])].userIDs.insert(listener.userID)
+            }
+            // Edits and deletions of messages the page already has, in place.
+            if parts.contains(.edits), case .room(let roomID)? = listener.page, cache.readers(of: .room(roomID)).contains(listener.userID) {
+                let blocked = cache.blocked(userID: listener.userID)
+                for messageID in (edited[roomID] ?? []).sorted() where messageID <= updated.cursor {
+                    guard let item = cache.roomMessage(roomID, messageID), !blocked.contains(item.message.authorID) else { continue }
+                    events += LiveEvent.roomMessage("edit", id: messageID, html: cache.rendered(item, roomID: roomID, for: listener, render: render, now: now),
+                                                    cursor: updated.cursor)
                 }
             }
             updates.append((id, updated, parts, events))
@@ -260,6 +288,10 @@ private struct PageCache {
     private var waiting: [Int64: Int] = [:]
     private var blocks: [Int64: Set<Int64>] = [:]
     private var meetups: [Int64: (Meetup, waitlist: Int)?] = [:]
+    private var roomItems: [Int64: (after: Int64, items: [MessageItem])] = [:]
+    private var editedItems: [Int64: MessageItem?] = [:]
+    private var staff: [Int64: Set<Int64>] = [:]
+    private var renderedItems: [RenderedKey: String] = [:]
 
     init(database: AppDatabase) {
         self.database = database
@@ -284,10 +316,54 @@ private struct PageCache {
         switch page {
         case .meetup(let id): found = (try? database.live.talk(meetupID: id, after: after)) ?? []
         case .crew(let id): found = (try? database.live.guestbook(crewID: id, after: after)) ?? []
-        case .room(let id): found = (try? database.live.roomMessages(roomID: id, after: after)) ?? []
+        case .room: found = []  // rooms send their messages as the page shows them (`roomMessages`)
         }
         messages[page] = (after, found)
         return found
+    }
+
+    /// A room's messages after `after` as the room shows them, read once from the lowest cursor.
+    mutating func roomMessages(_ roomID: Int64, after: Int64) -> [MessageItem] {
+        if let known = roomItems[roomID], known.after <= after { return known.items }
+        let found = (try? database.talk.messages(roomID: roomID, after: after, limit: 200)) ?? []
+        roomItems[roomID] = (after, found)
+        return found
+    }
+
+    /// One message of a room as it is now (edited or deleted).
+    mutating func roomMessage(_ roomID: Int64, _ messageID: Int64) -> MessageItem? {
+        if let known = editedItems[messageID] { return known }
+        let found = (try? database.talk.item(roomID: roomID, messageID: messageID)) ?? nil
+        editedItems[messageID] = .some(found)
+        return found
+    }
+
+    /// A message's `<li>` as `listener` sees it, rendered once for each way it can look: in
+    /// their language, theirs or not, with staff's delete or not.
+    mutating func rendered(_ item: MessageItem, roomID: Int64, for listener: LiveStreams.Listener, render: LiveRendering, now: Date) -> String {
+        if staff[roomID] == nil { staff[roomID] = (try? database.talk.staffIDs(roomID: roomID)) ?? [] }
+        let isStaff = staff[roomID]?.contains(listener.userID) == true
+        let key = RenderedKey(messageID: item.message.id ?? 0, edited: item.message.editedAt, deleted: item.message.deletedAt != nil,
+                              language: listener.language, isMine: item.message.authorID == listener.userID, isStaff: isStaff)
+        if let known = renderedItems[key] { return known }
+        let view = LiveMessageView(
+            message: MessageView(item, roomID: roomID, viewerID: listener.userID, staffMayDelete: isStaff, firstUnread: false,
+                                 posted: render.moment(item.message.createdAt, listener.language), now: now),
+            csrf: "")
+        var writer = HTMLWriter(listener.language, capacity: 1024)
+        view.render(into: &writer)
+        let html = String(decoding: writer.bytes, as: UTF8.self)
+        renderedItems[key] = html
+        return html
+    }
+
+    private struct RenderedKey: Hashable {
+        let messageID: Int64
+        let edited: Date?
+        let deleted: Bool
+        let language: Language
+        let isMine: Bool
+        let isStaff: Bool
     }
 
     mutating func unread(userID: Int64) -> Int? {

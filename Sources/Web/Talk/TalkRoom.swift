@@ -62,7 +62,10 @@ extension App {
                 room.kind == .crew ? try crewNotice(crew, role: try database.crews.crewRole(crewID: crew.storedID, userID: userID), viewerID: userID, language) : nil
             },
             url: url, members: members.map(UserView.init),
-            messages: messages.map { messageView($0, in: room, viewerID: userID, isStaff: isStaff, firstUnread: firstUnread, now: now, language) },
+            messages: messages.map { item in
+                MessageView(item, roomID: roomID, viewerID: userID, staffMayDelete: room.isCrews && isStaff, firstUnread: item.message.id == firstUnread,
+                            posted: localizer.moment(item.message.createdAt, language, now: now), now: now)
+            },
             olderURL: hasOlder ? messages.first?.message.id.map { url + "?before=\($0)" } : nil,
             newerURL: hasNewer ? messages.last?.message.id.map { url + "?after=\($0)" } : nil,
             isRequest: membership.state == .request,
@@ -79,19 +82,6 @@ extension App {
             // Live from the last message shown, on the newest page only.
             liveURL: hasNewer ? nil : Paths.events + "?room=\(roomID)&after=\(messages.last?.message.id ?? 0)")
         return page(view, context, title: view.title, section: .talk, status: status)
-    }
-
-    private func messageView(_ item: MessageItem, in room: Room, viewerID: Int64, isStaff: Bool, firstUnread: Int64?, now: Date,
-                             _ language: Language) -> MessageView {
-        let message = item.message, id = message.id ?? 0, url = Paths.talkRoom(room.id ?? 0)
-        let deleted = message.deletedAt != nil
-        return MessageView(
-            id: id, author: UserView(item.author), bodyHTML: message.bodyHTML, posted: localizer.moment(message.createdAt, language, now: now),
-            edited: message.editedAt != nil && !deleted, deleted: deleted,
-            replyTo: item.replyTo.map { MessageQuoteView(id: $0.id, url: url + "#message-\($0.id)", author: $0.authorName, text: String($0.body.prefix(120))) },
-            firstUnread: id == firstUnread, isMine: message.authorID == viewerID, replyURL: url + "?reply=\(id)#write",
-            editURL: message.isEditable(by: viewerID, at: now) ? Paths.talkMessage(id) + "/edit" : nil,
-            deleteURL: !deleted && (message.authorID == viewerID || (room.isCrews && isStaff)) ? Paths.talkMessage(id) + "/delete" : nil)
     }
 
     /// The room `:id` names and the member's place in it; 404 for anyone not in it (and for a

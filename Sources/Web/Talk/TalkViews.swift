@@ -77,6 +77,30 @@ struct MessageView {
     let deleteURL: String?
 }
 
+extension MessageView {
+    /// A message as `viewerID` sees it in a room: their own with its edit and delete, staff
+    /// of a crew's rooms (`staffMayDelete`) with delete on everyone's.
+    init(_ item: MessageItem, roomID: Int64, viewerID: Int64, staffMayDelete: Bool, firstUnread: Bool, posted: Moment, now: Date) {
+        let message = item.message, id = message.id ?? 0, url = Paths.talkRoom(roomID)
+        let deleted = message.deletedAt != nil
+        self.init(
+            id: id, author: UserView(item.author), bodyHTML: message.bodyHTML, posted: posted,
+            edited: message.editedAt != nil && !deleted, deleted: deleted,
+            replyTo: item.replyTo.map { MessageQuoteView(id: $0.id, url: url + "#message-\($0.id)", author: $0.authorName, text: String($0.body.prefix(120))) },
+            firstUnread: firstUnread, isMine: message.authorID == viewerID, replyURL: url + "?reply=\(id)#write",
+            editURL: message.isEditable(by: viewerID, at: now) ? Paths.talkMessage(id) + "/edit" : nil,
+            deleteURL: !deleted && (message.authorID == viewerID || staffMayDelete) ? Paths.talkMessage(id) + "/delete" : nil)
+    }
+}
+
+/// One message alone, as the live updates send it (`talk-message`, the room page's own), in
+/// the listener's language. Its form token is left empty: the page's script puts in its own.
+struct LiveMessageView: FragmentView {
+    static let template = "talk-message-live"
+    let message: MessageView
+    let csrf: String
+}
+
 struct MessageQuoteView {
     let id: Int64
     let url: String

@@ -49,16 +49,45 @@ import TestSupport
         ara.read { $0.contains { $0.name == "talk" } }
 
         let sentAt = Date()
-        #expect(crew.people[0].post(crew.room, [("body", "<b>7am</b> at gate 2")], from: crew.room).status == .seeOther)
+        #expect(crew.people[0].post(crew.room, [("body", "<b>7am</b> at gate 2 <script>x</script>")], from: crew.room).status == .seeOther)
         let message = try #require(jun.read { $0.contains { $0.name == "message" } }.first { $0.name == "message" })
         #expect(Date().timeIntervalSince(sentAt) < 1)
-        #expect(message.json["text"] as? String == "<b>7am</b> at gate 2")
+        // As the room page shows it: raw HTML left out, with its author, Jun's own actions only
+        let html = try #require(message.json["html"] as? String)
+        #expect(html.hasPrefix("<li class=\"message\" id=\"message-"))
+        #expect(html.contains("7am") && html.contains("at gate 2") && !html.contains("<b>") && !html.contains("<script"))
+        #expect(html.contains(">Mina</a>") && html.contains("?reply=") && !html.contains("/edit\""))
         // Ara is told one message waits; Jun, who saw it arrive, has read it
         let count = ara.read { $0.contains { $0.name == "talk" && $0.json["count"] as? Int == 1 } }
         #expect(count.contains { $0.name == "talk" && $0.json["count"] as? Int == 1 })
         let junsID = try #require(try crew.site.database.accounts.user(username: "jun")?.id)
         #expect(try crew.site.database.talk.unreadCount(userID: junsID) == 0)
         #expect(!ara.idle(1).contains { $0.name == "message" })
+    }
+
+    @Test func editsAndDeletionsReplaceTheMessageLive() throws {
+        let crew = try Crew()
+        crew.people[0].post(crew.room, [("body", "Meet at 7")], from: crew.room)
+        let messageID = try #require(try crew.site.database.talk.messages(roomID: crew.roomID).last?.message.id)
+        let jun = try crew.open(crew.people[1], query: "?room=\(crew.roomID)")
+        let mina = try crew.open(crew.people[0], query: "?room=\(crew.roomID)")
+        jun.read { $0.contains { $0.name == "talk" } }
+        mina.read { $0.contains { $0.name == "talk" } }
+
+        let edit = Paths.talkMessage(messageID) + "/edit"
+        #expect(crew.people[0].post(edit, [("body", "Meet at **8**")], from: edit).status == .seeOther)
+        let edited = try #require(jun.read { $0.contains { $0.name == "edit" } }.first { $0.name == "edit" })
+        #expect(edited.json["id"] as? Int == Int(messageID))
+        let html = try #require(edited.json["html"] as? String)
+        #expect(html.contains("<strong>8</strong>") && html.contains("edited") && !html.contains("/delete"))
+        // Mina's own copy offers her edit and delete
+        let minas = try #require(mina.read { $0.contains { $0.name == "edit" } }.first { $0.name == "edit" }?.json["html"] as? String)
+        #expect(minas.contains("/edit\"") && minas.contains("/delete\""))
+
+        #expect(crew.people[0].post(Paths.talkMessage(messageID) + "/delete", [], from: crew.room).status == .seeOther)
+        let deleted = try #require(jun.read { $0.filter { $0.name == "edit" }.count == 2 }.last { $0.name == "edit" }?.json["html"] as? String)
+        #expect(deleted.contains("class=\"message deleted\"") && !deleted.contains("Meet at"))
+        #expect(!jun.idle(1).contains { $0.name == "message" })
     }
 
     @Test func aRoomsStreamIsOnlyForItsMembers() throws {
@@ -79,7 +108,7 @@ import TestSupport
         ara.read { $0.contains { $0.name == "talk" } }
         jun.read { $0.contains { $0.name == "talk" } }
         crew.people[0].post(crew.room, [("body", "From Mina")], from: crew.room)
-        #expect(jun.read { $0.contains { $0.name == "message" } }.contains { $0.json["text"] as? String == "From Mina" })
+        #expect(jun.read { $0.contains { $0.name == "message" } }.contains { ($0.json["html"] as? String)?.contains("<p>From Mina</p>") == true })
         #expect(!ara.idle(1).contains { $0.name == "message" })
     }
 }
