@@ -64,6 +64,10 @@ enum Paths {
     static let talkNew = "/talk/new"
     static func talkRoom(_ id: Int64) -> String { "/talk/\(id)" }
     static func talkMessage(_ id: Int64) -> String { "/talk/messages/\(id)" }
+    /// The report form for one thing, back to `returnTo` once sent.
+    static func reportNew(_ target: ModerationTarget, _ id: Int64, returnTo: String) -> String {
+        "/reports/new?target_type=\(target.rawValue)&target_id=\(id)&return_to=" + PercentEncoding.encode(returnTo)
+    }
     static func talkWith(_ username: String) -> String { profile(username) + "/talk" }
     static func following(_ username: String) -> String { profile(username) + "/following" }
 

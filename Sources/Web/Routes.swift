@@ -86,6 +86,8 @@ enum Routes {
         router.post("/crews/:slug/notices", app.page(app.crewNoticeCreate))
         router.get("/crews/:slug/notices/:id", app.page(app.crewNoticeReaders))
         router.post("/crews/:slug/notices/:id/unpin", app.page(app.crewNoticeUnpin))
+        router.get("/crews/:slug/reports", app.page(app.crewReports))
+        router.post("/crews/:slug/reports/:id", app.page(app.crewReportResolve))
 
         // MARK: - Talk
         router.get(Paths.talk, app.page(app.talkInbox))
@@ -214,6 +216,7 @@ enum Routes {
             (.get, "/admin/users/:username", app.adminUser),
             (.post, "/admin/users/:username/sanction", app.adminSanction),
             (.post, "/admin/users/:username/role", app.adminRole),
+            (.post, "/admin/users/:username/messages", app.adminRemoveMessages),
             (.get, "/admin/log", app.adminLog),
             (.get, "/admin/payments", app.adminPayments),
         ]

@@ -2,7 +2,7 @@ import Foundation
 
 /// What can be reported and moderated.
 public enum ModerationTarget: String, Codable, Sendable, CaseIterable {
-    case post, comment, crew, meetup, user
+    case post, comment, crew, meetup, user, message
 
     /// The table holding a `hiddenAt` for this kind of content, if it can be hidden.
     var table: String? {
@@ -11,7 +11,7 @@ public enum ModerationTarget: String, Codable, Sendable, CaseIterable {
         case .comment: "comments"
         case .crew: "crews"
         case .meetup: "meetups"
-        case .user: nil
+        case .user, .message: nil  // a message is deleted to its tombstone, never hidden
         }
     }
 }

@@ -9,6 +9,8 @@ extension ModerationStore {
                        autoHideThreshold: Int, now: Date = Date()) throws {
         try database.write { db in
             guard try database.label(db, target, targetID) != nil else { throw StorageError.notFound }
+            // A message only by those who could read it: anyone else learns nothing of it.
+            if target == .message, try !database.talk.canRead(db, messageID: targetID, userID: reporterID) { throw StorageError.notFound }
             try db.refusing(as: .duplicate) {
                 try db.execute("""
                     INSERT INTO reports (reporterID, targetType, targetID, reason, note, createdAt) VALUES (?, ?, ?, ?, ?, ?)
@@ -29,12 +31,24 @@ extension ModerationStore {
 
     /// Open reports grouped by target, most reported first.
     public func openReports() throws -> [ReportGroup] {
+        try reportGroups(where: "resolvedAt IS NULL", [])
+    }
+
+    /// Open reports of messages in a crew's own and topic rooms, for its staff.
+    public func crewMessageReports(crewID: Int64) throws -> [ReportGroup] {
+        try reportGroups(where: """
+            resolvedAt IS NULL AND targetType = 'message' AND targetID IN
+                (SELECT messages.id FROM messages JOIN rooms ON rooms.id = messages.roomID WHERE rooms.crewID = ? AND rooms.kind IN ('crew', 'topic'))
+            """, [crewID])
+    }
+
+    private func reportGroups(where condition: String, _ arguments: [(any SQLBindable)?]) throws -> [ReportGroup] {
         try database.read { db in
             let lists = db.joinedTexts("reason", separator: ",", orderedBy: "id") + " AS reasons, " + db.joinedTexts("note", separator: "\u{1E}", orderedBy: "id") + " AS notes"
             let rows = try db.fetchAll("""
                 SELECT targetType, targetID, count(*) AS count, \(lists), max(createdAt) AS latest
-                FROM reports WHERE resolvedAt IS NULL GROUP BY targetType, targetID ORDER BY count DESC, latest DESC, targetType, targetID
-                """) { row -> ReportGroup? in
+                FROM reports WHERE \(condition) GROUP BY targetType, targetID ORDER BY count DESC, latest DESC, targetType, targetID
+                """, arguments) { row -> ReportGroup? in
                 guard let type = ModerationTarget(rawValue: try row.decode("targetType")) else { return nil }
                 let reasons = (try row.decode("reasons", as: String?.self) ?? "").split(separator: ",").compactMap { ReportReason(rawValue: String($0)) }
                 let notes = (try row.decode("notes", as: String?.self) ?? "").split(separator: "\u{1E}").map(String.init).filter { !$0.isEmpty }
@@ -60,6 +74,8 @@ extension ModerationStore {
             case .hide, .restore:
                 guard let table = target.table else { throw StorageError.forbidden }
                 try db.execute("UPDATE \(table) SET hiddenAt = ? WHERE id = ?", [action == .hide ? now : nil, targetID])
+            case .delete where target == .message:
+                try database.talk.tombstone(db, messageID: targetID, now: now)
             case .delete:
                 guard let table = target.table else { throw StorageError.forbidden }
                 try db.execute("DELETE FROM \(table) WHERE id = ?", [targetID])
@@ -69,6 +85,41 @@ extension ModerationStore {
             }
             try db.execute("UPDATE reports SET resolvedAt = ?, resolution = ? WHERE targetType = ? AND targetID = ? AND resolvedAt IS NULL", [now, action.rawValue, target.rawValue, targetID])
             try log(db, moderatorID: moderatorID, action: action.rawValue, target: target, targetID: targetID, label: label, reason: reason, now: now)
+        }
+    }
+
+    /// A crew's staff on a reported message in the crew's rooms: dismiss the reports, or
+    /// delete it to its tombstone. Logged as any moderator's action.
+    public func moderateCrewMessage(_ action: AppDatabase.ContentAction, crewID: Int64, messageID: Int64, by staffID: Int64, now: Date = Date()) throws {
+        guard action == .dismiss || action == .delete else { throw StorageError.forbidden }
+        try database.write { db in
+            guard try db.value("""
+                SELECT count(*) FROM messages JOIN rooms ON rooms.id = messages.roomID WHERE messages.id = ? AND rooms.crewID = ? AND rooms.kind IN ('crew', 'topic')
+                """, [messageID, crewID], as: Int.self) == 1, let label = try database.label(db, .message, messageID) else { throw StorageError.notFound }
+            try database.requireStaff(db, crewID: crewID, userID: staffID)
+            if action == .delete { try database.talk.tombstone(db, messageID: messageID, now: now) }
+            try db.execute("UPDATE reports SET resolvedAt = ?, resolution = ? WHERE targetType = 'message' AND targetID = ? AND resolvedAt IS NULL",
+                           [now, action.rawValue, messageID])
+            try log(db, moderatorID: staffID, action: action.rawValue, target: .message, targetID: messageID, label: label, reason: "", now: now)
+        }
+    }
+
+    /// Deletes every message a member wrote, in every room, to tombstones, and resolves their
+    /// reports: an admin's answer to a spammer. Returns how many there were.
+    @discardableResult
+    public func removeMessages(userID: Int64, by adminID: Int64, reason: String, now: Date = Date()) throws -> Int {
+        try database.write { db in
+            guard let target = try db.record(User.self, id: userID), let admin = try db.record(User.self, id: adminID) else { throw StorageError.notFound }
+            guard admin.role == .admin, target.id != admin.id else { throw StorageError.forbidden }
+            let ids = try db.values("SELECT id FROM messages WHERE authorID = ? AND deletedAt IS NULL ORDER BY id", [userID], as: Int64.self)
+            for id in ids { try database.talk.tombstone(db, messageID: id, now: now) }
+            try db.execute("""
+                UPDATE reports SET resolvedAt = ?, resolution = 'delete'
+                WHERE targetType = 'message' AND resolvedAt IS NULL AND targetID IN (SELECT id FROM messages WHERE authorID = ?)
+                """, [now, userID])
+            try log(db, moderatorID: adminID, action: "removeMessages", target: .user, targetID: userID,
+                    label: "@" + target.username, reason: reason, now: now)
+            return ids.count
         }
     }
 
@@ -128,6 +179,7 @@ extension ModerationStore {
         case .crew: "SELECT \(User.selection.qualified) FROM crewMembers JOIN users ON users.id = crewMembers.userID WHERE crewMembers.crewID = ? AND role = 'owner'"
         case .meetup: "SELECT \(User.selection.qualified) FROM meetups JOIN users ON users.id = meetups.hostID WHERE meetups.id = ?"
         case .user: "SELECT \(User.selection.bare) FROM users WHERE id = ?"
+        case .message: "SELECT \(User.selection.qualified) FROM messages JOIN users ON users.id = messages.authorID WHERE messages.id = ?"
         }
         return try database.read { db in try db.record(User.self, sql, [id]) }
     }
@@ -226,6 +278,7 @@ extension ModerationStore {
                     SELECT count(*) FROM reports WHERE (targetType = 'user' AND targetID = ?1)
                     OR (targetType = 'post' AND targetID IN (SELECT id FROM posts WHERE authorID = ?1))
                     OR (targetType = 'comment' AND targetID IN (SELECT id FROM comments WHERE authorID = ?1))
+                    OR (targetType = 'message' AND targetID IN (SELECT id FROM messages WHERE authorID = ?1))
                     """),
                 try count("SELECT count(*) FROM sessions WHERE userID = ?"),
                 try count("SELECT count(*) FROM posts WHERE authorID = ?"),
@@ -255,6 +308,7 @@ extension AppDatabase {
         case .crew: "SELECT name FROM crews WHERE id = ?"
         case .meetup: "SELECT title FROM meetups WHERE id = ?"
         case .user: "SELECT '@' || username FROM users WHERE id = ?"
+        case .message: "SELECT substr(body, 1, 80) FROM messages WHERE id = ?"
         }
         return try db.value(sql, [id], as: String.self)
     }

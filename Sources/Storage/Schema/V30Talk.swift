@@ -1,6 +1,7 @@
 /// Talk: rooms (a crew's own, its topic rooms, a meetup's talk, direct conversations and small
 /// groups), who is in each with how far they have read, and the messages; and a crew's
-/// notices, with who has read them (a notification of their own kind).
+/// notices, with who has read them (a notification of their own kind, as is a crew's new
+/// meetup; a member silences both per crew). A room's message can be reported.
 ///
 /// - A crew's room and topic rooms are open to its members: triggers on `crewMembers` keep
 ///   their `roomMembers` rows (each engine's own, as the timelines' are), so that every way a
@@ -115,6 +116,15 @@ enum TalkSchema {
         \(NotificationsSchema.rebuild(t, from: .meetups, to: .meetups, kinds: notificationKinds, laterIndexes: [UnreadIndexesSchema.notifications],
                                      referencedBy: [("pushQueue", "notificationID", "CASCADE")]))
 
+        -- Whether a crew's notices and new meetups notify the member (silenced per crew).
+        ALTER TABLE crewMembers ADD COLUMN notifies \(t.boolean) NOT NULL DEFAULT \(t.true);
+
+        -- A room's message can be reported.
+        \(t.rebuild("reports", create: reports(t),
+                    copied: ["id", "reporterID", "targetType", "targetID", "reason", "note", "createdAt", "resolvedAt", "resolution"],
+                    indexes: ["CREATE UNIQUE INDEX reports_open ON reports(reporterID, targetType, targetID) WHERE resolvedAt IS NULL;",
+                              "CREATE INDEX reports_target ON reports(targetType, targetID);"]))
+
         -- A push is of a notification or of a room's message.
         DELETE FROM pushQueue WHERE talkID IS NOT NULL;
         \(t.rebuild("pushQueue", create: pushQueue(t), copied: ["id", "subscriptionID", "notificationID", "attempts", "nextAttemptAt", "createdAt"],
@@ -148,6 +158,22 @@ enum TalkSchema {
         """
     }
 
+    private static func reports(_ t: SchemaDialect) -> String {
+        """
+        CREATE TABLE reports (
+            id \(t.id),
+            reporterID \(t.integer) NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+            targetType \(t.text) NOT NULL CHECK (targetType IN ('post', 'comment', 'crew', 'meetup', 'user', 'message')),
+            targetID \(t.integer) NOT NULL,
+            reason \(t.text) NOT NULL CHECK (reason IN ('spam', 'harassment', 'inappropriate', 'offTopic', 'other')),
+            note \(t.text) NOT NULL DEFAULT '' CHECK (length(note) <= 500),
+            createdAt \(t.date) NOT NULL,
+            resolvedAt \(t.date),
+            resolution \(t.text)
+        );
+        """
+    }
+
     private static func pushQueue(_ t: SchemaDialect) -> String {
         """
         CREATE TABLE pushQueue (
@@ -163,8 +189,9 @@ enum TalkSchema {
         """
     }
 
-    /// A crew's notice tells its members (`detail`: the start of its text).
-    static let notificationKinds = ReconfirmationSchema.notificationKinds + ["crewNotice"]
+    /// A crew's notice tells its members (`detail`: the start of its text), and so does a
+    /// meetup its staff schedule for it (`meetupID`).
+    static let notificationKinds = ReconfirmationSchema.notificationKinds + ["crewNotice", "crewMeetup"]
 
     private static let sqliteTriggers = """
         CREATE TRIGGER talk_crew_room AFTER INSERT ON crews BEGIN

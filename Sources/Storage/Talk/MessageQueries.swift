@@ -60,23 +60,53 @@ extension TalkStore {
     /// Unread counts that held it are counted again.
     public func delete(messageID: Int64, by userID: Int64, now: Date = Date()) throws {
         try database.write { db in
-            guard var message = try db.record(Message.self, id: messageID), message.deletedAt == nil,
+            guard let message = try db.record(Message.self, id: messageID), message.deletedAt == nil,
                   let room = try db.record(Room.self, id: message.roomID),
                   try membership(db, roomID: message.roomID, userID: userID) != nil else { throw StorageError.notFound }
             if message.authorID != userID {
                 guard room.isCrews, let crewID = room.crewID else { throw StorageError.forbidden }
                 try database.requireStaff(db, crewID: crewID, userID: userID)
             }
-            message.body = ""
-            message.bodyHTML = ""
-            message.deletedAt = now
-            try db.update(message)
-            try db.execute("UPDATE roomMembers SET unread = unread - 1 WHERE roomID = ? AND lastReadID < ? AND unread > 0 AND userID != ?",
-                           [message.roomID, messageID, message.authorID])
-            // Counts changed for members who had not read it.
-            db.changed(.room(roomID: message.roomID))
-            db.changed(.message(roomID: message.roomID, messageID: messageID))
+            try tombstone(db, messageID: messageID, now: now)
+            // Reports of it are answered.
+            try db.execute("UPDATE reports SET resolvedAt = ?, resolution = 'delete' WHERE targetType = 'message' AND targetID = ? AND resolvedAt IS NULL",
+                           [now, messageID])
         }
+    }
+
+    /// Empties a message to its tombstone inside a write (its author, staff or moderators
+    /// deleting it); the members who had not read it have one fewer waiting.
+    func tombstone(_ db: SQLConnection, messageID: Int64, now: Date) throws {
+        guard var message = try db.record(Message.self, id: messageID), message.deletedAt == nil else { return }
+        message.body = ""
+        message.bodyHTML = ""
+        message.deletedAt = now
+        try db.update(message)
+        try db.execute("DELETE FROM messagePhotos WHERE messageID = ?", [messageID])
+        try db.execute("UPDATE roomMembers SET unread = unread - 1 WHERE roomID = ? AND lastReadID < ? AND unread > 0 AND userID != ?",
+                       [message.roomID, messageID, message.authorID])
+        // Counts changed for members who had not read it.
+        db.changed(.room(roomID: message.roomID))
+        db.changed(.message(roomID: message.roomID, messageID: messageID))
+    }
+
+    /// Whether the member is in the room of the message.
+    public func canRead(messageID: Int64, userID: Int64) throws -> Bool {
+        try database.readRows { db in try canRead(db, messageID: messageID, userID: userID) }
+    }
+
+    func canRead(_ db: SQLConnection, messageID: Int64, userID: Int64) throws -> Bool {
+        try db.value("""
+            SELECT count(*) FROM messages JOIN roomMembers ON roomMembers.roomID = messages.roomID
+            WHERE messages.id = ? AND roomMembers.userID = ? AND roomMembers.state = 'joined'
+            """, [messageID, userID], as: Int.self) == 1
+    }
+
+    /// The messages around one, for a report's reader: up to `count` before and after it.
+    public func context(of messageID: Int64, count: Int = 3) throws -> [MessageItem] {
+        guard let message = try message(id: messageID) else { return [] }
+        return try messages(roomID: message.roomID, before: messageID + 1, limit: count + 1)
+            + messages(roomID: message.roomID, after: messageID, limit: count)
     }
 
     // MARK: - Reads

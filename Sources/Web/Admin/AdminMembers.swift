@@ -27,6 +27,7 @@ extension App {
                                          posts: summary.posts, comments: summary.comments)
         view.canSanction = user.id != staff.id && (user.role != .admin || staff.role == .admin)
         view.canGrant = staff.role == .admin && user.role != .admin
+        view.canRemoveMessages = staff.role == .admin && user.id != staff.id
         view.isModerator = user.role == .moderator
         if mailEnabled {
             let language = context.language
@@ -54,6 +55,17 @@ extension App {
         let days = context.form["days"].flatMap(Int.init)
         let until = days.map { Date().addingTimeInterval(Double(max(1, min($0, 3650))) * 86_400) }
         try storageAction(context) { try database.moderation.sanction(action, userID: user.storedID, by: staff.storedID, until: until, reason: reason) }
+        return redirect(to: Paths.adminUser(user.username), flash: \.moderation_done)
+    }
+
+    /// `POST /admin/users/:username/messages`: an admin deletes every message the member
+    /// wrote, in every room, to tombstones (a spammer's), with a reason for the log.
+    func adminRemoveMessages(_ context: RequestContext, _ staff: User) throws -> HTTPResponse {
+        guard staff.role == .admin else { throw HTTPError(.notFound) }
+        let user = try profileUser(context)
+        let reason = (context.form["reason"] ?? "").trimmed.clipped(300)
+        guard !reason.isEmpty else { throw HTTPError(.unprocessableContent, message: localizer.text(.admin.reason_needed, context.language)) }
+        try storageAction(context) { try database.moderation.removeMessages(userID: user.storedID, by: staff.storedID, reason: reason) }
         return redirect(to: Paths.adminUser(user.username), flash: \.moderation_done)
     }
 

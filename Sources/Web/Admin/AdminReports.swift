@@ -22,7 +22,9 @@ extension App {
                 author: try database.moderation.targetAuthor(group.targetType, id: group.targetID).map {
                     ReportGroupView.Author(username: $0.username, url: Paths.adminUser($0.username))
                 },
-                hideable: group.targetType != .user,
+                context: try reportContext(group),
+                hideable: group.targetType != .user && group.targetType != .message,
+                deletable: group.targetType != .user,
                 hidden: try database.moderation.targetIsHidden(group.targetType, id: group.targetID),
                 lockable: group.targetType == .post)
         }
@@ -47,6 +49,17 @@ extension App {
         case .crew: return try database.crews.crew(id: id).map { Paths.crew($0.slug) }
         case .meetup: return Paths.meetup(id)
         case .user: return try database.accounts.user(id: id).map { Paths.adminUser($0.username) }
+        case .message: return nil  // in a room staff are not in: its context shows instead
+        }
+    }
+
+    /// A reported message with the messages around it, so whoever decides sees what it
+    /// answered; nothing for other targets.
+    func reportContext(_ group: ReportGroup) throws -> [ReportContextLine] {
+        guard group.targetType == .message else { return [] }
+        return try database.talk.context(of: group.targetID).map { item in
+            ReportContextLine(author: item.author.displayName, text: item.message.deletedAt == nil ? item.message.body : "",
+                              reported: item.message.id == group.targetID)
         }
     }
 }

@@ -22,6 +22,7 @@ struct AdminView: PageView {
     var summary: MemberSummaryView?
     var canSanction: Bool = false
     var canGrant: Bool = false
+    var canRemoveMessages: Bool = false
     var isModerator: Bool = false
     /// Their address and the mail sent to them; nil when the site sends no mail.
     var mail: MemberMailView?
@@ -59,6 +60,14 @@ struct AdminTabMarks {
 }
 
 /// The reports of one post, comment, crew, meetup or member.
+/// A line of a reported message's room, the reported one marked.
+struct ReportContextLine {
+    let author: String
+    /// Empty for a deleted message.
+    let text: String
+    let reported: Bool
+}
+
 struct ReportGroupView {
     struct Author {
         let username: String
@@ -77,7 +86,11 @@ struct ReportGroupView {
     let notes: [String]
     let date: String
     let author: Author?
+    /// A reported message's neighbours in its room.
+    let context: [ReportContextLine]
+    var hasContext: Bool { !context.isEmpty }
     let hideable: Bool
+    let deletable: Bool
     /// Hidden already: staff may restore it rather than hide it again.
     let hidden: Bool
     let lockable: Bool

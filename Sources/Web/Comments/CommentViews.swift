@@ -25,9 +25,7 @@ struct CommentView {
     var replyURL: String { Paths.post(postID) + "?reply=\(id)#comment-\(id)" }
     var editURL: String { "/comments/\(id)/edit" }
     var deleteURL: String { "/comments/\(id)/delete" }
-    var reportURL: String {
-        "/reports/new?target_type=comment&target_id=\(id)&return_to=" + PercentEncoding.encode(Paths.comment(id, post: postID))
-    }
+    var reportURL: String { Paths.reportNew(.comment, id, returnTo: Paths.comment(id, post: postID)) }
 }
 
 /// Everything a comment's kept parts are rendered from.

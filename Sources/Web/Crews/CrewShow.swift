@@ -43,6 +43,9 @@ struct CrewTalkView {
     var hasRooms: Bool { !rooms.isEmpty }
     let canAddRoom: Bool
     let addURL: String
+    /// For staff, when members reported messages in the crew's rooms: "Reported in the rooms (2)".
+    let reports: String?
+    let reportsURL: String
 }
 
 struct CrewRoomLink {
@@ -205,18 +208,21 @@ extension App {
             inviteCode: role?.isStaff == true ? crew.inviteCode : nil,
             report: reportForm(.crew, try crew.storedID, context),
             roleLabel: role.map { localizer.text($0.textKey, context.language) },
-            talk: role?.isMember == true ? try crewTalk(crew, isStaff: role?.isStaff == true) : nil,
+            talk: role?.isMember == true ? try crewTalk(crew, isStaff: role?.isStaff == true, context.language) : nil,
             notice: try crewNotice(crew, role: role, viewerID: context.user?.id, context.language))
     }
 
-    private func crewTalk(_ crew: Crew, isStaff: Bool) throws -> CrewTalkView? {
+    private func crewTalk(_ crew: Crew, isStaff: Bool, _ language: Language) throws -> CrewTalkView? {
         guard let room = try database.talk.crewRoom(crewID: crew.storedID) else { return nil }
+        let reported = isStaff ? try database.moderation.crewMessageReports(crewID: crew.storedID).count : 0
         return CrewTalkView(
             roomURL: Paths.talkRoom(try room.storedID),
             rooms: try database.talk.topicRooms(crewID: crew.storedID).map {
                 CrewRoomLink(name: $0.name ?? "", url: Paths.talkRoom($0.id ?? 0), archived: $0.archivedAt != nil)
             },
-            canAddRoom: isStaff, addURL: Paths.crew(crew.slug) + "/rooms")
+            canAddRoom: isStaff, addURL: Paths.crew(crew.slug) + "/rooms",
+            reports: reported > 0 ? localizer.text(.talk.reports_link, language, ["count": Self.badge(reported)]) : nil,
+            reportsURL: Paths.crew(crew.slug) + "/reports")
     }
 
     func renderCrew(_ view: CrewPageView, _ crew: Crew, _ context: RequestContext, status: HTTPStatus = .ok) -> HTTPResponse {

@@ -49,6 +49,7 @@ extension ModerationTarget {
         case .crew: .moderation.target.crew
         case .meetup: .moderation.target.meetup
         case .user: .moderation.target.user
+        case .message: .moderation.target.message
         }
     }
 }

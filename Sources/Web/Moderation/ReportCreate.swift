@@ -3,7 +3,7 @@ import HTTP
 import Storage
 
 extension App {
-    /// `POST /reports`: reports a post, comment, crew, meetup or member, from the small form
+    /// `POST /reports`: reports a post, comment, crew, meetup, member or message, from the small form
     /// beside it. A second open report of the same thing by the same person is a 409.
     func reportCreate(_ context: RequestContext) throws -> HTTPResponse {
         let user = try context.requireUser()
@@ -29,11 +29,13 @@ extension App {
     /// from places that list many things (each comment of a thread), where a form per item
     /// would weigh down the page.
     func reportNew(_ context: RequestContext) throws -> HTTPResponse {
-        _ = try context.requireUser()
+        let user = try context.requireUser()
         guard let target = context.form["target_type"].flatMap(ModerationTarget.init(rawValue:)),
               let id = context.form["target_id"].flatMap(Checked.id),
               let label = try database.moderation.targetLabel(target, id: id)
         else { throw HTTPError(.notFound) }
+        // A message only for those in its room: anyone else is told nothing of it.
+        if target == .message, try !database.talk.canRead(messageID: id, userID: user.storedID) { throw HTTPError(.notFound) }
         var report = reportForm(target, id, context)
         report.returnTo = Paths.local(context.form["return_to"])
         return page(ReportPageView(label: label, report: report), context, title: localizer.text(.moderation.report, context.language))

@@ -75,6 +75,8 @@ struct MessageView {
     let replyURL: String
     let editURL: String?
     let deleteURL: String?
+    /// Someone else's message, to report.
+    let reportURL: String?
 }
 
 extension MessageView {
@@ -89,7 +91,9 @@ extension MessageView {
             replyTo: item.replyTo.map { MessageQuoteView(id: $0.id, url: url + "#message-\($0.id)", author: $0.authorName, text: String($0.body.prefix(120))) },
             firstUnread: firstUnread, isMine: message.authorID == viewerID, replyURL: url + "?reply=\(id)#write",
             editURL: message.isEditable(by: viewerID, at: now) ? Paths.talkMessage(id) + "/edit" : nil,
-            deleteURL: !deleted && (message.authorID == viewerID || staffMayDelete) ? Paths.talkMessage(id) + "/delete" : nil)
+            deleteURL: !deleted && (message.authorID == viewerID || staffMayDelete) ? Paths.talkMessage(id) + "/delete" : nil,
+            reportURL: deleted || message.authorID == viewerID ? nil
+                : Paths.reportNew(.message, id, returnTo: url + "?before=\(id + 1)#message-\(id)"))
     }
 }
 
