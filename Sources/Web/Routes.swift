@@ -86,6 +86,7 @@ enum Routes {
         router.post("/crews/:slug/notices", app.page(app.crewNoticeCreate))
         router.get("/crews/:slug/notices/:id", app.page(app.crewNoticeReaders))
         router.post("/crews/:slug/notices/:id/unpin", app.page(app.crewNoticeUnpin))
+        router.post("/crews/:slug/notifications", app.page(app.crewNotifications))
         router.get("/crews/:slug/reports", app.page(app.crewReports))
         router.post("/crews/:slug/reports/:id", app.page(app.crewReportResolve))
 

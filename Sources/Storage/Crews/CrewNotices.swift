@@ -52,7 +52,32 @@ public struct NoticeReaders: Sendable, Equatable {
     public var unread: [Author]
 }
 
+extension AppDatabase {
+    /// The members a crew's news (a notice, a new meetup) notifies: all but those who
+    /// silenced the crew, and but the one who made it.
+    func crewNewsReaders(_ db: SQLConnection, crewID: Int64, except userID: Int64) throws -> [Int64] {
+        try db.values("""
+            SELECT userID FROM crewMembers WHERE crewID = ? AND role != 'pending' AND userID != ? AND notifies
+            """, [crewID, userID], as: Int64.self)
+    }
+}
+
 extension CrewStore {
+    /// Whether a crew's notices and new meetups notify the member.
+    public func notifies(crewID: Int64, userID: Int64) throws -> Bool {
+        try database.readRows { db in
+            try db.value("SELECT notifies FROM crewMembers WHERE crewID = ? AND userID = ?", [crewID, userID], as: Bool.self) ?? true
+        }
+    }
+
+    /// Silences a crew's notices and new meetups for a member, or lets them notify again.
+    public func setNotifies(_ on: Bool, crewID: Int64, userID: Int64) throws {
+        try database.write { db in
+            guard try database.crewRole(db, crewID: crewID, userID: userID)?.isMember == true else { throw StorageError.notFound }
+            try db.execute("UPDATE crewMembers SET notifies = ? WHERE crewID = ? AND userID = ?", [on, crewID, userID])
+        }
+    }
+
     /// Posts a notice (staff only) and tells every other member, in one transaction.
     public func postNotice(crewID: Int64, by userID: Int64, body: String, bodyHTML: String, now: Date = Date()) throws -> CrewNotice {
         try database.write { db in
@@ -60,9 +85,8 @@ extension CrewStore {
             var notice = CrewNotice(id: nil, crewID: crewID, authorID: userID, body: body, bodyHTML: bodyHTML, createdAt: now, unpinnedAt: nil)
             notice.id = try db.insert(notice)
             try db.execute("INSERT INTO noticeReads (noticeID, userID, readAt) VALUES (?, ?, ?)", [notice.id, userID, now])
-            let members = try db.values("SELECT userID FROM crewMembers WHERE crewID = ? AND role != 'pending' AND userID != ?", [crewID, userID], as: Int64.self)
             let detail = String(body.prefix(140))
-            for member in members {
+            for member in try database.crewNewsReaders(db, crewID: crewID, except: userID) {
                 try database.insertNotification(db, userID: member, kind: .crewNotice, actorID: userID, postID: nil, commentID: nil,
                                                 crewID: crewID, detail: detail, now: now)
             }

@@ -12,6 +12,8 @@ public struct Notification: Codable, Sendable, Equatable, StoredRecord {
         case meetupLotteryWon, meetupLotteryLost
         /// A crew's staff posted a notice (`detail`: the start of its text).
         case crewNotice
+        /// A member scheduled a meetup in one's crew (`detail`: its title).
+        case crewMeetup
     }
 
     public var id: Int64?

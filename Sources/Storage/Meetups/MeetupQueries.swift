@@ -23,6 +23,13 @@ extension MeetupStore {
             if !groups.isEmpty { meetup.capacity = groups.reduce(0) { $0 + $1.capacity } }
             meetup.id = try db.insert(meetup)
             try insertGroups(db, groups, meetupID: meetup.storedID)
+            // A crew's meetup is news to its members.
+            if let crewID = meetup.crewID {
+                for member in try database.crewNewsReaders(db, crewID: crewID, except: meetup.hostID) {
+                    try database.insertNotification(db, userID: member, kind: .crewMeetup, actorID: meetup.hostID, postID: nil, commentID: nil,
+                                                    crewID: crewID, meetupID: meetup.storedID, detail: String(meetup.title.prefix(140)), now: meetup.createdAt)
+                }
+            }
             return meetup
         }
     }

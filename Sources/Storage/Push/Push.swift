@@ -19,7 +19,7 @@ public enum PushKind: String, Sendable, CaseIterable {
     case follows
     /// Applications to your meetups and requests to your crews, for their hosts and staff.
     case requests
-    /// Notices from your crews' staff.
+    /// Notices and new meetups from your crews.
     case notices
 
     /// The kind a notification is pushed as.
@@ -32,7 +32,7 @@ public enum PushKind: String, Sendable, CaseIterable {
         case .comment, .reply, .mention: self = .replies
         case .follow: self = .follows
         case .crewRequest, .meetupApplied: self = .requests
-        case .crewNotice: self = .notices
+        case .crewNotice, .crewMeetup: self = .notices
         }
     }
 }

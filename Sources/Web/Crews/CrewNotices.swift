@@ -74,6 +74,16 @@ extension App {
         return page(view, context, title: localizer.text(.notices.readers_title, language), section: .crews)
     }
 
+    /// `POST /crews/:slug/notifications`: a member silences the crew's notices and new
+    /// meetups (`on=0`), or lets them notify again (`on=1`).
+    func crewNotifications(_ context: RequestContext) throws -> HTTPResponse {
+        let user = try context.requireUser()
+        let crew = try crew(context)
+        guard let on = context.form["on"].flatMap({ ["0": false, "1": true][$0] }) else { throw HTTPError(.badRequest) }
+        try storageAction(context) { try database.crews.setNotifies(on, crewID: crew.storedID, userID: user.storedID) }
+        return redirect(to: Paths.crew(crew.slug))
+    }
+
     /// `POST /crews/:slug/notices/:id/unpin`
     func crewNoticeUnpin(_ context: RequestContext) throws -> HTTPResponse {
         let user = try context.requireUser()

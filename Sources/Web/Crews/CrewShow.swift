@@ -46,6 +46,9 @@ struct CrewTalkView {
     /// For staff, when members reported messages in the crew's rooms: "Reported in the rooms (2)".
     let reports: String?
     let reportsURL: String
+    /// The crew's notices and new meetups notify the member (not silenced).
+    let notifies: Bool
+    let notifyURL: String
 }
 
 struct CrewRoomLink {
@@ -208,11 +211,11 @@ extension App {
             inviteCode: role?.isStaff == true ? crew.inviteCode : nil,
             report: reportForm(.crew, try crew.storedID, context),
             roleLabel: role.map { localizer.text($0.textKey, context.language) },
-            talk: role?.isMember == true ? try crewTalk(crew, isStaff: role?.isStaff == true, context.language) : nil,
+            talk: role?.isMember == true ? try crewTalk(crew, viewerID: context.user?.storedID ?? 0, isStaff: role?.isStaff == true, context.language) : nil,
             notice: try crewNotice(crew, role: role, viewerID: context.user?.id, context.language))
     }
 
-    private func crewTalk(_ crew: Crew, isStaff: Bool, _ language: Language) throws -> CrewTalkView? {
+    private func crewTalk(_ crew: Crew, viewerID: Int64, isStaff: Bool, _ language: Language) throws -> CrewTalkView? {
         guard let room = try database.talk.crewRoom(crewID: crew.storedID) else { return nil }
         let reported = isStaff ? try database.moderation.crewMessageReports(crewID: crew.storedID).count : 0
         return CrewTalkView(
@@ -222,7 +225,9 @@ extension App {
             },
             canAddRoom: isStaff, addURL: Paths.crew(crew.slug) + "/rooms",
             reports: reported > 0 ? localizer.text(.talk.reports_link, language, ["count": Self.badge(reported)]) : nil,
-            reportsURL: Paths.crew(crew.slug) + "/reports")
+            reportsURL: Paths.crew(crew.slug) + "/reports",
+            notifies: try database.crews.notifies(crewID: crew.storedID, userID: viewerID),
+            notifyURL: Paths.crew(crew.slug) + "/notifications")
     }
 
     func renderCrew(_ view: CrewPageView, _ crew: Crew, _ context: RequestContext, status: HTTPStatus = .ok) -> HTTPResponse {

@@ -105,7 +105,7 @@ extension App {
         case .crewAccepted, .crewRejected, .crewNotice:
             item.crew.map { Paths.crew($0.slug) } ?? Paths.crews
         case .meetupApplied, .meetupAccepted, .meetupRejected, .meetupPromoted, .meetupChanged, .meetupConfirm, .meetupUnconfirmed,
-             .meetupLotteryWon, .meetupLotteryLost:
+             .meetupLotteryWon, .meetupLotteryLost, .crewMeetup:
             notification.meetupID.map(Paths.meetup) ?? Paths.meetups
         }
     }

@@ -342,6 +342,7 @@ extension Notification.Kind {
         case .meetupLotteryWon: .notifications.meetupLotteryWon
         case .meetupLotteryLost: .notifications.meetupLotteryLost
         case .crewNotice: .notifications.crewNotice
+        case .crewMeetup: .notifications.crewMeetup
         }
     }
 }

@@ -42,6 +42,43 @@ import Testing
         #expect(!people[1].get(url).bodyText.contains("6:30"))
     }
 
+    @Test func aCrewsNewMeetupIsNewsAndAMemberSilencesTheCrew() throws {
+        let site = try TestSite()
+        let people = site.people("lead", "mina", "jun", "outsider")
+        let url = try crew(Array(people.prefix(3)))
+        let start = Date().addingTimeInterval(3 * 86_400)
+        func schedule(_ title: String) {
+            people[1].post("/meetups", [
+                ("title", title), ("starts_at", LocalDateTime.text(start, .current)), ("duration", "60"), ("place_name", "Yeouido Park"),
+                ("time_slot", "afterWork"), ("pace", "average"), ("style", "run"), ("capacity", "8"), ("signup_mode", "firstCome"),
+                ("gender_rule", "any"), ("crew", "dawn-runners"),
+            ], from: "/meetups/new")
+        }
+        // Mina schedules a crew meetup: Lead and Jun are told, by name and title, linked to it
+        schedule("Saturday long run")
+        let told = people[2].get("/notifications").bodyText
+        #expect(told.contains("<strong>Mina</strong> scheduled a meetup in Dawn Runners: Saturday long run"))
+        #expect(told.contains("href=\"/meetups/"))
+        #expect(!people[1].get("/notifications").bodyText.contains("scheduled a meetup"))
+        // Jun silences the crew: neither its meetups nor its notices reach him; Lead still hears
+        #expect(people[2].get(url).bodyText.contains("Notices and new meetups notify you."))
+        #expect(people[2].post(url + "/notifications", [("on", "0")], from: url).status == .seeOther)
+        #expect(people[2].get(url).bodyText.contains("silenced"))
+        schedule("Tuesday intervals")
+        people[0].post(url + "/notices", [("body", "Dues are due")], from: url)
+        let silenced = people[2].get("/notifications").bodyText
+        #expect(!silenced.contains("Tuesday intervals") && !silenced.contains("posted a notice"))
+        #expect(people[0].get("/notifications").bodyText.contains("Tuesday intervals"))
+        // The notice is still pinned on the crew page for him
+        #expect(people[2].get(url).bodyText.contains("Dues are due"))
+        // On again; nonsense and strangers are refused
+        #expect(people[2].post(url + "/notifications", [("on", "1")], from: url).status == .seeOther)
+        #expect(try site.database.crews.notifies(crewID: try #require(try site.database.crews.crew(slug: "dawn-runners")?.id),
+                                                 userID: try #require(try site.database.accounts.user(username: "jun")?.id)))
+        #expect(people[2].post(url + "/notifications", [("on", "maybe")], from: url).status == .badRequest)
+        #expect(people[3].post(url + "/notifications", [("on", "0")], from: url).status == .notFound)
+    }
+
     @Test func aVisitorSeesNoNoticeAndBadNoticesAreRefused() throws {
         let site = try TestSite()
         let people = site.people("lead", "mina", "visitor")
