@@ -11,8 +11,6 @@ tokens whose SHA-256 it stores, as Moim does), then:
    its arrival at every listener is measured.
 """
 import asyncio
-import base64
-import hashlib
 import os
 import re
 import sqlite3
@@ -20,12 +18,16 @@ import sys
 import time
 import urllib.parse
 
+import streams
+from streams import Stream, percentile, sign_in
+
 BASE, DATABASE, PID = sys.argv[1], sys.argv[2], int(sys.argv[3])
 STREAMS = int(sys.argv[4]) if len(sys.argv) > 4 else 10_000
 PER_MEMBER = 8
 GOING = 1_000
 url = urllib.parse.urlsplit(BASE)
 HOST, PORT = url.hostname, url.port
+streams.connect(HOST, PORT)
 
 
 def server_memory_kib():
@@ -37,53 +39,6 @@ def server_cpu_seconds():
     with open(f"/proc/{PID}/stat") as stat:
         fields = stat.read().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def sign_in(members):
-    """A session for each member id; returns their cookies (and CSRF tokens) in order."""
-    now = time.strftime("%Y-%m-%d %H:%M:%S.000", time.gmtime())
-    cookies = []
-    with sqlite3.connect(DATABASE, timeout=30) as db:
-        for member in members:
-            token = os.urandom(32)
-            csrf = base64.urlsafe_b64encode(os.urandom(32)).rstrip(b"=").decode()
-            db.execute("INSERT INTO sessions (tokenHash, userID, csrfToken, createdAt, lastSeenAt) VALUES (?, ?, ?, ?, ?)",
-                       (hashlib.sha256(token).digest(), member, csrf, now, now))
-            cookies.append((base64.urlsafe_b64encode(token).rstrip(b"=").decode(), csrf))
-    return cookies
-
-
-class Stream:
-    def __init__(self, path, cookie):
-        self.path, self.cookie = path, cookie
-        self.events = []  # (name, data, arrival)
-        self.ready = asyncio.Event()
-
-    async def run(self):
-        reader, writer = await asyncio.open_connection(HOST, PORT)
-        writer.write(f"GET {self.path} HTTP/1.1\r\nHost: {HOST}\r\nCookie: moim_session={self.cookie}\r\n"
-                     "Accept: text/event-stream\r\n\r\n".encode())
-        head = await reader.readuntil(b"\r\n\r\n")
-        if not head.startswith(b"HTTP/1.1 200"):
-            raise RuntimeError(head.split(b"\r\n")[0].decode())
-        buffer = b""
-        while True:
-            chunk = await reader.read(65536)
-            if not chunk:
-                return
-            arrival = time.monotonic()
-            buffer += chunk
-            while b"\n\n" in buffer:
-                block, buffer = buffer.split(b"\n\n", 1)
-                name = data = ""
-                for line in block.decode().split("\n"):
-                    if line.startswith("event: "):
-                        name = line[7:]
-                    elif line.startswith("data: "):
-                        data = line[6:]
-                if name:
-                    self.events.append((name, data, arrival))
-                    self.ready.set()
 
 
 async def idle_keepalive(count):
@@ -110,11 +65,6 @@ async def post_talk(meetup, cookie, csrf, text):
         raise RuntimeError(answer[:200].decode(errors="replace"))
 
 
-def percentile(values, fraction):
-    values = sorted(values)
-    return values[min(len(values) - 1, int(fraction * len(values)))]
-
-
 async def main():
     members_needed = STREAMS // PER_MEMBER
     with sqlite3.connect(DATABASE, timeout=30) as db:
@@ -128,7 +78,7 @@ async def main():
         meetup = cursor.lastrowid
         db.executemany("INSERT INTO meetupApplications (meetupID, userID, status, queuedAt) VALUES (?, ?, 'accepted', ?)",
                        [(meetup, member, now) for member in members[1:GOING]])
-    cookies = sign_in(members)
+    cookies = sign_in(DATABASE, members)
     print(f"{len(members)} members signed in; meetup {meetup} with {GOING} going")
 
     base_memory = server_memory_kib()

@@ -177,10 +177,14 @@
       var button = form.querySelector('button[type="submit"]');
       var area = form.querySelector('textarea');
       if (button) button.disabled = true;
-      fetch(form.action, { method: 'POST', body: new URLSearchParams(new FormData(form)), credentials: 'same-origin' })
+      // A form that sends photos goes as multipart, as it would without the script.
+      var body = form.enctype === 'multipart/form-data' ? new FormData(form) : new URLSearchParams(new FormData(form));
+      fetch(form.action, { method: 'POST', body: body, credentials: 'same-origin' })
         .then(function (response) {
           if (!response.ok || !response.redirected) throw new Error('not posted');
           if (area) { area.value = ''; area.focus(); }
+          var files = form.querySelector('input[type="file"]');
+          if (files) files.value = '';
           if (button) button.disabled = false;
           var reply = form.querySelector('input[name="reply_to"]');
           if (reply) reply.parentNode.removeChild(reply);

@@ -95,7 +95,7 @@ enum Routes {
         router.get(Paths.talkNew, app.page(app.talkNewGroup))
         router.post(Paths.talkNew, app.page(app.talkCreateGroup))
         router.get("/talk/:id", app.page(app.talkRoom))
-        router.post("/talk/:id", app.page(app.talkSend))
+        router.upload("/talk/:id", app.page(app.talkSend))
         router.post("/talk/:id/accept", app.page(app.talkAccept))
         router.post("/talk/:id/leave", app.page(app.talkLeave))
         router.post("/talk/:id/mute", app.page(app.talkMute))

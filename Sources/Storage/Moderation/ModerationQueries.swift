@@ -63,9 +63,12 @@ extension ModerationStore {
         try database.read { db in try db.value("SELECT count(*) FROM reports WHERE resolvedAt IS NULL", as: Int.self) ?? 0 }
     }
 
+    /// Returns the files of a deleted message's photos, for the caller to remove.
+    @discardableResult
     public func moderate(_ action: AppDatabase.ContentAction, target: ModerationTarget, targetID: Int64, by moderatorID: Int64,
-                         reason: String, now: Date = Date()) throws {
+                         reason: String, now: Date = Date()) throws -> [String] {
         try database.write { db in
+            var files: [String] = []
             guard let label = try database.label(db, target, targetID) else { throw StorageError.notFound }
             if target == .meetup { db.changed(.meetup(meetupID: targetID)) }
             switch action {
@@ -75,7 +78,7 @@ extension ModerationStore {
                 guard let table = target.table else { throw StorageError.forbidden }
                 try db.execute("UPDATE \(table) SET hiddenAt = ? WHERE id = ?", [action == .hide ? now : nil, targetID])
             case .delete where target == .message:
-                try database.talk.tombstone(db, messageID: targetID, now: now)
+                files = try database.talk.tombstone(db, messageID: targetID, now: now)
             case .delete:
                 guard let table = target.table else { throw StorageError.forbidden }
                 try db.execute("DELETE FROM \(table) WHERE id = ?", [targetID])
@@ -85,41 +88,47 @@ extension ModerationStore {
             }
             try db.execute("UPDATE reports SET resolvedAt = ?, resolution = ? WHERE targetType = ? AND targetID = ? AND resolvedAt IS NULL", [now, action.rawValue, target.rawValue, targetID])
             try log(db, moderatorID: moderatorID, action: action.rawValue, target: target, targetID: targetID, label: label, reason: reason, now: now)
+            return files
         }
     }
 
     /// A crew's staff on a reported message in the crew's rooms: dismiss the reports, or
-    /// delete it to its tombstone. Logged as any moderator's action.
-    public func moderateCrewMessage(_ action: AppDatabase.ContentAction, crewID: Int64, messageID: Int64, by staffID: Int64, now: Date = Date()) throws {
+    /// delete it to its tombstone (returning its photos' files). Logged as any moderator's action.
+    @discardableResult
+    public func moderateCrewMessage(_ action: AppDatabase.ContentAction, crewID: Int64, messageID: Int64, by staffID: Int64,
+                                    now: Date = Date()) throws -> [String] {
         guard action == .dismiss || action == .delete else { throw StorageError.forbidden }
-        try database.write { db in
+        return try database.write { db in
             guard try db.value("""
                 SELECT count(*) FROM messages JOIN rooms ON rooms.id = messages.roomID WHERE messages.id = ? AND rooms.crewID = ? AND rooms.kind IN ('crew', 'topic')
                 """, [messageID, crewID], as: Int.self) == 1, let label = try database.label(db, .message, messageID) else { throw StorageError.notFound }
             try database.requireStaff(db, crewID: crewID, userID: staffID)
-            if action == .delete { try database.talk.tombstone(db, messageID: messageID, now: now) }
+            let files = action == .delete ? try database.talk.tombstone(db, messageID: messageID, now: now) : []
             try db.execute("UPDATE reports SET resolvedAt = ?, resolution = ? WHERE targetType = 'message' AND targetID = ? AND resolvedAt IS NULL",
                            [now, action.rawValue, messageID])
             try log(db, moderatorID: staffID, action: action.rawValue, target: .message, targetID: messageID, label: label, reason: "", now: now)
+            return files
         }
     }
 
     /// Deletes every message a member wrote, in every room, to tombstones, and resolves their
-    /// reports: an admin's answer to a spammer. Returns how many there were.
+    /// reports: an admin's answer to a spammer. Returns their photos' files, for the caller
+    /// to remove.
     @discardableResult
-    public func removeMessages(userID: Int64, by adminID: Int64, reason: String, now: Date = Date()) throws -> Int {
+    public func removeMessages(userID: Int64, by adminID: Int64, reason: String, now: Date = Date()) throws -> [String] {
         try database.write { db in
             guard let target = try db.record(User.self, id: userID), let admin = try db.record(User.self, id: adminID) else { throw StorageError.notFound }
             guard admin.role == .admin, target.id != admin.id else { throw StorageError.forbidden }
             let ids = try db.values("SELECT id FROM messages WHERE authorID = ? AND deletedAt IS NULL ORDER BY id", [userID], as: Int64.self)
-            for id in ids { try database.talk.tombstone(db, messageID: id, now: now) }
+            var files: [String] = []
+            for id in ids { files += try database.talk.tombstone(db, messageID: id, now: now) }
             try db.execute("""
                 UPDATE reports SET resolvedAt = ?, resolution = 'delete'
                 WHERE targetType = 'message' AND resolvedAt IS NULL AND targetID IN (SELECT id FROM messages WHERE authorID = ?)
                 """, [now, userID])
             try log(db, moderatorID: adminID, action: "removeMessages", target: .user, targetID: userID,
                     label: "@" + target.username, reason: reason, now: now)
-            return ids.count
+            return files
         }
     }
 

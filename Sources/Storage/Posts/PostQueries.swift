@@ -73,7 +73,7 @@ extension PostStore {
     }
 
     /// Stored images, for making their variants: post photos in id order after `cursor` (a
-    /// photo id), then, once those run out, every crew cover.
+    /// photo id), then, once those run out, every crew cover and every message's photo.
     public func storedImages(after cursor: Int64, limit: Int = 500) throws -> (images: [AppDatabase.StoredImage], next: Int64?) {
         try database.readRows { db in
             let photos = try db.fetchAll("SELECT id, fileName, width, jpegWidths FROM photos WHERE id > ? ORDER BY id LIMIT ?", [cursor, limit]) {
@@ -85,7 +85,10 @@ extension PostStore {
                 AppDatabase.StoredImage(fileName: try $0.decode("coverFileName"), width: try $0.decode("coverWidth", as: Int?.self) ?? 0,
                             jpegWidths: WidthList.widths(try $0.decode("coverJPEGWidths")))
             }
-            return (photos.map(\.image) + covers, nil)
+            let messagePhotos = try db.fetchAll("SELECT fileName, width, jpegWidths FROM messagePhotos ORDER BY id", []) {
+                AppDatabase.StoredImage(fileName: try $0.decode("fileName"), width: try $0.decode("width"), jpegWidths: WidthList.widths(try $0.decode("jpegWidths")))
+            }
+            return (photos.map(\.image) + covers + messagePhotos, nil)
         }
     }
 }

@@ -36,6 +36,10 @@ public struct Message: Sendable, Equatable, StoredRecord {
         self.createdAt = createdAt
     }
 
+    /// What a list or a lock screen says of a message's text: the text, or for one of photos
+    /// alone, a camera.
+    public static func preview(of body: String) -> String { body.isEmpty ? "📷" : body }
+
     public func isEditable(by userID: Int64, at now: Date) -> Bool {
         authorID == userID && deletedAt == nil && now.timeIntervalSince(createdAt) < Self.editWindow
     }
@@ -83,10 +87,81 @@ extension Message: SQLRecord {
     }
 }
 
-/// A message as a room shows it: with its author, and the message it replies to.
+/// A photo sent with a message, in the media folder as a post's are.
+public struct MessagePhoto: Sendable, Equatable, StoredRecord {
+    public var id: Int64?
+    public var messageID: Int64
+    public var position: Int
+    public var fileName: String
+    public var mediaType: String
+    public var width: Int
+    public var height: Int
+    public var byteCount: Int
+    /// Its mean colour, 0xRRGGBB.
+    public var tone: Int?
+    /// The widths at which its JPEG stands in for its WebP.
+    public var jpegWidths: [Int]
+
+    public static let databaseTableName = "messagePhotos"
+    /// Photos one message holds at most.
+    public static let maximumCount = 10
+
+    init(messageID: Int64, position: Int, _ photo: NewPhoto) {
+        self.messageID = messageID
+        self.position = position
+        fileName = photo.fileName
+        mediaType = photo.mediaType
+        width = photo.width
+        height = photo.height
+        byteCount = photo.byteCount
+        tone = photo.tone
+        jpegWidths = photo.jpegWidths
+    }
+}
+
+extension MessagePhoto: SQLRecord {
+    /// The columns `init(row:)` reads, in its order (queries select `selection`).
+    enum Columns: Int, SQLColumn {
+        case id, messageID, position, fileName, mediaType, width, height, byteCount, tone, jpegWidths
+    }
+
+    static let selection = SQLSelection(Columns.self, table: "messagePhotos")
+
+    init(row: some PositionalRow, startingAt offset: Int) throws {
+        let column = try row.columns(of: Self.self, from: offset)
+        id = try column(.id)
+        messageID = try column(.messageID)
+        position = try column(.position)
+        fileName = try column(.fileName)
+        mediaType = try column(.mediaType)
+        width = try column(.width)
+        height = try column(.height)
+        byteCount = try column(.byteCount)
+        tone = try column(.tone)
+        jpegWidths = WidthList.widths(try column(.jpegWidths))
+    }
+
+    func stored(_ column: Columns) -> (any SQLBindable)? {
+        switch column {
+        case .id: id
+        case .messageID: messageID
+        case .position: position
+        case .fileName: fileName
+        case .mediaType: mediaType
+        case .width: width
+        case .height: height
+        case .byteCount: byteCount
+        case .tone: tone
+        case .jpegWidths: WidthList.text(jpegWidths)
+        }
+    }
+}
+
+/// A message as a room shows it: with its author, its photos, and the message it replies to.
 public struct MessageItem: Sendable, Equatable {
     public var message: Message
     public var author: Author
+    public var photos: [MessagePhoto] = []
     public var replyTo: Quote?
 
     /// The start of the message replied to, and who wrote it.
@@ -109,7 +184,7 @@ public struct InboxEntry: Sendable, Equatable {
     public var meetupTitle: String?
     /// A direct conversation's other member, or the first others of a group.
     public var others: [String]
-    /// The newest message's author and text (empty when deleted), if there is one.
+    /// The newest message's author and text (nil when deleted), if there is one.
     public var lastAuthor: String?
     public var lastBody: String?
 }

@@ -3,15 +3,17 @@ import Foundation
 extension TalkStore {
     // MARK: - Writes
 
-    /// Sends a message in one transaction: the room's newest, one more unread for each other
-    /// member, read up to here for its author. Only a joined member of a room that is not
-    /// archived may send; in a direct conversation, not while either blocks the other.
-    public func send(_ message: Message, now: Date = Date()) throws -> Message {
-        try database.write { db in try send(db, message, now: now) }
+    /// Sends a message (with its photos, already in the media folder) in one transaction: the
+    /// room's newest, one more unread for each other member, read up to here for its author.
+    /// Only a joined member of a room that is not archived may send; in a direct
+    /// conversation, not while either blocks the other.
+    public func send(_ message: Message, photos: [NewPhoto] = [], now: Date = Date()) throws -> Message {
+        try database.write { db in try send(db, message, photos: photos, now: now) }
     }
 
     /// `send` inside a write of the caller's (a meetup's talk, checked first).
-    func send(_ db: SQLConnection, _ message: Message, now: Date) throws -> Message {
+    func send(_ db: SQLConnection, _ message: Message, photos: [NewPhoto] = [], now: Date) throws -> Message {
+        guard photos.count <= MessagePhoto.maximumCount else { throw StorageError.forbidden }
         guard let room = try db.record(Room.self, id: message.roomID), room.archivedAt == nil,
               let membership = try membership(db, roomID: message.roomID, userID: message.authorID) else { throw StorageError.notFound }
         guard membership.state == .joined else { throw StorageError.forbidden }
@@ -27,6 +29,7 @@ extension TalkStore {
         message.createdAt = now
         message.id = try db.insert(message)
         let id = try message.storedID
+        for (position, photo) in photos.enumerated() { _ = try db.insert(MessagePhoto(messageID: id, position: position, photo)) }
         try db.execute("UPDATE rooms SET lastMessageID = ?, lastMessageAt = ? WHERE id = ?", [id, now, message.roomID])
         try db.execute("""
             UPDATE roomMembers SET lastMessageAt = ?1,
@@ -57,8 +60,10 @@ extension TalkStore {
     }
 
     /// Deletes a message, leaving a tombstone: its author may, and in a crew's rooms its staff.
-    /// Unread counts that held it are counted again.
-    public func delete(messageID: Int64, by userID: Int64, now: Date = Date()) throws {
+    /// Unread counts that held it are counted again. Returns its photos' files, for the
+    /// caller to remove from the media folder.
+    @discardableResult
+    public func delete(messageID: Int64, by userID: Int64, now: Date = Date()) throws -> [String] {
         try database.write { db in
             guard let message = try db.record(Message.self, id: messageID), message.deletedAt == nil,
                   let room = try db.record(Room.self, id: message.roomID),
@@ -67,27 +72,34 @@ extension TalkStore {
                 guard room.isCrews, let crewID = room.crewID else { throw StorageError.forbidden }
                 try database.requireStaff(db, crewID: crewID, userID: userID)
             }
-            try tombstone(db, messageID: messageID, now: now)
+            let files = try tombstone(db, messageID: messageID, now: now)
             // Reports of it are answered.
             try db.execute("UPDATE reports SET resolvedAt = ?, resolution = 'delete' WHERE targetType = 'message' AND targetID = ? AND resolvedAt IS NULL",
                            [now, messageID])
+            return files
         }
     }
 
     /// Empties a message to its tombstone inside a write (its author, staff or moderators
-    /// deleting it); the members who had not read it have one fewer waiting.
-    func tombstone(_ db: SQLConnection, messageID: Int64, now: Date) throws {
-        guard var message = try db.record(Message.self, id: messageID), message.deletedAt == nil else { return }
+    /// deleting it); the members who had not read it have one fewer waiting. Returns its
+    /// photos' files, gone from the database, for the caller to remove once committed.
+    func tombstone(_ db: SQLConnection, messageID: Int64, now: Date) throws -> [String] {
+        guard var message = try db.record(Message.self, id: messageID), message.deletedAt == nil else { return [] }
         message.body = ""
         message.bodyHTML = ""
+        message.placeName = nil
+        message.latitude = nil
+        message.longitude = nil
         message.deletedAt = now
         try db.update(message)
+        let files = try db.values("SELECT fileName FROM messagePhotos WHERE messageID = ?", [messageID], as: String.self)
         try db.execute("DELETE FROM messagePhotos WHERE messageID = ?", [messageID])
         try db.execute("UPDATE roomMembers SET unread = unread - 1 WHERE roomID = ? AND lastReadID < ? AND unread > 0 AND userID != ?",
                        [message.roomID, messageID, message.authorID])
         // Counts changed for members who had not read it.
         db.changed(.room(roomID: message.roomID))
         db.changed(.message(roomID: message.roomID, messageID: messageID))
+        return files
     }
 
     /// Whether the member is in the room of the message.
@@ -141,7 +153,7 @@ extension TalkStore {
 
     private func items(_ db: SQLConnection, where condition: String, orderedBy order: String, _ arguments: [(any SQLBindable)?],
                        viewerID: Int64?, limit: Int) throws -> [MessageItem] {
-        try db.fetchAll("""
+        let items = try db.fetchAll("""
             SELECT \(Message.selection.qualified), \(Author.selection.qualified), quoted.id AS quoteID, quotedAuthor.displayName AS quoteAuthor, quoted.body AS quoteBody
             FROM messages JOIN users ON users.id = messages.authorID
             LEFT JOIN messages quoted ON quoted.id = messages.replyToID
@@ -152,6 +164,23 @@ extension TalkStore {
             return MessageItem(
                 message: try Message(row: row, startingAt: 0), author: try Author(row: row, startingAt: Message.selection.count),
                 replyTo: try quoteID.map { MessageItem.Quote(id: $0, authorName: try row.decode("quoteAuthor"), body: try row.decode("quoteBody")) })
+        }
+        return try withPhotos(db, items)
+    }
+
+    /// The items with their photos, read in one statement for all of them.
+    private func withPhotos(_ db: SQLConnection, _ items: [MessageItem]) throws -> [MessageItem] {
+        let ids = items.compactMap { $0.message.deletedAt == nil ? $0.message.id : nil }
+        guard !ids.isEmpty else { return items }
+        let marks = Array(repeating: "?", count: ids.count).joined(separator: ", ")
+        let photos = Dictionary(grouping: try db.records(MessagePhoto.self, """
+            SELECT \(MessagePhoto.selection.bare) FROM messagePhotos WHERE messageID IN (\(marks)) ORDER BY messageID, position
+            """, ids), by: \.messageID)
+        guard !photos.isEmpty else { return items }
+        return items.map { item in
+            var item = item
+            item.photos = item.message.id.flatMap { photos[$0] } ?? []
+            return item
         }
     }
 }

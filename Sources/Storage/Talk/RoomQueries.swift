@@ -196,7 +196,7 @@ extension TalkStore {
             try db.fetchAll("""
                 SELECT \(Room.selection.qualified), \(RoomMembership.selection.qualified), crews.name AS crewName, crews.slug AS crewSlug,
                     meetups.title AS meetupTitle,
-                    lastAuthor.displayName AS lastAuthor, last.body AS lastBody,
+                    lastAuthor.displayName AS lastAuthor, CASE WHEN last.deletedAt IS NULL THEN last.body END AS lastBody,
                     (SELECT \(db.joinedTexts("displayName", separator: "\u{1F}", orderedBy: "displayName"))
                      FROM (SELECT users.displayName FROM roomMembers others JOIN users ON users.id = others.userID
                            WHERE others.roomID = rooms.id AND others.userID != ?1 AND rooms.kind IN ('direct', 'group')

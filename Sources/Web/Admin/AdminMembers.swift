@@ -65,7 +65,7 @@ extension App {
         let user = try profileUser(context)
         let reason = (context.form["reason"] ?? "").trimmed.clipped(300)
         guard !reason.isEmpty else { throw HTTPError(.unprocessableContent, message: localizer.text(.admin.reason_needed, context.language)) }
-        try storageAction(context) { try database.moderation.removeMessages(userID: user.storedID, by: staff.storedID, reason: reason) }
+        media.delete(try storageAction(context) { try database.moderation.removeMessages(userID: user.storedID, by: staff.storedID, reason: reason) })
         return redirect(to: Paths.adminUser(user.username), flash: \.moderation_done)
     }
 

@@ -38,7 +38,9 @@ extension App {
               let id = context.form["target_id"].flatMap(Checked.id)
         else { throw HTTPError(.badRequest) }
         let reason = (context.form["reason"] ?? "").trimmed.clipped(300)
-        try storageAction(context) { try database.moderation.moderate(action, target: target, targetID: id, by: staff.storedID, reason: reason) }
+        media.delete(try storageAction(context) {
+            try database.moderation.moderate(action, target: target, targetID: id, by: staff.storedID, reason: reason)
+        })
         return redirect(to: Paths.local(context.form["return_to"] ?? "/admin/reports"), flash: \.moderation_done)
     }
 

@@ -109,7 +109,7 @@ struct CrewForm {
         if refundWindow == nil { errors.add("refund_days", .errors.crew_refund_days) }
         var image: ProcessedImage? = nil
         if let cover {
-            if cover.data.count > PostForm.maximumPhotoBytes {
+            if cover.data.count > PhotoUploads.maximumBytes {
                 errors.add("cover", .errors.photo_too_large)
             } else {
                 do {

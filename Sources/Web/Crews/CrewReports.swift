@@ -50,7 +50,9 @@ extension App {
         guard let id = context.request.parameters["id"].flatMap({ Checked.id($0) }),
               let action = context.form["action"].flatMap(AppDatabase.ContentAction.init(rawValue:)),
               action == .dismiss || action == .delete else { throw HTTPError(.badRequest) }
-        try storageAction(context) { try database.moderation.moderateCrewMessage(action, crewID: crew.storedID, messageID: id, by: user.storedID) }
+        media.delete(try storageAction(context) {
+            try database.moderation.moderateCrewMessage(action, crewID: crew.storedID, messageID: id, by: user.storedID)
+        })
         return redirect(to: Paths.crew(crew.slug) + "/reports", flash: \.moderation_done)
     }
 }

@@ -71,6 +71,11 @@ struct LiveRendering: Sendable {
         localizer.text(.notifications.title, language) + (count > 0 ? " (\(count))" : "")
     }
 
+    /// "Photo 2 by Mina", a photo's text for those who do not see it.
+    func photoAlt(_ number: Int, name: String, _ language: Language) -> String {
+        localizer.text(.posts.photo_alt, language, ["number": String(number), "name": name])
+    }
+
     func moment(_ date: Date, _ language: Language) -> Moment {
         localizer.moment(date, language)
     }

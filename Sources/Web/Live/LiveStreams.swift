@@ -348,7 +348,8 @@ private struct PageCache {
         if let known = renderedItems[key] { return known }
         let view = LiveMessageView(
             message: MessageView(item, roomID: roomID, viewerID: listener.userID, staffMayDelete: isStaff, firstUnread: false,
-                                 posted: render.moment(item.message.createdAt, listener.language), now: now),
+                                 posted: render.moment(item.message.createdAt, listener.language), now: now,
+                                 photoAlt: { render.photoAlt($0, name: item.author.displayName, listener.language) }),
             csrf: "")
         var writer = HTMLWriter(listener.language, capacity: 1024)
         view.render(into: &writer)

@@ -18,22 +18,14 @@ extension App {
             return crew
         }
         let content = try postContent(form.body)
-        var saved: [String] = []
+        let photos = try media.save(images)
         do {
-            var photos: [NewPhoto] = []
-            for image in images {
-                let name = try media.save(image)
-                saved.append(name)
-                photos.append(NewPhoto(fileName: name, mediaType: image.format.mediaType, width: image.width,
-                                       height: image.height, byteCount: image.original.count, tone: image.averageColour,
-                                       jpegWidths: image.jpegWidths))
-            }
             let post = try storageAction(context) {
                 try database.posts.createPost(authorID: user.storedID, content: content, photos: photos, crewID: crew?.storedID)
             }
             return redirect(to: Paths.post(try post.storedID), flash: \.post_published)
         } catch {
-            media.delete(saved)
+            media.delete(photos.map(\.fileName))
             throw error
         }
     }

@@ -6,14 +6,13 @@ import Storage
 struct PostForm {
     static let maximumLength = 10_000
     static let maximumPhotos = 10
-    static let maximumPhotoBytes = 10 * 1024 * 1024
 
     var body: String
-    var photos: [MultipartForm.File]
+    var photos: PhotoUploads
 
     init(_ context: RequestContext) {
         body = (context.form["body"] ?? "").replacingOccurrences(of: "\r\n", with: "\n").trimmed
-        photos = context.files.filter { $0.field == "photos" }
+        photos = PhotoUploads(context)
     }
 
     /// Links in the text, for the cap on new accounts.
@@ -25,27 +24,9 @@ struct PostForm {
     /// when every decoding slot stays busy (503).
     func validate(requirePhotosOrText: Bool = true, images processor: ImageProcessor) throws -> (images: [ProcessedImage], errors: FieldErrors, badFile: String?) {
         var errors = FieldErrors()
-        var badFile: String? = nil
         if !body.fits(0, Self.maximumLength) { errors.add("body", .errors.post_length) }
         if requirePhotosOrText, body.isEmpty, photos.isEmpty { errors.add("body", .errors.post_empty) }
-        if photos.count > Self.maximumPhotos { errors.add("photos", .errors.photo_count) }
-        var images: [ProcessedImage] = []
-        for photo in photos.prefix(Self.maximumPhotos) {
-            guard photo.data.count <= Self.maximumPhotoBytes else {
-                errors.add("photos", .errors.photo_too_large)
-                badFile = photo.filename
-                break
-            }
-            do {
-                images.append(try processor.process(photo.data))
-            } catch .busy {
-                throw App.imagesBusy
-            } catch {
-                errors.add("photos", error == .tooManyPixels ? .errors.photo_pixels : .errors.photo_not_image)
-                badFile = photo.filename
-                break
-            }
-        }
+        let (images, badFile) = try photos.process(maximum: Self.maximumPhotos, with: processor, errors: &errors)
         return (images, errors, badFile)
     }
 }

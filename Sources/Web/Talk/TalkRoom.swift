@@ -64,7 +64,8 @@ extension App {
             url: url, members: members.map(UserView.init),
             messages: messages.map { item in
                 MessageView(item, roomID: roomID, viewerID: userID, staffMayDelete: room.isCrews && isStaff, firstUnread: item.message.id == firstUnread,
-                            posted: localizer.moment(item.message.createdAt, language, now: now), now: now)
+                            posted: localizer.moment(item.message.createdAt, language, now: now), now: now,
+                            photoAlt: { self.localizer.text(.posts.photo_alt, language, ["number": String($0), "name": item.author.displayName]) })
             },
             olderURL: hasOlder ? messages.first?.message.id.map { url + "?before=\($0)" } : nil,
             newerURL: hasNewer ? messages.last?.message.id.map { url + "?after=\($0)" } : nil,

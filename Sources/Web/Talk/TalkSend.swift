@@ -5,15 +5,16 @@ import Markdown
 import Storage
 
 extension App {
-    /// `POST /talk/:id`: sends a message. A refused text comes back in the form with the
-    /// reason (422); a room the member is not in is 404.
+    /// `POST /talk/:id`: sends a message, with up to 10 photos. A refused text or photo comes
+    /// back in the form with the reason (422), nothing stored; a room the member is not in is 404.
     func talkSend(_ context: RequestContext) throws -> HTTPResponse {
         let user = try context.requireUser()
         try requireCanPost(user, .messages, context)
         let (room, _) = try memberRoom(context, userID: try user.storedID)
         let form = MessageForm(context.form)
+        let uploads = PhotoUploads(context)
         let body: String
-        switch form.validate() {
+        switch form.validate(carriesMore: !uploads.isEmpty) {
         case .success(let text): body = text
         case .failure(let problem):
             return try renderRoom(context, body: form.body, error: localizer.text(problem.key, context.language), status: .unprocessableContent)
@@ -21,15 +22,26 @@ extension App {
         if let retry = talkFlood.retryAfter(String(try user.storedID)) {
             throw HTTPError(.tooManyRequests, message: localizer.text(.talk.errors.flood, context.language), headers: ["Retry-After": String(retry)])
         }
+        var errors = FieldErrors()
+        let (images, badFile) = try uploads.process(maximum: MessagePhoto.maximumCount, with: media.images, errors: &errors)
+        if let problem = errors.localized(localizer, context.language)["photos"] {
+            return try renderRoom(context, body: form.body, error: badFile.map { "\($0): \(problem)" } ?? problem, status: .unprocessableContent)
+        }
         let content = try messageContent(body)
+        let photos = try media.save(images)
         let message: Message
         do {
             message = try database.talk.send(Message(roomID: try room.storedID, authorID: try user.storedID, body: body, bodyHTML: content.bodyHTML,
-                                                     replyToID: form.replyToID, createdAt: Date()))
+                                                     replyToID: form.replyToID, createdAt: Date()), photos: photos)
         } catch StorageError.forbidden {
+            media.delete(photos.map(\.fileName))
             throw HTTPError(.forbidden, message: localizer.text(.talk.errors.cannot_send, context.language))
         } catch StorageError.notFound where form.replyToID != nil {
+            media.delete(photos.map(\.fileName))
             return try renderRoom(context, body: form.body, error: localizer.text(.talk.errors.reply_gone, context.language), status: .unprocessableContent)
+        } catch {
+            media.delete(photos.map(\.fileName))
+            throw error
         }
         talkFlood.record(String(try user.storedID))
         return redirect(to: Paths.talkRoom(try room.storedID) + "#message-\(message.id ?? 0)")
@@ -66,7 +78,7 @@ extension App {
             throw HTTPError(.notFound)
         }
         do {
-            try database.talk.delete(messageID: id, by: try user.storedID)
+            media.delete(try database.talk.delete(messageID: id, by: try user.storedID))
         } catch StorageError.forbidden {
             throw HTTPError(.forbidden)
         }

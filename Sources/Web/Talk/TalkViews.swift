@@ -64,6 +64,9 @@ struct MessageView {
     let id: Int64
     let author: UserView
     let bodyHTML: String
+    let photos: [PhotoView]
+    var photoCount: Int { photos.count }
+    var hasPhotos: Bool { !photos.isEmpty }
     let posted: Moment
     let edited: Bool
     let deleted: Bool
@@ -82,11 +85,18 @@ struct MessageView {
 extension MessageView {
     /// A message as `viewerID` sees it in a room: their own with its edit and delete, staff
     /// of a crew's rooms (`staffMayDelete`) with delete on everyone's.
-    init(_ item: MessageItem, roomID: Int64, viewerID: Int64, staffMayDelete: Bool, firstUnread: Bool, posted: Moment, now: Date) {
+    init(_ item: MessageItem, roomID: Int64, viewerID: Int64, staffMayDelete: Bool, firstUnread: Bool, posted: Moment, now: Date,
+         photoAlt: (Int) -> String) {
         let message = item.message, id = message.id ?? 0, url = Paths.talkRoom(roomID)
         let deleted = message.deletedAt != nil
         self.init(
-            id: id, author: UserView(item.author), bodyHTML: message.bodyHTML, posted: posted,
+            id: id, author: UserView(item.author), bodyHTML: message.bodyHTML,
+            photos: item.photos.enumerated().map { index, photo in
+                PhotoView(url: Paths.media(photo.fileName), width: photo.width, height: photo.height, alt: photoAlt(index + 1),
+                          sources: ImageSources(fileName: photo.fileName, width: photo.width, jpegWidths: photo.jpegWidths),
+                          toneClass: ImageSources.toneClass(photo.tone), sizes: MessageView.photoSizes(count: item.photos.count), loading: "lazy")
+            },
+            posted: posted,
             edited: message.editedAt != nil && !deleted, deleted: deleted,
             replyTo: item.replyTo.map { MessageQuoteView(id: $0.id, url: url + "#message-\($0.id)", author: $0.authorName, text: String($0.body.prefix(120))) },
             firstUnread: firstUnread, isMine: message.authorID == viewerID, replyURL: url + "?reply=\(id)#write",
@@ -94,6 +104,13 @@ extension MessageView {
             deleteURL: !deleted && (message.authorID == viewerID || staffMayDelete) ? Paths.talkMessage(id) + "/delete" : nil,
             reportURL: deleted || message.authorID == viewerID ? nil
                 : Paths.reportNew(.message, id, returnTo: url + "?before=\(id + 1)#message-\(id)"))
+    }
+}
+
+extension MessageView {
+    /// A message's photos sit in a column of at most 32rem (512 px), one across or two.
+    static func photoSizes(count: Int) -> String {
+        count == 1 ? ImageSources.sizes(phoneShare: 85, below: 672, desktop: 512) : ImageSources.sizes(phoneShare: 43, below: 672, desktop: 256)
     }
 }
 

@@ -103,6 +103,37 @@ import Testing
         #expect(after.contains("This message was deleted.") && !after.contains("7:30am?"))
     }
 
+    @Test func photosGoWithAMessageAndLeaveWithIt() throws {
+        let site = try TestSite()
+        let people = site.people("mina", "jun")
+        let room = try crewRoom(site, people)
+        let roomID = try #require(Int64(room.split(separator: "/").last ?? ""))
+        let photo = try fixture("gps.jpg")
+        // Two photos and a line; then a photo alone, with no text
+        #expect(people[0].postMultipart(room, [("body", "Finish line")], files: [("photos", "a.jpg", photo), ("photos", "b.jpg", photo)], from: room).status == .seeOther)
+        #expect(people[0].postMultipart(room, [("body", "")], files: [("photos", "c.jpg", photo)], from: room).status == .seeOther)
+        let items = try site.database.talk.messages(roomID: roomID)
+        #expect(items.map(\.photos.count) == [2, 1])
+        // Jun sees them as a room shows photos, stripped of where they were taken, and the inbox says 📷
+        let page = people[1].get(room).bodyText
+        #expect(page.contains(#"class="photos message-photos count-2""#) && page.contains("<picture>"))
+        #expect(people[1].get("/talk").bodyText.contains("Mina: 📷"))
+        let file = try #require(items.first?.photos.first?.fileName)
+        let served = people[1].get(Paths.media(file))
+        #expect(served.status == .ok && !Array(served.body).contains(subsequence: [0x88, 0x25]))
+        // Eleven photos, or one that is not an image: refused, said why, nothing stored
+        let eleven = Array(repeating: ("photos", "x.jpg", photo), count: 11)
+        let bomb = people[0].postMultipart(room, [("body", "too many")], files: eleven, from: room)
+        #expect(bomb.status == .unprocessableContent && bomb.bodyText.contains("at most 10"))
+        let fake = people[0].postMultipart(room, [("body", "fake")], files: [("photos", "notes.jpg", try fixture("not-an-image.jpg"))], from: room)
+        #expect(fake.status == .unprocessableContent && fake.bodyText.contains("notes.jpg") && fake.bodyText.contains("fake"))
+        #expect(try site.database.talk.messages(roomID: roomID).count == 2)
+        // Deleted: the message's photos go from the database and the media folder
+        #expect(people[0].post(Paths.talkMessage(try #require(items.first?.message.id)) + "/delete", [], from: room).status == .seeOther)
+        #expect(try site.database.talk.messages(roomID: roomID).first?.photos.isEmpty == true)
+        #expect(people[1].get(Paths.media(file)).status == .notFound)
+    }
+
     @Test func aDirectMessageFromAStrangerWaitsInRequests() throws {
         let site = try TestSite()
         let people = site.people("mina", "jun")

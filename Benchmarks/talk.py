@@ -1,0 +1,137 @@
+"""Talk at scale (script/bench --talk runs it).
+
+usage: talk.py prepare SQLITE_FILE          before the server starts: the rooms below, written
+                                            straight into a demo site's database; prints them as
+                                            shell variables for script/bench
+       talk.py stream BASE_URL SQLITE_FILE  with the server running: a crew room of 2,000
+                                            members, each with the room open
+
+1. Prepared: a crew whose room holds every member of the site (2,000); two group rooms of
+   runner1 and runner2, one of 1,000,000 messages and one of 1,000, each read to the end; and two
+   readers, one with 500 direct conversations and one with 5, each with one message. script/bench
+   then times opening each room and paging back from its middle, and each reader's inbox, with
+   wrk at one connection (service time, not queueing).
+2. Streamed: each of the 2,000 members opens the crew room's event stream; one of them writes
+   20 messages through the form, and the time from sending each to its arrival at every stream
+   is measured.
+"""
+import asyncio
+import sqlite3
+import sys
+import time
+import urllib.parse
+
+import streams
+from streams import Stream, percentile, sign_in
+
+NOW = time.strftime("%Y-%m-%d %H:%M:%S.000", time.gmtime())
+BIG, SMALL = 1_000_000, 1_000
+WIDE, NARROW = 500, 5
+
+
+def room(db, kind, created_by, direct_key=None, name=None):
+    return db.execute("INSERT INTO rooms (kind, name, directKey, createdBy, createdAt, lastMessageAt) VALUES (?, ?, ?, ?, ?, ?)",
+                      (kind, name, direct_key, created_by, NOW, NOW)).lastrowid
+
+
+def fill(db, room_id, members, count):
+    """`count` messages by `members` in turn, read to the end by all; returns the middle one's id."""
+    db.executemany("INSERT INTO roomMembers (roomID, userID, lastMessageAt, joinedAt) VALUES (?, ?, ?, ?)",
+                   [(room_id, member, NOW, NOW) for member in members])
+    db.executemany("INSERT INTO messages (roomID, authorID, body, bodyHTML, createdAt) VALUES (?, ?, ?, ?, ?)",
+                   ((room_id, members[n % len(members)], f"Message {n} about Saturday's run",
+                     f"<p>Message {n} about Saturday's run</p>", NOW) for n in range(count)))
+    first, last = db.execute("SELECT min(id), max(id) FROM messages WHERE roomID = ?", (room_id,)).fetchone()
+    db.execute("UPDATE rooms SET lastMessageID = ? WHERE id = ?", (last, room_id))
+    db.execute("UPDATE roomMembers SET lastReadID = ? WHERE roomID = ?", (last, room_id))
+    return first + count // 2
+
+
+def prepare(database):
+    started = time.monotonic()
+    with sqlite3.connect(database, timeout=30) as db:
+        users = [row[0] for row in db.execute("SELECT id FROM users ORDER BY id")]
+        runner1, runner2 = users[0], users[1]
+        # Every member in the first crew: its room follows (the crew's triggers).
+        crew = db.execute("SELECT id FROM crews ORDER BY id LIMIT 1").fetchone()[0]
+        db.executemany("INSERT OR IGNORE INTO crewMembers (crewID, userID, role, joinedAt) VALUES (?, ?, 'member', ?)",
+                       [(crew, user, NOW) for user in users])
+        crew_room = db.execute("SELECT id FROM rooms WHERE kind = 'crew' AND crewID = ?", (crew,)).fetchone()[0]
+        big = room(db, "group", runner1)
+        big_middle = fill(db, big, [runner1, runner2], BIG)
+        small = room(db, "group", runner1)
+        small_middle = fill(db, small, [runner1, runner2], SMALL)
+        # Two readers' inboxes: conversations with others, one message each.
+        wide, narrow = users[2], users[3]
+        others = users[10:10 + WIDE]
+        for reader, count in ((wide, WIDE), (narrow, NARROW)):
+            for other in others[:count]:
+                key = f"{min(reader, other)}-{max(reader, other)}"
+                direct = room(db, "direct", other, direct_key=key)
+                fill(db, direct, [other, reader], 1)
+        cookies = sign_in(database, [runner1, wide, narrow])
+    print(f"echo 'prepared in {time.monotonic() - started:.0f} s: a crew room of {len(users):,}, rooms of {BIG:,} and {SMALL:,} messages,"
+          f" inboxes of {WIDE} and {NARROW}' >&2")
+    print(f"crew_room={crew_room} big_room={big} big_middle={big_middle} small_room={small} small_middle={small_middle}")
+    print(f"reader={cookies[0][0]} wide={cookies[1][0]} narrow={cookies[2][0]}")
+
+
+async def post_message(path, cookie, csrf, text):
+    body = urllib.parse.urlencode({"_csrf": csrf, "body": text}).encode()
+    reader, writer = await asyncio.open_connection(streams.HOST, streams.PORT)
+    writer.write(f"POST {path} HTTP/1.1\r\nHost: {streams.HOST}\r\nCookie: moim_session={cookie}\r\n"
+                 f"Content-Type: application/x-www-form-urlencoded\r\nContent-Length: {len(body)}\r\nConnection: close\r\n\r\n".encode() + body)
+    answer = await reader.read()
+    writer.close()
+    if not answer.startswith(b"HTTP/1.1 303"):
+        raise RuntimeError(answer[:200].decode(errors="replace"))
+
+
+async def stream(database):
+    with sqlite3.connect(database, timeout=30) as db:
+        crew_room = db.execute("SELECT id FROM rooms WHERE kind = 'crew' ORDER BY id LIMIT 1").fetchone()[0]
+        members = [row[0] for row in db.execute("SELECT userID FROM roomMembers WHERE roomID = ? ORDER BY userID", (crew_room,))]
+        # A member of two months, so that the caps on new accounts do not hold back the writer.
+        db.execute("UPDATE users SET createdAt = '2026-01-01 00:00:00.000' WHERE id = ?", (members[0],))
+    cookies = sign_in(database, members)
+    listeners = [Stream(f"/events?room={crew_room}", cookie) for cookie, _ in cookies]
+    tasks = []
+    started = time.monotonic()
+    for start in range(0, len(listeners), 500):
+        batch = listeners[start:start + 500]
+        tasks += [asyncio.ensure_future(listener.run()) for listener in batch]
+        await asyncio.wait_for(asyncio.gather(*(listener.ready.wait() for listener in batch)), 60)
+    print(f"{len(listeners):,} members of the crew's room with it open ({time.monotonic() - started:.1f} s to open the streams)")
+    await asyncio.sleep(2)
+
+    writer_cookie, writer_csrf = cookies[0]
+    latencies = []
+    for number in range(20):
+        marker = f"bench message {number}"
+        sent = time.monotonic()
+        await post_message(f"/talk/{crew_room}", writer_cookie, writer_csrf, marker)
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline:
+            arrived = [next((at for name, data, at in listener.events if name == "message" and marker in data), None) for listener in listeners]
+            if all(arrived):
+                break
+            await asyncio.sleep(0.005)
+        missing = sum(1 for at in arrived if at is None)
+        latencies += [(at - sent) * 1000 for at in arrived if at is not None]
+        if missing:
+            print(f"message {number}: {missing} streams had nothing after 5 s")
+        await asyncio.sleep(0.3)
+    p99 = percentile(latencies, 0.99)
+    print(f"a message in a crew room of {len(listeners):,} to every open stream (20 messages, from the POST to each arrival): "
+          f"p50 {percentile(latencies, 0.5):.1f} ms, p99 {p99:.1f} ms, max {max(latencies):.1f} ms")
+    print(f"goal: p99 under 100 ms: {'met' if p99 < 100 else 'NOT met'}")
+    for task in tasks:
+        task.cancel()
+
+
+if sys.argv[1] == "prepare":
+    prepare(sys.argv[2])
+else:
+    address = urllib.parse.urlsplit(sys.argv[2])
+    streams.connect(address.hostname, address.port)
+    asyncio.run(stream(sys.argv[3]))
