@@ -125,7 +125,7 @@ extension PushStore {
             case .group: room.name
             case .direct: nil
             }
-            return MessageNews(roomID: message.roomID, kind: room.kind, place: place, author: author, body: message.body)
+            return MessageNews(roomID: message.roomID, kind: room.kind, place: place, author: author, body: Message.preview(of: message.body, place: message.placeName))
         }
     }
 }

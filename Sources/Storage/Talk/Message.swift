@@ -36,9 +36,11 @@ public struct Message: Sendable, Equatable, StoredRecord {
         self.createdAt = createdAt
     }
 
-    /// What a list or a lock screen says of a message's text: the text, or for one of photos
-    /// alone, a camera.
-    public static func preview(of body: String) -> String { body.isEmpty ? "📷" : body }
+    /// What a list or a lock screen says of a message: its text, or for one without, its
+    /// place (a pin and the name), else its photos (a camera).
+    public static func preview(of body: String, place: String?) -> String {
+        !body.isEmpty ? body : place.map { "📍 " + $0 } ?? "📷"
+    }
 
     public func isEditable(by userID: Int64, at now: Date) -> Bool {
         authorID == userID && deletedAt == nil && now.timeIntervalSince(createdAt) < Self.editWindow
@@ -184,7 +186,8 @@ public struct InboxEntry: Sendable, Equatable {
     public var meetupTitle: String?
     /// A direct conversation's other member, or the first others of a group.
     public var others: [String]
-    /// The newest message's author and text (nil when deleted), if there is one.
+    /// The newest message's author and text (nil when deleted), and its place, if there is one.
     public var lastAuthor: String?
     public var lastBody: String?
+    public var lastPlace: String?
 }

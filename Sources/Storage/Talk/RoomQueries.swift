@@ -196,7 +196,7 @@ extension TalkStore {
             try db.fetchAll("""
                 SELECT \(Room.selection.qualified), \(RoomMembership.selection.qualified), crews.name AS crewName, crews.slug AS crewSlug,
                     meetups.title AS meetupTitle,
-                    lastAuthor.displayName AS lastAuthor, CASE WHEN last.deletedAt IS NULL THEN last.body END AS lastBody,
+                    lastAuthor.displayName AS lastAuthor, CASE WHEN last.deletedAt IS NULL THEN last.body END AS lastBody, last.placeName AS lastPlace,
                     (SELECT \(db.joinedTexts("displayName", separator: "\u{1F}", orderedBy: "displayName"))
                      FROM (SELECT users.displayName FROM roomMembers others JOIN users ON users.id = others.userID
                            WHERE others.roomID = rooms.id AND others.userID != ?1 AND rooms.kind IN ('direct', 'group')
@@ -215,7 +215,7 @@ extension TalkStore {
                     room: try Room(row: row, startingAt: 0), membership: try RoomMembership(row: row, startingAt: Room.selection.count),
                     crewName: try row.decode("crewName"), crewSlug: try row.decode("crewSlug"), meetupTitle: try row.decode("meetupTitle"),
                     others: others.map { $0.split(separator: "\u{1F}").map(String.init) } ?? [],
-                    lastAuthor: try row.decode("lastAuthor"), lastBody: try row.decode("lastBody"))
+                    lastAuthor: try row.decode("lastAuthor"), lastBody: try row.decode("lastBody"), lastPlace: try row.decode("lastPlace"))
             }
         }
     }

@@ -49,7 +49,7 @@ extension App {
             // Who and where, then what: "민지 · 한강러너스: 내일 7시 맞죠?"; a newer message of the
             // same room replaces the older on the lock screen (one topic a room).
             let who = news.author.displayName + (news.place.map { " · " + $0 } ?? "")
-            return message(title: configuration.siteName, body: who + ": " + Message.preview(of: news.body).clipped(180), url: Paths.talkRoom(news.roomID),
+            return message(title: configuration.siteName, body: who + ": " + news.body.clipped(180), url: Paths.talkRoom(news.roomID),
                            ttl: 3_600, urgency: news.kind == .direct ? .high : .normal, topic: "room-\(news.roomID)")
         }
         guard let id = delivery.notificationID, let item = try? database.push.notificationItem(id: id, userID: delivery.userID) else { return nil }

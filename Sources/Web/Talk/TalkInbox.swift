@@ -27,7 +27,7 @@ extension App {
 
     private func inboxEntry(_ entry: InboxEntry, now: Date, _ language: Language) -> InboxEntryView {
         let preview: String? = entry.lastAuthor.map { author in
-            let text = entry.lastBody.map { String(Message.preview(of: $0).prefix(80)) } ?? localizer.text(.talk.deleted, language)
+            let text = entry.lastBody.map { String(Message.preview(of: $0, place: entry.lastPlace).prefix(80)) } ?? localizer.text(.talk.deleted, language)
             return author + ": " + text
         }
         return InboxEntryView(

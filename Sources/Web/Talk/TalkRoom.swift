@@ -80,6 +80,7 @@ extension App {
             },
             canLeave: room.kind == .group || membership.state == .request,
             canArchive: room.kind == .topic && isStaff && room.archivedAt == nil,
+            placeURL: configuration.tiles == nil ? nil : url + "/place",
             // Live from the last message shown, on the newest page only.
             liveURL: hasNewer ? nil : Paths.events + "?room=\(roomID)&after=\(messages.last?.message.id ?? 0)")
         return page(view, context, title: view.title, section: .talk, status: status)

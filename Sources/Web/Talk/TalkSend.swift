@@ -19,9 +19,7 @@ extension App {
         case .failure(let problem):
             return try renderRoom(context, body: form.body, error: localizer.text(problem.key, context.language), status: .unprocessableContent)
         }
-        if let retry = talkFlood.retryAfter(String(try user.storedID)) {
-            throw HTTPError(.tooManyRequests, message: localizer.text(.talk.errors.flood, context.language), headers: ["Retry-After": String(retry)])
-        }
+        try checkTalkFlood(user, context)
         var errors = FieldErrors()
         let (images, badFile) = try uploads.process(maximum: MessagePhoto.maximumCount, with: media.images, errors: &errors)
         if let problem = errors.localized(localizer, context.language)["photos"] {
@@ -45,6 +43,13 @@ extension App {
         }
         talkFlood.record(String(try user.storedID))
         return redirect(to: Paths.talkRoom(try room.storedID) + "#message-\(message.id ?? 0)")
+    }
+
+    /// 429 with `Retry-After` for a member sending faster than anyone talks.
+    func checkTalkFlood(_ user: User, _ context: RequestContext) throws {
+        if let retry = talkFlood.retryAfter(String(try user.storedID)) {
+            throw HTTPError(.tooManyRequests, message: localizer.text(.talk.errors.flood, context.language), headers: ["Retry-After": String(retry)])
+        }
     }
 
     /// `GET /talk/messages/:id/edit`: one's own message, within its window.

@@ -55,6 +55,8 @@ struct RoomPageView: PageView {
     let muted: String?
     let canLeave: Bool
     let canArchive: Bool
+    /// Where to share a place, when the site has map tiles.
+    let placeURL: String?
     /// The event stream that brings new messages while the page is open, from the last one
     /// shown; nil on an older page.
     let liveURL: String?
@@ -66,6 +68,9 @@ struct MessageView {
     let bodyHTML: String
     let photos: [PhotoView]
     var photoCount: Int { photos.count }
+    /// A place picked on the map: its name, linked to its map.
+    let place: String?
+    let placeURL: String
     var hasPhotos: Bool { !photos.isEmpty }
     let posted: Moment
     let edited: Bool
@@ -96,6 +101,7 @@ extension MessageView {
                           sources: ImageSources(fileName: photo.fileName, width: photo.width, jpegWidths: photo.jpegWidths),
                           toneClass: ImageSources.toneClass(photo.tone), sizes: MessageView.photoSizes(count: item.photos.count), loading: "lazy")
             },
+            place: message.placeName, placeURL: Paths.talkMessage(id) + "/place",
             posted: posted,
             edited: message.editedAt != nil && !deleted, deleted: deleted,
             replyTo: item.replyTo.map { MessageQuoteView(id: $0.id, url: url + "#message-\($0.id)", author: $0.authorName, text: String($0.body.prefix(120))) },

@@ -134,6 +134,49 @@ import Testing
         #expect(people[1].get(Paths.media(file)).status == .notFound)
     }
 
+    @Test func aPlaceIsTappedOnTheMapAndSent() throws {
+        var configuration = TestSite.configuration()
+        configuration.tiles = TileSource(template: "http://127.0.0.1:9/{z}/{x}/{y}.png", attribution: "© Test tiles")
+        let site = try TestSite(configuration: configuration)
+        let people = site.people("mina", "jun", "outsider")
+        let room = try crewRoom(site, Array(people.prefix(2)))
+        let roomID = try #require(Int64(room.split(separator: "/").last ?? ""))
+        #expect(people[0].get(room).bodyText.contains(room + "/place"))
+        // A tap on the map, with JavaScript off: the page again, the point kept
+        let picker = people[0].get(room + "/place").bodyText
+        let view = try #require(picker.firstMatch(of: /name="map" value="([^"]+)"/)?.1).description
+        let tapped = people[0].post(room + "/place", [("map", view), ("pick.x", "144"), ("pick.y", "144"), ("place_name", "Gate 2")], from: room + "/place")
+        #expect(tapped.status == .ok && tapped.bodyText.contains("The pin is at"))
+        let latitude = try #require(tapped.bodyText.firstMatch(of: /name="latitude" value="([-0-9.]+)"/)?.1).description
+        let longitude = try #require(tapped.bodyText.firstMatch(of: /name="longitude" value="([-0-9.]+)"/)?.1).description
+        // Nonsense is refused and nothing is stored
+        for (name, lat) in [("Gate 2", "1e400"), ("Gate 2", "nan"), ("", latitude), ("Gate\u{7}2", latitude), (String(repeating: "a", count: 101), latitude)] {
+            let refused = people[0].post(room + "/place", [("send", "1"), ("place_name", name), ("latitude", lat), ("longitude", longitude)], from: room + "/place")
+            #expect(refused.status == .unprocessableContent && refused.bodyText.contains("give it a name"))
+        }
+        #expect(try site.database.talk.messages(roomID: roomID).isEmpty)
+        // Sent: in the room as a link to its map, for the room's members only
+        let sent = people[0].post(room + "/place", [("send", "1"), ("place_name", "Gate 2"), ("latitude", latitude), ("longitude", longitude),
+                                                    ("body", "")], from: room + "/place")
+        #expect(sent.status == .seeOther)
+        let message = try #require(try site.database.talk.messages(roomID: roomID).last?.message)
+        #expect(message.placeName == "Gate 2" && message.latitude.map { abs($0 - (Double(latitude) ?? 0)) < 1e-6 } == true)
+        #expect(people[1].get(room).bodyText.contains(#"<span aria-hidden="true">📍</span> Gate 2</a>"#))
+        #expect(people[1].get("/talk").bodyText.contains("Mina: 📍 Gate 2"))
+        let map = people[1].get(Paths.talkMessage(try message.storedID) + "/place")
+        #expect(map.status == .ok && map.bodyText.contains("Shared by Mina") && map.bodyText.contains("/tiles/"))
+        #expect(people[2].get(Paths.talkMessage(try message.storedID) + "/place").status == .notFound)
+        #expect(people[2].get(room + "/place").status == .notFound)
+    }
+
+    @Test func withoutMapTilesThereIsNoPlaceToShare() throws {
+        let site = try TestSite()
+        let people = site.people("mina", "jun")
+        let room = try crewRoom(site, people)
+        #expect(!people[0].get(room).bodyText.contains(room + "/place"))
+        #expect(people[0].get(room + "/place").status == .notFound)
+    }
+
     @Test func aDirectMessageFromAStrangerWaitsInRequests() throws {
         let site = try TestSite()
         let people = site.people("mina", "jun")
