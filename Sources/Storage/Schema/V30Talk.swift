@@ -4,7 +4,7 @@
 /// meetup; a member silences both per crew). A room's message can be reported.
 ///
 /// - A crew's room and topic rooms are open to its members: triggers on `crewMembers` keep
-///   their `roomMembers` rows (each engine's own, as the timelines' are), so that every way a
+///   their `roomMembers` rows (a newcomer has read what was written before they came) (each engine's own, as the timelines' are), so that every way a
 ///   member joins or leaves (joining, being accepted, paying, leaving, being removed) does.
 /// - A meetup's talk is a room of its own for its host and those accepted, kept the same way
 ///   by triggers on `meetups` and `meetupApplications`; `meetupTalk`'s messages move into it
@@ -198,13 +198,13 @@ enum TalkSchema {
             INSERT INTO rooms (kind, crewID, createdAt, lastMessageAt) VALUES ('crew', new.id, new.createdAt, new.createdAt);
         END;
         CREATE TRIGGER talk_crew_join AFTER INSERT ON crewMembers WHEN new.role != 'pending' BEGIN
-            INSERT OR IGNORE INTO roomMembers (roomID, userID, lastMessageAt, joinedAt)
-                SELECT id, new.userID, lastMessageAt, new.joinedAt FROM rooms WHERE crewID = new.crewID;
+            INSERT OR IGNORE INTO roomMembers (roomID, userID, lastReadID, lastMessageAt, joinedAt)
+                SELECT id, new.userID, lastMessageID, lastMessageAt, new.joinedAt FROM rooms WHERE crewID = new.crewID;
         END;
         CREATE TRIGGER talk_crew_accept AFTER UPDATE OF role ON crewMembers
         WHEN old.role = 'pending' AND new.role != 'pending' BEGIN
-            INSERT OR IGNORE INTO roomMembers (roomID, userID, lastMessageAt, joinedAt)
-                SELECT id, new.userID, lastMessageAt, new.joinedAt FROM rooms WHERE crewID = new.crewID;
+            INSERT OR IGNORE INTO roomMembers (roomID, userID, lastReadID, lastMessageAt, joinedAt)
+                SELECT id, new.userID, lastMessageID, lastMessageAt, new.joinedAt FROM rooms WHERE crewID = new.crewID;
         END;
         CREATE TRIGGER talk_crew_leave AFTER DELETE ON crewMembers BEGIN
             DELETE FROM roomMembers WHERE userID = old.userID AND roomID IN (SELECT id FROM rooms WHERE crewID = old.crewID);
@@ -215,13 +215,13 @@ enum TalkSchema {
             INSERT INTO roomMembers (roomID, userID, lastMessageAt, joinedAt) SELECT id, new.hostID, new.createdAt, new.createdAt FROM rooms WHERE meetupID = new.id;
         END;
         CREATE TRIGGER talk_meetup_accept AFTER INSERT ON meetupApplications WHEN new.status = 'accepted' BEGIN
-            INSERT OR IGNORE INTO roomMembers (roomID, userID, lastMessageAt, joinedAt)
-                SELECT id, new.userID, lastMessageAt, new.queuedAt FROM rooms WHERE meetupID = new.meetupID;
+            INSERT OR IGNORE INTO roomMembers (roomID, userID, lastReadID, lastMessageAt, joinedAt)
+                SELECT id, new.userID, lastMessageID, lastMessageAt, new.queuedAt FROM rooms WHERE meetupID = new.meetupID;
         END;
         CREATE TRIGGER talk_meetup_promote AFTER UPDATE OF status ON meetupApplications
         WHEN new.status = 'accepted' AND old.status != 'accepted' BEGIN
-            INSERT OR IGNORE INTO roomMembers (roomID, userID, lastMessageAt, joinedAt)
-                SELECT id, new.userID, lastMessageAt, new.queuedAt FROM rooms WHERE meetupID = new.meetupID;
+            INSERT OR IGNORE INTO roomMembers (roomID, userID, lastReadID, lastMessageAt, joinedAt)
+                SELECT id, new.userID, lastMessageID, lastMessageAt, new.queuedAt FROM rooms WHERE meetupID = new.meetupID;
         END;
         CREATE TRIGGER talk_meetup_demote AFTER UPDATE OF status ON meetupApplications
         WHEN old.status = 'accepted' AND new.status != 'accepted' BEGIN
@@ -244,8 +244,8 @@ enum TalkSchema {
 
         CREATE FUNCTION talk_crew_join() RETURNS trigger LANGUAGE plpgsql AS $$
         BEGIN
-            INSERT INTO roomMembers (roomID, userID, lastMessageAt, joinedAt)
-                SELECT id, NEW.userID, lastMessageAt, NEW.joinedAt FROM rooms WHERE crewID = NEW.crewID
+            INSERT INTO roomMembers (roomID, userID, lastReadID, lastMessageAt, joinedAt)
+                SELECT id, NEW.userID, lastMessageID, lastMessageAt, NEW.joinedAt FROM rooms WHERE crewID = NEW.crewID
             ON CONFLICT DO NOTHING;
             RETURN NULL;
         END $$;
@@ -271,8 +271,8 @@ enum TalkSchema {
 
         CREATE FUNCTION talk_meetup_accept() RETURNS trigger LANGUAGE plpgsql AS $$
         BEGIN
-            INSERT INTO roomMembers (roomID, userID, lastMessageAt, joinedAt)
-                SELECT id, NEW.userID, lastMessageAt, NEW.queuedAt FROM rooms WHERE meetupID = NEW.meetupID
+            INSERT INTO roomMembers (roomID, userID, lastReadID, lastMessageAt, joinedAt)
+                SELECT id, NEW.userID, lastMessageID, lastMessageAt, NEW.queuedAt FROM rooms WHERE meetupID = NEW.meetupID
             ON CONFLICT DO NOTHING;
             RETURN NULL;
         END $$;

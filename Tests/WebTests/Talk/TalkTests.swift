@@ -39,6 +39,22 @@ import Testing
         #expect(!people[0].get("/").bodyText.contains(#"data-live="talk-unread""#))
     }
 
+    @Test func aNewcomerFindsTheRoomsHistoryReadAndWhatFollowsWaiting() throws {
+        let site = try TestSite()
+        let people = site.people("mina", "jun", "ara")
+        let room = try crewRoom(site, Array(people.prefix(2)))
+        send(people[0], room, "Before Ara came")
+        people[2].post("/crews/dawn-runners/join", [], from: "/crews/dawn-runners")
+        // The history is there, read: nothing waits, no "new" mark
+        let page = people[2].get(room).bodyText
+        #expect(page.contains("Before Ara came") && !page.contains(#"id="first-unread""#))
+        #expect(!people[2].get("/").bodyText.contains(#"data-live="talk-unread""#))
+        // What comes after waits for her
+        send(people[1], room, "Welcome, Ara")
+        #expect(people[2].get("/").bodyText.contains(#"data-live="talk-unread">1<"#))
+        #expect(people[2].get(room).bodyText.contains(#"id="first-unread""#))
+    }
+
     @Test func aRoomIsNotFoundForAnyoneNotInIt() throws {
         let site = try TestSite()
         let people = site.people("mina", "jun", "outsider")
