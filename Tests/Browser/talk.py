@@ -5,7 +5,7 @@ as people would notice it.
 A and B are in a crew. B has its room open; A writes with the form without leaving the page:
 B sees it within a second, and A's page shows it too. C, on another page, sees the header's count
 of messages waiting go to one without a reload. A and B then talk in a direct conversation the
-same way. A's edit and deletion reach B's open page in place; C, 1280 px wide, writes by keyboard
+same way. A's edit and deletion reach B's open page in place, and so does A's photo; C, 1280 px wide, writes by keyboard
 alone. With JavaScript off, B's form posts and the room shows the message after the redirect.
 Last, one browser navigates 30 times between pages that each open an event stream, going back
 as often as forward (the back/forward cache on): each page is served in under a second, because
@@ -20,6 +20,7 @@ import subprocess
 import sys
 import time
 
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
@@ -105,8 +106,11 @@ def main():
         time.sleep(1)
         area = pc.find_element(By.ID, "message-body")
         area.send_keys("Count me in")
-        area.send_keys(Keys.TAB)
-        pc.switch_to.active_element.send_keys(Keys.ENTER)
+        for _ in range(5):  # past the photo picker and the place link
+            ActionChains(pc).send_keys(Keys.TAB).perform()
+            if pc.switch_to.active_element.get_attribute("type") == "submit":
+                break
+        ActionChains(pc).send_keys(Keys.ENTER).perform()
         check(wait_for(lambda: any("Count me in" in text for text in messages(pb)), 1.5),
               "C, at 1280 px and by keyboard, writes; B sees it without reloading")
         check(pc.current_url == BASE + room and wait_for(lambda: any("Count me in" in text for text in messages(pc)), 1.5),
@@ -115,6 +119,15 @@ def main():
         pc.find_element(By.CSS_SELECTOR, newest + " .message-actions form button").click()
         check(wait_for(lambda: "Count me in" not in " ".join(messages(pb)), 1.5),
               "C deletes the message that arrived live, and B sees it go")
+        # A photo with a message, sent in place (multipart, as without the script): it arrives as a photo.
+        photo = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "WebTests", "Fixtures", "gps.jpg"))
+        time.sleep(1)  # A's page came back from the deletion; its stream opens
+        pa.find_element(By.ID, "message-photos").send_keys(photo)
+        send(pa, "Finish line")
+        check(wait_for(lambda: bool(pb.find_elements(By.CSS_SELECTOR, newest + " .message-photos img")), 2.0),
+              "B sees A's photo arrive with the message, without reloading")
+        check(pa.current_url.startswith(BASE + room) and wait_for(lambda: pa.find_element(By.ID, "message-photos").get_attribute("value") == "", 1.0),
+              "A stayed on the page, the photo picker emptied for the next")
 
         direct = b.post("/u/runner1/talk", [], page="/u/runner1").split("#")[0]
         pa.get(BASE + direct)
