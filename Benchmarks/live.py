@@ -18,8 +18,8 @@ import sys
 import time
 import urllib.parse
 
-import streams
-from streams import Stream, percentile, sign_in
+import streams as shared
+from streams import Stream, delivery, open_all, percentile, post_form, sign_in
 
 BASE, DATABASE, PID = sys.argv[1], sys.argv[2], int(sys.argv[3])
 STREAMS = int(sys.argv[4]) if len(sys.argv) > 4 else 10_000
@@ -27,7 +27,7 @@ PER_MEMBER = 8
 GOING = 1_000
 url = urllib.parse.urlsplit(BASE)
 HOST, PORT = url.hostname, url.port
-streams.connect(HOST, PORT)
+shared.connect(HOST, PORT)
 
 
 def server_memory_kib():
@@ -52,17 +52,6 @@ async def idle_keepalive(count):
             await reader.readuntil(b"ok")
         connections += batch
     return connections
-
-
-async def post_talk(meetup, cookie, csrf, text):
-    body = urllib.parse.urlencode({"_csrf": csrf, "body": text}).encode()
-    reader, writer = await asyncio.open_connection(HOST, PORT)
-    writer.write(f"POST /meetups/{meetup}/comments HTTP/1.1\r\nHost: {HOST}\r\nCookie: moim_session={cookie}\r\n"
-                 f"Content-Type: application/x-www-form-urlencoded\r\nContent-Length: {len(body)}\r\nConnection: close\r\n\r\n".encode() + body)
-    answer = await reader.read()
-    writer.close()
-    if not answer.startswith(b"HTTP/1.1 303"):
-        raise RuntimeError(answer[:200].decode(errors="replace"))
 
 
 async def main():
@@ -90,16 +79,13 @@ async def main():
     print(f"server memory: {base_memory / 1024:.0f} MiB at rest, {keepalive_memory / 1024:.0f} MiB with {STREAMS:,} idle "
           f"keep-alive connections ({(keepalive_memory - base_memory) * 1024 / STREAMS:,.0f} bytes each)")
 
-    streams, tasks = [], []
+    streams = []
     started = time.monotonic()
     for index, (cookie, _) in enumerate(cookies):
         for copy in range(PER_MEMBER):
             path = f"/events?meetup={meetup}" if copy == 0 and index < GOING else "/events"
             streams.append(Stream(path, cookie))
-    for start in range(0, len(streams), 500):
-        batch = streams[start:start + 500]
-        tasks += [asyncio.ensure_future(stream.run()) for stream in batch]
-        await asyncio.wait_for(asyncio.gather(*(stream.ready.wait() for stream in batch)), 60)
+    tasks = await open_all(streams)
     opened = time.monotonic() - started
     await asyncio.sleep(3)
     stream_memory = server_memory_kib()
@@ -113,22 +99,7 @@ async def main():
 
     listeners = [stream for stream in streams if stream.path.startswith("/events?meetup")]
     host_cookie, host_csrf = cookies[0]
-    latencies = []
-    for number in range(20):
-        marker = f"bench message {number}"
-        sent = time.monotonic()
-        await post_talk(meetup, host_cookie, host_csrf, marker)
-        deadline = time.monotonic() + 5
-        while time.monotonic() < deadline:
-            arrived = [next((at for name, data, at in stream.events if name == "message" and marker in data), None) for stream in listeners]
-            if all(arrived):
-                break
-            await asyncio.sleep(0.01)
-        missing = sum(1 for at in arrived if at is None)
-        latencies += [(at - sent) * 1000 for at in arrived if at is not None]
-        if missing:
-            print(f"message {number}: {missing} listeners had nothing after 5 s")
-        await asyncio.sleep(0.3)
+    latencies = await delivery(listeners, lambda text: post_form(f"/meetups/{meetup}/comments", host_cookie, {"_csrf": host_csrf, "body": text}))
     print(f"talk message to {len(listeners):,} listening browsers (20 messages, from the POST to each arrival): "
           f"p50 {percentile(latencies, 0.5):.1f} ms, p99 {percentile(latencies, 0.99):.1f} ms, max {max(latencies):.1f} ms")
     alive = sum(1 for task in tasks if not task.done())

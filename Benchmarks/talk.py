@@ -7,8 +7,8 @@ usage: talk.py prepare SQLITE_FILE          before the server starts: the rooms 
                                             members, each with the room open
 
 1. Prepared: a crew whose room holds every member of the site (2,000); two group rooms of
-   runner1 and runner2, one of 1,000,000 messages and one of 1,000, each read to the end; and two
-   readers, one with 500 direct conversations and one with 5, each with one message. script/bench
+   runner1 and runner2, one of 1,000,000 messages and one of 1,000, each read to the end; and three
+   readers, with 500, 30 (a page of the inbox) and 5 direct conversations, each with one message. script/bench
    then times opening each room and paging back from its middle, and each reader's inbox, with
    wrk at one connection (service time, not queueing).
 2. Streamed: each of the 2,000 members opens the crew room's event stream; one of them writes
@@ -21,12 +21,12 @@ import sys
 import time
 import urllib.parse
 
-import streams
-from streams import Stream, percentile, sign_in
+import streams as shared
+from streams import Stream, delivery, open_all, percentile, post_form, sign_in
 
 NOW = time.strftime("%Y-%m-%d %H:%M:%S.000", time.gmtime())
 BIG, SMALL = 1_000_000, 1_000
-WIDE, NARROW = 500, 5
+WIDE, PAGE, NARROW = 500, 30, 5  # PAGE: as many as the inbox shows at once
 
 
 def room(db, kind, created_by, direct_key=None, name=None):
@@ -62,29 +62,18 @@ def prepare(database):
         small = room(db, "group", runner1)
         small_middle = fill(db, small, [runner1, runner2], SMALL)
         # Two readers' inboxes: conversations with others, one message each.
-        wide, narrow = users[2], users[3]
+        wide, page, narrow = users[2], users[3], users[4]
         others = users[10:10 + WIDE]
-        for reader, count in ((wide, WIDE), (narrow, NARROW)):
+        for reader, count in ((wide, WIDE), (page, PAGE), (narrow, NARROW)):
             for other in others[:count]:
                 key = f"{min(reader, other)}-{max(reader, other)}"
                 direct = room(db, "direct", other, direct_key=key)
                 fill(db, direct, [other, reader], 1)
-        cookies = sign_in(database, [runner1, wide, narrow])
+    cookies = sign_in(database, [runner1, wide, page, narrow])
     print(f"echo 'prepared in {time.monotonic() - started:.0f} s: a crew room of {len(users):,}, rooms of {BIG:,} and {SMALL:,} messages,"
-          f" inboxes of {WIDE} and {NARROW}' >&2")
+          f" inboxes of {WIDE}, {PAGE} and {NARROW}' >&2")
     print(f"crew_room={crew_room} big_room={big} big_middle={big_middle} small_room={small} small_middle={small_middle}")
-    print(f"reader={cookies[0][0]} wide={cookies[1][0]} narrow={cookies[2][0]}")
-
-
-async def post_message(path, cookie, csrf, text):
-    body = urllib.parse.urlencode({"_csrf": csrf, "body": text}).encode()
-    reader, writer = await asyncio.open_connection(streams.HOST, streams.PORT)
-    writer.write(f"POST {path} HTTP/1.1\r\nHost: {streams.HOST}\r\nCookie: moim_session={cookie}\r\n"
-                 f"Content-Type: application/x-www-form-urlencoded\r\nContent-Length: {len(body)}\r\nConnection: close\r\n\r\n".encode() + body)
-    answer = await reader.read()
-    writer.close()
-    if not answer.startswith(b"HTTP/1.1 303"):
-        raise RuntimeError(answer[:200].decode(errors="replace"))
+    print(f"reader={cookies[0][0]} wide={cookies[1][0]} page={cookies[2][0]} narrow={cookies[3][0]}")
 
 
 async def stream(database):
@@ -95,32 +84,13 @@ async def stream(database):
         db.execute("UPDATE users SET createdAt = '2026-01-01 00:00:00.000' WHERE id = ?", (members[0],))
     cookies = sign_in(database, members)
     listeners = [Stream(f"/events?room={crew_room}", cookie) for cookie, _ in cookies]
-    tasks = []
     started = time.monotonic()
-    for start in range(0, len(listeners), 500):
-        batch = listeners[start:start + 500]
-        tasks += [asyncio.ensure_future(listener.run()) for listener in batch]
-        await asyncio.wait_for(asyncio.gather(*(listener.ready.wait() for listener in batch)), 60)
+    tasks = await open_all(listeners)
     print(f"{len(listeners):,} members of the crew's room with it open ({time.monotonic() - started:.1f} s to open the streams)")
     await asyncio.sleep(2)
 
     writer_cookie, writer_csrf = cookies[0]
-    latencies = []
-    for number in range(20):
-        marker = f"bench message {number}"
-        sent = time.monotonic()
-        await post_message(f"/talk/{crew_room}", writer_cookie, writer_csrf, marker)
-        deadline = time.monotonic() + 5
-        while time.monotonic() < deadline:
-            arrived = [next((at for name, data, at in listener.events if name == "message" and marker in data), None) for listener in listeners]
-            if all(arrived):
-                break
-            await asyncio.sleep(0.005)
-        missing = sum(1 for at in arrived if at is None)
-        latencies += [(at - sent) * 1000 for at in arrived if at is not None]
-        if missing:
-            print(f"message {number}: {missing} streams had nothing after 5 s")
-        await asyncio.sleep(0.3)
+    latencies = await delivery(listeners, lambda text: post_form(f"/talk/{crew_room}", writer_cookie, {"_csrf": writer_csrf, "body": text}))
     p99 = percentile(latencies, 0.99)
     print(f"a message in a crew room of {len(listeners):,} to every open stream (20 messages, from the POST to each arrival): "
           f"p50 {percentile(latencies, 0.5):.1f} ms, p99 {p99:.1f} ms, max {max(latencies):.1f} ms")
@@ -133,5 +103,5 @@ if sys.argv[1] == "prepare":
     prepare(sys.argv[2])
 else:
     address = urllib.parse.urlsplit(sys.argv[2])
-    streams.connect(address.hostname, address.port)
+    shared.connect(address.hostname, address.port)
     asyncio.run(stream(sys.argv[3]))

@@ -345,9 +345,19 @@ def seed(data):
     people[11].post(stranger, [("body", "Hi! Is the crew open to beginners?")], page=stranger)
     for number, text in [(2, "Running late, 5 minutes!"), (3, "See you at gate 2")]:
         people[number - 1].post(room, [("body", text)], page=room)
+    # A photo from the finish, a place to meet, and a message someone reported to the crew's staff.
+    people[3].post(room, [("body", "Last week's finish 🏁")], page=room,
+                   files=[("photos", "finish.png", "image/png", png(360, 270, (90, 160, 230))),
+                          ("photos", "group.png", "image/png", png(360, 270, (240, 170, 60)))])
+    place = people[2].post(room + "/place", [("send", "1"), ("place_name", "Yeouido Park gate 2"), ("latitude", "37.5283"),
+                                             ("longitude", "126.9327"), ("body", "Here, by the bikes")], page=room + "/place")
+    people[5].post(room, [("body", "Cheap shoes at spam.example, DM me")], page=room)
+    spam = db.execute("SELECT max(id) FROM messages").fetchone()[0]
+    people[1].post("/reports", [("target_type", "message"), ("target_id", str(spam)), ("reason", "spam"), ("note", "advertising"),
+                                ("return_to", room)], page="/reports/new?target_type=message&target_id=%d" % spam)
     db.close()
     return {"crew": crew, "meetup": meetup, "record": record, "post": post, "retro": retro, "lottery": draw, "checkin": checkin, "groups": groups_url,
-            "room": room, "topic": topic, "direct": direct}
+            "room": room, "topic": topic, "direct": direct, "place": "/talk/messages/%s/place" % place.split("#message-")[1]}
 
 
 def pages(seeded):
@@ -367,7 +377,8 @@ def pages(seeded):
         ("admin", "/admin"), ("admin-reports", "/admin/reports"), ("admin-users", "/admin/users"), ("admin-user", "/admin/users/runner12"),
         ("admin-log", "/admin/log"), ("moderation", "/moderation"), ("missing", "/no-such-page"),
         ("talk", "/talk"), ("talk-requests", "/talk?requests=1"), ("talk-room", seeded["room"]), ("talk-topic", seeded["topic"]),
-        ("talk-direct", seeded["direct"]), ("talk-new", "/talk/new"),
+        ("talk-direct", seeded["direct"]), ("talk-new", "/talk/new"), ("talk-place", seeded["room"] + "/place"),
+        ("talk-place-map", seeded["place"]), ("crew-reports", crew + "/reports"),
     ]
 
 

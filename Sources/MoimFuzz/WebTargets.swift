@@ -60,10 +60,16 @@ enum WebTargets {
         guard document.tags.allSatisfy(References.isTag) else { violated("an invalid tag extracted") }
     }
 
-    /// A chat message as a form sends it, and its text rendered in the chat style: an accepted
-    /// text fits the schema, and what it becomes holds no heading, image or script.
+    /// A chat message as a form sends it, with a place picked on the map, and its text rendered
+    /// in the chat style: an accepted text and place fit the schema, and what the text becomes
+    /// holds no heading, image or script.
     static func message(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let form = try? URLEncodedForm(parsing: Array(bytes)) else { return }
+        let place = PlaceForm(form, picked: MapPicker.action(in: form)?.action)
+        if let (name, point) = place.validate() {
+            guard name.fits(1, PlaceForm.maximumName), !name.hasControlCharacters, point.latitude.isFinite, point.longitude.isFinite,
+                  abs(point.latitude) <= 90, abs(point.longitude) <= 180 else { violated("an unfit place accepted: \(name) \(point)") }
+        }
         let message = MessageForm(form)
         if let id = message.replyToID, id <= 0 { violated("a reply to a message that cannot exist") }
         guard case .success(let body) = message.validate() else { return }

@@ -193,14 +193,10 @@ extension TalkStore {
     /// instead.
     public func inbox(userID: Int64, requests: Bool = false, before: Date? = nil, limit: Int = 30) throws -> [InboxEntry] {
         try database.readRows { db in
-            try db.fetchAll("""
+            let entries = try db.fetchAll("""
                 SELECT \(Room.selection.qualified), \(RoomMembership.selection.qualified), crews.name AS crewName, crews.slug AS crewSlug,
                     meetups.title AS meetupTitle,
-                    lastAuthor.displayName AS lastAuthor, CASE WHEN last.deletedAt IS NULL THEN last.body END AS lastBody, last.placeName AS lastPlace,
-                    (SELECT \(db.joinedTexts("displayName", separator: "\u{1F}", orderedBy: "displayName"))
-                     FROM (SELECT users.displayName FROM roomMembers others JOIN users ON users.id = others.userID
-                           WHERE others.roomID = rooms.id AND others.userID != ?1 AND rooms.kind IN ('direct', 'group')
-                           ORDER BY users.displayName LIMIT 3) AS firstOthers) AS others
+                    lastAuthor.displayName AS lastAuthor, CASE WHEN last.deletedAt IS NULL THEN last.body END AS lastBody, last.placeName AS lastPlace
                 FROM roomMembers JOIN rooms ON rooms.id = roomMembers.roomID
                 LEFT JOIN crews ON crews.id = rooms.crewID
                 LEFT JOIN meetups ON meetups.id = rooms.meetupID
@@ -210,12 +206,27 @@ extension TalkStore {
                     AND (rooms.kind != 'meetup' OR rooms.lastMessageID > 0)
                 ORDER BY roomMembers.lastMessageAt DESC LIMIT ?4
                 """, [userID, requests ? "request" : "joined", before ?? Date.distantFuture, limit]) { row in
-                let others: String? = try row.decode("others")
-                return InboxEntry(
+                InboxEntry(
                     room: try Room(row: row, startingAt: 0), membership: try RoomMembership(row: row, startingAt: Room.selection.count),
                     crewName: try row.decode("crewName"), crewSlug: try row.decode("crewSlug"), meetupTitle: try row.decode("meetupTitle"),
-                    others: others.map { $0.split(separator: "\u{1F}").map(String.init) } ?? [],
-                    lastAuthor: try row.decode("lastAuthor"), lastBody: try row.decode("lastBody"), lastPlace: try row.decode("lastPlace"))
+                    others: [], lastAuthor: try row.decode("lastAuthor"), lastBody: try row.decode("lastBody"), lastPlace: try row.decode("lastPlace"))
+            }
+            // Who else is in each conversation, for its name: one statement for the whole page.
+            let conversations = entries.compactMap { $0.room.kind == .direct || $0.room.kind == .group ? $0.room.id : nil }
+            guard !conversations.isEmpty else { return entries }
+            let marks = Array(repeating: "?", count: conversations.count).joined(separator: ", ")
+            var others: [Int64: [String]] = [:]
+            try db.run("""
+                SELECT roomMembers.roomID, users.displayName FROM roomMembers JOIN users ON users.id = roomMembers.userID
+                WHERE roomMembers.roomID IN (\(marks)) AND roomMembers.userID != ? ORDER BY roomMembers.roomID, users.displayName
+                """, conversations + [userID]) { row in
+                let roomID: Int64 = try row.decode("roomID")
+                if others[roomID, default: []].count < 3 { others[roomID, default: []].append(try row.decode("displayName")) }
+            }
+            return entries.map { entry in
+                var entry = entry
+                entry.others = entry.room.id.flatMap { others[$0] } ?? []
+                return entry
             }
         }
     }

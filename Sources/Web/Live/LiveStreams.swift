@@ -174,7 +174,10 @@ final class LiveStreams: Sendable {
                 case .crew(let id): add(state.byPage[.crew(id)], .thread)
                 case .room(let id):
                     add(state.byPage[.room(id)], .thread)
-                    for member in roomMembers[id] ?? [] { add(state.byUser[member], .messagesWaiting) }
+                    // Whoever has the room open reads the message as it arrives: their count
+                    // stays as it was, and is not read again for each of them.
+                    let reading = Set((state.byPage[.room(id)] ?? []).compactMap { state.listeners[$0]?.userID })
+                    for member in roomMembers[id] ?? [] where !reading.contains(member) { add(state.byUser[member], .messagesWaiting) }
                 case .message(let roomID, _): add(state.byPage[.room(roomID)], .edits)
                 case .notifications(let id): add(state.byUser[id], .bell)
                 case .member(let id): add(state.byUser[id], [])  // the session's check alone
