@@ -37,6 +37,7 @@ enum Targets {
         "thread-order": StorageTargets.threadOrder,
         "width-list": StorageTargets.widthList,
         "wal-position": StorageTargets.walPosition,
+        "changes": StorageTargets.changes,
         "object-store-answer": NetworkTargets.objectStoreAnswer,
         "sign-in-answer": NetworkTargets.signInAnswer,
         "payment-answer": NetworkTargets.paymentAnswer,

@@ -48,6 +48,22 @@ enum StorageTargets {
         guard WidthList.widths(WidthList.text(widths)) == widths else { violated("widths that do not read back") }
     }
 
+    /// What another server's commit changed, as its `NOTIFY` payload says it, any text: never a
+    /// trap; every change read names real rows (ids above 0) and writes back as it was read.
+    static func changes(_ bytes: UnsafeBufferPointer<UInt8>) {
+        let changes = Change.decode(String(decoding: bytes, as: UTF8.self))
+        guard Change.decode(Change.encode(changes)) == changes else { violated("changes that do not read back") }
+        for change in changes {
+            switch change {
+            case .talk(let id), .guestbook(let id), .meetup(let id), .notifications(let id), .member(let id), .crew(let id), .room(let id):
+                guard id > 0 else { violated("a change of no row: \(change)") }
+            case .message(let roomID, let messageID):
+                guard roomID > 0, messageID > 0 else { violated("a change of no message: \(change)") }
+            case .everything: break
+            }
+        }
+    }
+
     /// A log position from a browser's cookie or from PostgreSQL's text, any bytes: never a
     /// trap; what is read writes back the same and compares as its number does.
     static func walPosition(_ bytes: UnsafeBufferPointer<UInt8>) {

@@ -54,6 +54,8 @@ enum TalkSchema {
         CREATE INDEX roomMembers_inbox ON roomMembers(userID, lastMessageAt);
         -- The header's count reads only the rooms with something unread.
         CREATE INDEX roomMembers_unread ON roomMembers(userID) WHERE unread > 0;
+        -- The inbox's count of requests reads only the conversations waiting to be accepted.
+        CREATE INDEX roomMembers_requests ON roomMembers(userID) WHERE state = 'request';
 
         CREATE TABLE messages (
             id \(t.id),

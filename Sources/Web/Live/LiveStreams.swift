@@ -232,11 +232,10 @@ final class LiveStreams: Sendable {
                 events += LiveEvent.meetup(state, cursor: listener.cursor)
             }
             if parts.contains(.thread), case .room(let roomID)? = listener.page, cache.readers(of: .room(roomID)).contains(listener.userID) {
-                let blocked = cache.blocked(userID: listener.userID)
                 for item in cache.roomMessages(roomID, after: listener.cursor) {
                     guard let id = item.message.id, id > updated.cursor else { continue }
                     // Nobody's messages reach someone who blocks them, or whom they block.
-                    if !blocked.contains(item.message.authorID) {
+                    if !cache.isBlocked(listener.userID, item.message.authorID) {
                         events += LiveEvent.roomMessage("message", id: id, html: cache.rendered(item, roomID: roomID, for: listener, render: render, now: now),
                                                         cursor: id)
                     }
@@ -248,18 +247,16 @@ final class LiveStreams: Sendable {
                     seen[roomID, default: (0, [])].userIDs.insert(listener.userID)
                 }
             } else if parts.contains(.thread), let page = listener.page, cache.readers(of: page).contains(listener.userID) {
-                let blocked = cache.blocked(userID: listener.userID)
                 for message in cache.messages(of: page, after: listener.cursor) where message.id > updated.cursor {
                     // Nobody's messages reach someone who blocks them, or whom they block.
-                    if !blocked.contains(message.authorID) { events += LiveEvent.message(message, render: render, language: listener.language) }
+                    if !cache.isBlocked(listener.userID, message.authorID) { events += LiveEvent.message(message, render: render, language: listener.language) }
                     updated.cursor = message.id
                 }
             }
             // Edits and deletions of messages the page already has, in place.
             if parts.contains(.edits), case .room(let roomID)? = listener.page, cache.readers(of: .room(roomID)).contains(listener.userID) {
-                let blocked = cache.blocked(userID: listener.userID)
                 for messageID in (edited[roomID] ?? []).sorted() where messageID <= updated.cursor {
-                    guard let item = cache.roomMessage(roomID, messageID), !blocked.contains(item.message.authorID) else { continue }
+                    guard let item = cache.roomMessage(roomID, messageID), !cache.isBlocked(listener.userID, item.message.authorID) else { continue }
                     events += LiveEvent.roomMessage("edit", id: messageID, html: cache.rendered(item, roomID: roomID, for: listener, render: render, now: now),
                                                     cursor: updated.cursor)
                 }
@@ -377,11 +374,11 @@ private struct PageCache {
         return count
     }
 
-    mutating func blocked(userID: Int64) -> Set<Int64> {
-        if let known = blocks[userID] { return known }
-        let found = (try? database.live.blockedEitherWay(userID: userID)) ?? []
-        blocks[userID] = found
-        return found
+    /// Whether either of two members blocks the other: read once per author a round, whatever
+    /// the number of streams its messages go to.
+    mutating func isBlocked(_ userID: Int64, _ authorID: Int64) -> Bool {
+        if blocks[authorID] == nil { blocks[authorID] = (try? database.live.blockedEitherWay(userID: authorID)) ?? [] }
+        return blocks[authorID]?.contains(userID) == true
     }
 
     mutating func messagesWaiting(userID: Int64, now: Date) -> Int? {
