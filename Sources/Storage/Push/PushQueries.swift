@@ -151,12 +151,14 @@ extension AppDatabase {
     }
 
     /// Queues a room's message for each of its members' devices but its author's, in the
-    /// transaction that sent it: not to a member who muted the room or did not ask for talk.
-    func enqueueMessagePush(_ db: SQLConnection, roomID: Int64, messageID: Int64, authorID: Int64, now: Date) throws {
+    /// transaction that sent it: not to a member who muted the room (unless it mentions them)
+    /// or did not ask for talk.
+    func enqueueMessagePush(_ db: SQLConnection, roomID: Int64, messageID: Int64, authorID: Int64, mentions: [Int64] = [], now: Date) throws {
         let members = try db.values("""
-            SELECT roomMembers.userID FROM roomMembers WHERE roomID = ? AND userID != ? AND state = 'joined'
-                AND (mutedUntil IS NULL OR mutedUntil <= ?) AND EXISTS (SELECT 1 FROM pushSubscriptions WHERE pushSubscriptions.userID = roomMembers.userID)
-            """, [roomID, authorID, now], as: Int64.self)
+            SELECT roomMembers.userID FROM roomMembers WHERE roomID = ?1 AND userID != ?2 AND state = 'joined'
+                AND (mutedUntil IS NULL OR mutedUntil <= ?3 OR userID IN (\(db.idList("?4"))))
+                AND EXISTS (SELECT 1 FROM pushSubscriptions WHERE pushSubscriptions.userID = roomMembers.userID)
+            """, [roomID, authorID, now, SQLConnection.jsonArray(Set(mentions))], as: Int64.self)
         for userID in members {
             guard try pushKinds(db, userID: userID).contains(.talk), try isReachable(db, userID: userID, now: now) else { continue }
             try db.execute("""

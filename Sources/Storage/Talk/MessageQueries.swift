@@ -6,13 +6,14 @@ extension TalkStore {
     /// Sends a message (with its photos, already in the media folder) in one transaction: the
     /// room's newest, one more unread for each other member, read up to here for its author.
     /// Only a joined member of a room that is not archived may send; in a direct
-    /// conversation, not while either blocks the other.
-    public func send(_ message: Message, photos: [NewPhoto] = [], now: Date = Date()) throws -> Message {
-        try database.write { db in try send(db, message, photos: photos, now: now) }
+    /// conversation, not while either blocks the other. The members it `mentions` are pushed
+    /// even where they muted the room.
+    public func send(_ message: Message, photos: [NewPhoto] = [], mentions: [Int64] = [], now: Date = Date()) throws -> Message {
+        try database.write { db in try send(db, message, photos: photos, mentions: mentions, now: now) }
     }
 
     /// `send` inside a write of the caller's (a meetup's talk, checked first).
-    func send(_ db: SQLConnection, _ message: Message, photos: [NewPhoto] = [], now: Date) throws -> Message {
+    func send(_ db: SQLConnection, _ message: Message, photos: [NewPhoto] = [], mentions: [Int64] = [], now: Date) throws -> Message {
         guard photos.count <= MessagePhoto.maximumCount else { throw StorageError.forbidden }
         guard let room = try db.record(Room.self, id: message.roomID), room.archivedAt == nil,
               let membership = try membership(db, roomID: message.roomID, userID: message.authorID) else { throw StorageError.notFound }
@@ -37,7 +38,7 @@ extension TalkStore {
                 lastReadID = CASE WHEN userID = ?3 THEN ?4 ELSE lastReadID END
             WHERE roomID = ?2
             """, [now, message.roomID, message.authorID, id])
-        try database.enqueueMessagePush(db, roomID: message.roomID, messageID: id, authorID: message.authorID, now: now)
+        try database.enqueueMessagePush(db, roomID: message.roomID, messageID: id, authorID: message.authorID, mentions: mentions, now: now)
         db.changed(.room(roomID: message.roomID))
         // A meetup's page follows its talk.
         if let meetupID = room.meetupID { db.changed(.talk(meetupID: meetupID)) }

@@ -30,7 +30,8 @@ extension App {
         let message: Message
         do {
             message = try database.talk.send(Message(roomID: try room.storedID, authorID: try user.storedID, body: body, bodyHTML: content.bodyHTML,
-                                                     replyToID: form.replyToID, createdAt: Date()), photos: photos)
+                                                     replyToID: form.replyToID, createdAt: Date()), photos: photos,
+                                             mentions: content.mentionedUserIDs)
         } catch StorageError.forbidden {
             media.delete(photos.map(\.fileName))
             throw HTTPError(.forbidden, message: localizer.text(.talk.errors.cannot_send, context.language))

@@ -101,7 +101,7 @@ import TestSupport
         #expect(mina.get("/settings/notifications").bodyText.contains("last used"))
     }
 
-    @Test func aDirectMessageReachesTheLockScreenSayingWhoAndAMutedRoomStaysQuiet() throws {
+    @Test func aDirectMessageReachesTheLockScreenSayingWhoAndAMutedRoomStaysQuietButForAMention() throws {
         let mina = site.browser(), jun = site.browser()
         mina.signUp(username: "mina", displayName: "민지")
         jun.signUp(username: "jun", displayName: "Jun")
@@ -118,6 +118,10 @@ import TestSupport
         jun.post(room + "/mute", [("for", "day")], from: room)
         mina.post(room, [("body", "?")], from: room)
         #expect(try site.app.runPush().delivered == 0)
+        // But a message that mentions him still reaches him
+        mina.post(room, [("body", "@jun 답 좀 해 줘요")], from: room)
+        #expect(try site.app.runPush().delivered == 1)
+        #expect(try payloads().last?["body"] as? String == "민지: @jun 답 좀 해 줘요")
     }
 
     @Test func aGoneDeviceIsDroppedAndUnwantedKindsAreNotPushed() throws {
