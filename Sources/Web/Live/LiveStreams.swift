@@ -208,7 +208,7 @@ final class LiveStreams: Sendable {
         // A room's new messages count as read for the members who have it open as they arrive;
         // written before the waiting counts are read.
         var seen: [Int64: (upTo: Int64, userIDs: Set<Int64>)] = [:]
-        var updates: [(id: Int, listener: Listener, parts: Parts, events: [UInt8])] = []
+        var updates: [(id: Int, listener: Listener, parts: Parts, sent: Bool)] = []
         for (id, listener, parts) in listeners {
             // Signed out, suspended, silenced or expired: the stream ends, whatever it waited for.
             guard let session = sessions[listener.sessionID], session.userID == listener.userID,
@@ -261,17 +261,19 @@ final class LiveStreams: Sendable {
                                                     cursor: updated.cursor)
                 }
             }
-            updates.append((id, updated, parts, events))
+            // What the page shows goes out at once; the writes it causes come after.
+            if !events.isEmpty { listener.stream.send(events) }
+            updates.append((id, updated, parts, !events.isEmpty))
         }
         for (roomID, read) in seen { try? database.talk.markRead(roomID: roomID, userIDs: read.userIDs, upTo: read.upTo) }
-        for (id, listener, parts, events) in updates {
-            var updated = listener, events = events
+        for (id, listener, parts, sent) in updates {
+            var updated = listener, changed = sent
             if parts.contains(.messagesWaiting), let count = cache.messagesWaiting(userID: listener.userID, now: now), count != listener.messagesWaiting {
                 updated.messagesWaiting = count
-                events += LiveEvent.messagesWaiting(count, cursor: listener.cursor)
+                listener.stream.send(LiveEvent.messagesWaiting(count, cursor: listener.cursor))
+                changed = true
             }
-            guard !events.isEmpty else { continue }
-            listener.stream.send(events)
+            guard changed else { continue }
             state.withLock { state in
                 if state.listeners[id] != nil { state.listeners[id] = updated }
             }
