@@ -56,11 +56,14 @@ self.addEventListener("notificationclick", (event) => {
   }));
 });
 
-// Signing out: what was kept goes, and so does this browser's push subscription.
+// Signing out: what was kept goes, but the offline page (offline, a visitor still gets Moim's
+// page rather than the browser's error), and so does this browser's push subscription.
 self.addEventListener("message", (event) => {
   if (event.data !== "signed-out") return;
   event.waitUntil(Promise.all([
-    caches.keys().then((names) => Promise.all(names.map((name) => caches.delete(name)))),
+    caches.keys().then((names) => Promise.all(names.map((name) => name !== CACHE ? caches.delete(name)
+      : caches.open(name).then((cache) => cache.keys().then((requests) => Promise.all(requests
+        .filter((request) => new URL(request.url).pathname !== "/offline.html").map((request) => cache.delete(request)))))))),
     self.registration.pushManager.getSubscription().then((subscription) => subscription && subscription.unsubscribe()),
   ]));
 });

@@ -122,7 +122,9 @@ extension App {
             response.headers.add(name, value)
         }
         if response.headers["cache-control"] == nil {
-            response.headers.add("Cache-Control", "private, no-cache")
+            // A member's page is never kept: on a shared phone, Back after signing out shows
+            // nothing of them. A visitor's is kept, asked again each time (its ETag).
+            response.headers.add("Cache-Control", context?.user != nil ? "private, no-store" : "private, no-cache")
         }
         guard let context else { return }
         if context.issuesCSRFCookie {

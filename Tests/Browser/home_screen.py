@@ -1,6 +1,7 @@
 """Moim on the home screen, in headless Chromium: Chromium's own installability check reports no
 error, the service worker shows the offline page (never a member's page) with the network cut
-by the DevTools protocol, signing out clears what it kept, the notification settings are
+by the DevTools protocol, signing out clears what it kept but that page (Back then shows nothing
+of the member, offline still gets Moim's page), the notification settings are
 accessible and say what they need with JavaScript off. With an output folder, screenshots of
 the site as a standalone window on a phone and of the notification settings.
 
@@ -30,6 +31,15 @@ def cached(driver):
     return driver.execute_async_script("""
         const done = arguments[arguments.length - 1];
         caches.keys().then(k => done(k)).catch(e => done([String(e)]));""")
+
+
+def kept_files(driver):
+    """The paths the service worker keeps, in every cache it has."""
+    return driver.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        caches.keys().then(names => Promise.all(names.map(name => caches.open(name).then(cache => cache.keys()))))
+          .then(lists => done([].concat(...lists).map(request => new URL(request.url).pathname).sort()))
+          .catch(e => done([String(e)]));""")
 
 
 def main():
@@ -77,12 +87,27 @@ def main():
         phone.get(BASE + "/crews")
         check("Runner 1" in phone.page_source, "back online: the live page")
 
-        # Signing out clears what the worker kept.
+        # Signing out clears what the worker kept, but its offline page; Back then shows nothing
+        # of the member (their pages are never stored), and offline still gets Moim's page.
         check(len(cached(phone)) > 0, "the worker kept the site's static files")
+        phone.get(BASE + "/settings")
+        check("runner1@" in phone.page_source, "the settings page shows the member's address")
         phone.execute_script("document.querySelector(\"form[action='/logout']\").requestSubmit()")
         WebDriverWait(phone, 10).until(lambda d: "Runner 1" not in d.page_source)
         time.sleep(1)
-        check(cached(phone) == [], "signed out: nothing kept")
+        check(kept_files(phone) == ["/offline.html"], f"signed out: nothing kept but the offline page ({kept_files(phone)})")
+        phone.back()
+        time.sleep(1)
+        check("runner1@" not in phone.page_source and "Runner 1" not in phone.page_source,
+              "Back after signing out shows nothing of the member")
+        phone.execute_cdp_cmd("Network.emulateNetworkConditions", offline)
+        server.terminate()
+        server.wait()
+        phone.get(BASE + "/meetups")
+        check("You are offline" in phone.find_element(By.TAG_NAME, "body").text, "offline after signing out: Moim's offline page")
+        server = subprocess.Popen(serve)
+        wait_until_serving()
+        phone.execute_cdp_cmd("Network.emulateNetworkConditions", dict(offline, offline=False))
 
         if shots:
             standalone = chromium(width=390, javascript=True)

@@ -7,6 +7,19 @@ import Testing
 /// Pages carry a weak ETag made from what they show: a browser revalidating an unchanged page
 /// gets 304 and no body; anything the reader would see changed gives a new tag.
 @Suite struct ConditionalRequestTests {
+    @Test func aMembersPageIsNeverStoredAndAVisitorsIsAskedAgain() throws {
+        let site = try TestSite()
+        let mina = site.members("mina")[0]
+        // After signing out on a shared phone, Back must find nothing of her in the browser's cache
+        for path in ["/", "/settings", "/talk", "/u/mina"] {
+            #expect(mina.get(path).headers["Cache-Control"] == "private, no-store", "\(path)")
+        }
+        let visitor = site.browser()
+        #expect(visitor.get("/crews").headers["Cache-Control"] == "private, no-cache")
+        mina.post("/logout", [], from: "/")
+        #expect(mina.get("/crews").headers["Cache-Control"] == "private, no-cache")
+    }
+
     @Test func anUnchangedPageIsNotSentAgainAndAChangedOneIs() throws {
         let site = try TestSite()
         let people = site.members("mina", "jun")
@@ -19,7 +32,7 @@ import Testing
         #expect(tag.hasPrefix("W/\"") && first.bodyText.contains("Tempo run at dawn"))
         let again = jun.get("/", headers: [("If-None-Match", tag)])
         #expect(again.status == .notModified && again.body.isEmpty)
-        #expect(again.headers["ETag"] == tag && again.headers["Cache-Control"] == "private, no-cache")
+        #expect(again.headers["ETag"] == tag && again.headers["Cache-Control"] == "private, no-store")
         // Any of a list, and `*`, match; another tag does not.
         #expect(jun.get("/", headers: [("If-None-Match", "W/\"0\", \(tag)")]).status == .notModified)
         #expect(jun.get("/", headers: [("If-None-Match", "\"0\"")]).status == .ok)
