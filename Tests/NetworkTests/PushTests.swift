@@ -53,9 +53,17 @@ import TestSupport
     @Test func subscriptionsArePublicHttpsEndpointsWithKeysOnTheCurve() throws {
         let point = Base64URL.encode(try #require(P256Key.generate()).publicKey), secret = Base64URL.encode([UInt8](repeating: 7, count: 16))
         #expect(throws: Never.self) { try PushSubscription(endpoint: "https://fcm.googleapis.com/fcm/send/abc", p256dh: point, auth: secret) }
+        #expect(throws: Never.self) { try PushSubscription(endpoint: "https://updates.push.services.mozilla.com./wpush/v2/x", p256dh: point, auth: secret) }
+        #expect(throws: Never.self) { try PushSubscription(endpoint: "https://8.8.8.8/x", p256dh: point, auth: secret) }
         for endpoint in ["http://push.example.com/x", "https://127.0.0.1/x", "https://localhost/x", "https://10.1.2.3/x", "https://169.254.169.254/latest",
                          "https://192.168.0.1/x", "https://[::1]/x", "https://[fe80::1]/x", "https://[::ffff:127.0.0.1]/x", "https://printer/x",
-                         "javascript:alert(1)", "https://" + String(repeating: "a", count: 1_100) + ".com/"] {
+                         "javascript:alert(1)", "https://" + String(repeating: "a", count: 1_100) + ".com/",
+                         // Loopback and private in other spellings: shortened, octal, hexadecimal and whole-number
+                         // IPv4, a trailing dot, IPv4 inside IPv6 (mapped, compatible, NAT64), upper case
+                         "https://127.1/x", "https://0177.0.0.1/x", "https://0x7f.0.0.1/x", "https://2130706433/x", "https://0x7f000001/x",
+                         "https://10.1/x", "https://192.168.1/x", "https://localhost./x", "https://127.0.0.1./x", "https://LOCALHOST/x",
+                         "https://[::ffff:7f00:1]/x", "https://[::127.0.0.1]/x", "https://[64:ff9b::10.0.0.1]/x", "https://[::]/x",
+                         "https://0.0.0.0/x", "https://0/x", "https://printer.local./x"] {
             #expect(throws: PushSubscription.Refusal.self, "\(endpoint)") { try PushSubscription(endpoint: endpoint, p256dh: point, auth: secret) }
         }
         let offCurve = Base64URL.encode([4] + [UInt8](repeating: 1, count: 64))

@@ -151,12 +151,16 @@ enum PublicHost {
     }
 
     static func isPublic(_ host: String) -> Bool {
-        let name = host.lowercased()
+        var name = host.lowercased()
+        if name.hasPrefix("["), name.hasSuffix("]") { name = String(name.dropFirst().dropLast()) }
+        // "localhost." is localhost: a resolver drops the dot that ends a full name.
+        while name.hasSuffix(".") { name.removeLast() }
         if name == "localhost" || name.hasSuffix(".localhost") || name.hasSuffix(".local") || name.hasSuffix(".internal") || !name.contains(".") && !name.contains(":") {
             return false
         }
+        // IPv4 in every form a resolver reads: "127.1", "0177.0.0.1", "0x7f.0.0.1", "2130706433".
         var v4 = in_addr()
-        if inet_pton(AF_INET, name, &v4) == 1 {
+        if !name.contains(":"), inet_aton(name, &v4) != 0 {
             let octets = withUnsafeBytes(of: v4.s_addr) { Array($0) }
             switch (octets[0], octets[1]) {
             case (0, _), (10, _), (127, _), (169, 254), (192, 168), (100, 64...127): return false
@@ -172,7 +176,11 @@ enum PublicHost {
             if bytes[0] == 0xFE && bytes[1] & 0xC0 == 0x80 { return false }  // fe80::/10
             if bytes[0] & 0xFE == 0xFC { return false }  // fc00::/7
             if bytes[0] == 0xFF { return false }
-            if bytes.prefix(10).allSatisfy({ $0 == 0 }) && bytes[10] == 0xFF && bytes[11] == 0xFF {
+            // IPv4 inside IPv6: mapped (::ffff:a.b.c.d), compatible (::a.b.c.d) and NAT64 (64:ff9b::a.b.c.d).
+            let mapped = bytes.prefix(10).allSatisfy({ $0 == 0 }) && bytes[10] == 0xFF && bytes[11] == 0xFF
+            let compatible = bytes.prefix(12).allSatisfy({ $0 == 0 })
+            let nat64 = bytes.prefix(12) == [0, 0x64, 0xFF, 0x9B, 0, 0, 0, 0, 0, 0, 0, 0]
+            if mapped || compatible || nat64 {
                 return isPublic("\(bytes[12]).\(bytes[13]).\(bytes[14]).\(bytes[15])")
             }
             return true
