@@ -8,11 +8,14 @@ screenshot and reports what a person would notice: a page that scrolls sideways,
 exactly one <h1>, a status other than the expected one. It exits non-zero if any page fails.
 """
 
+import base64
 import collections
 import datetime
 import email
 import email.policy
 import glob
+import hashlib
+import hmac
 import http.cookiejar
 import json
 import math
@@ -43,6 +46,16 @@ SIZES = {"phone": (375, 812), "desktop": (1280, 900)}
 class NoRedirect(urllib.request.HTTPRedirectHandler):
     def redirect_request(self, *args, **kwargs):
         return None
+
+
+def one_time_code(secret, at=None):
+    """What an authenticator app holding `secret` (base32) shows now: RFC 6238, HMAC-SHA-1 of
+    the 30-second step, 6 digits."""
+    key = secret.replace(" ", "").upper()
+    digest = hmac.new(base64.b32decode(key + "=" * (-len(key) % 8)), struct.pack(">Q", int((time.time() if at is None else at) // 30)),
+                      hashlib.sha1).digest()
+    offset = digest[-1] & 15
+    return "%06d" % ((struct.unpack(">I", digest[offset:offset + 4])[0] & 0x7FFFFFFF) % 1_000_000)
 
 
 class Member:
@@ -94,6 +107,15 @@ class Member:
 
     def log_in(self):
         self.post("/login", [("login", self.username), ("password", PASSWORD)])
+        return self
+
+    def turn_on_two_factor(self):
+        """Sets up one-time codes as a member with an authenticator app does (the key typed off
+        the page), which also counts for this session: staff pages open."""
+        self.post("/settings/two-factor/setup", [], page="/settings/two-factor")
+        _, _, page = self.get("/settings/two-factor")
+        secret = re.search(r'<code class="secret">([A-Z2-7 ]+)</code>', page).group(1)
+        self.post("/settings/two-factor", [("code", one_time_code(secret))], page="/settings/two-factor")
         return self
 
     @property
@@ -378,7 +400,8 @@ def pages(seeded):
         ("admin-log", "/admin/log"), ("moderation", "/moderation"), ("missing", "/no-such-page"),
         ("talk", "/talk"), ("talk-requests", "/talk?requests=1"), ("talk-room", seeded["room"]), ("talk-topic", seeded["topic"]),
         ("talk-direct", seeded["direct"]), ("talk-new", "/talk/new"), ("talk-place", seeded["room"] + "/place"),
-        ("talk-place-map", seeded["place"]), ("crew-reports", crew + "/reports"),
+        ("talk-place-map", seeded["place"]), ("crew-reports", crew + "/reports"), ("two-factor", "/settings/two-factor"),
+        ("two-factor-check", "/two-factor?return_to=/admin"),
     ]
 
 
@@ -574,7 +597,7 @@ def main():
         driver.set_script_timeout(120)
         failures = []
         try:
-            admin = Member("runner1").log_in()
+            admin = Member("runner1").log_in().turn_on_two_factor()
             for language in ["en", "ko"]:
                 for size_name, (width, height) in SIZES.items():
                     driver.set_window_size(width, height)

@@ -39,6 +39,7 @@ extension Serve {
         web.timeZone = zone
         web.baseURL = baseURL.flatMap(PublicURL.init)
         web.siteName = siteName
+        web.requireStaffTwoFactor = requireStaffTwoFactor
         web.mail = try mailConfiguration()
         let metrics = Metrics()
         web.metrics = metrics

@@ -116,6 +116,9 @@ struct Serve: ParsableCommand {
     @Option(help: "Memory the caches of rows and rendered cards keep, in megabytes: at most twice this is held, whatever the size of the site (env MOIM_CACHE_MEGABYTES).")
     var cacheMegabytes: Int = Environment.value("MOIM_CACHE_MEGABYTES").flatMap(Int.init) ?? CacheBudget.standard.megabytes
 
+    @Flag(inversion: .prefixedNo, help: "Admins and moderators open staff pages only after a one-time or recovery code in the session (env MOIM_REQUIRE_STAFF_TWO_FACTOR=0 to turn off).")
+    var requireStaffTwoFactor = Environment.value("MOIM_REQUIRE_STAFF_TWO_FACTOR") != "0"
+
     @Flag(help: "Do not print an access-log line per request (env MOIM_QUIET=1).")
     var quiet = Environment.value("MOIM_QUIET") == "1"
 

@@ -19,6 +19,8 @@ public final class App: HTTPHandler, @unchecked Sendable {
     let workplaceCodeLimit: RateLimiter
     /// Messages a member may send in a minute, whatever the room: a flood is 429.
     let talkFlood: RateLimiter
+    /// Wrong one-time or recovery codes a member may type in five minutes.
+    let codeAttempts: RateLimiter
     /// Delivers the outbox; nil when the site has no mail server.
     let mailSender: MailSender?
     let staticFiles: StaticFiles
@@ -70,6 +72,7 @@ public final class App: HTTPHandler, @unchecked Sendable {
         resetLimit = RateLimiter("reset", limit: 5, window: 3600, database: database)
         workplaceCodeLimit = RateLimiter("workplace-code", limit: 3, window: 3600, database: database)
         talkFlood = RateLimiter("talk", limit: 30, window: 60, database: database)
+        codeAttempts = RateLimiter("two-factor", limit: 5, window: 300, database: database)
         localizer = try Localizer(directory: configuration.templatesDirectory + "/i18n", timeZone: configuration.timeZone)
         passwords = PasswordHasher(strength: configuration.passwordStrength, pool: BoundedPool(threads: 2, queueLimit: 32))
         staticFiles = StaticFiles(root: configuration.publicDirectory)

@@ -9,6 +9,8 @@ enum Paths {
     static let logout = "/logout"
     static let settings = "/settings"
     static let settingsPassword = "/settings/password"
+    static let twoFactorSettings = "/settings/two-factor"
+    static let twoFactorCheck = "/two-factor"
     static let forgotPassword = "/password/forgot"
     static func passwordReset(_ token: String) -> String { "/password/reset/" + token }
     static func verifyEmail(_ token: String) -> String { "/email/verify/" + token }

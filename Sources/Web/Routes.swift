@@ -108,6 +108,12 @@ enum Routes {
         router.post("/talk/messages/:id/delete", app.page(app.talkDelete))
         router.post("/u/:username/talk", app.page(app.talkStartDirect))
         router.post("/settings/talk", app.page(app.talkSettingsUpdate))
+        router.get(Paths.twoFactorSettings, app.page(app.twoFactorSettings))
+        router.post(Paths.twoFactorSettings, app.page(app.twoFactorConfirm))
+        router.post(Paths.twoFactorSettings + "/setup", app.page(app.twoFactorSetup))
+        router.post(Paths.twoFactorSettings + "/off", app.page(app.twoFactorOff))
+        router.get(Paths.twoFactorCheck, app.page(app.twoFactorCheck))
+        router.post(Paths.twoFactorCheck, app.page(app.twoFactorVerify))
 
         // MARK: - Payments
         router.get("/crews/:slug/pay", app.page(app.paymentNew))

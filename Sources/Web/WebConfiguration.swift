@@ -25,6 +25,9 @@ public struct WebConfiguration: Sendable {
     public var siteName = "Moim"
     /// Distinct reporters after which content is hidden until staff review it.
     public var autoHideThreshold = 3
+    /// Admins and moderators reach staff pages only after a one-time or recovery code in the
+    /// session (`--require-staff-two-factor`).
+    public var requireStaffTwoFactor = true
     public var newAccountLimits = NewAccountLimits()
     /// The mail server; nil: the site sends no mail.
     public var mail: MailConfiguration?

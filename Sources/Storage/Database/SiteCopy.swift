@@ -34,7 +34,8 @@ extension AppDatabase {
         "duesPeriods", "payments", "crewLedger", "crewComments", "meetups", "meetupGroups", "meetupApplications", "meetupBookmarks",
         "rooms", "roomMembers", "messages", "messagePhotos", "talkSettings", "crewNotices", "noticeReads", "checkinAttempts", "notifications", "reports", "moderationLog", "warnings", "blocks", "records", "retros", "retroFeedback",
         "mailSettings", "emailTokens", "outbox", "mailCursors", "timeline", "rateEvents", "identities", "signInAttempts", "pendingIdentities",
-        "workplaceCodes", "siteKeys", "pushSubscriptions", "pushPreferences", "pushQueue", "postGrams", "nameKeys", "tagCounts",
+        "workplaceCodes", "siteKeys", "pushSubscriptions", "pushPreferences", "pushQueue", "postGrams", "nameKeys", "tagCounts", "twoFactor",
+        "recoveryCodes",
     ]
 
     /// Tables whose triggers keep other tables or columns (timelines, mail settings,

@@ -48,6 +48,7 @@ enum Migrations {
         Migration(name: "v29 search keys", sql: { $0.isPostgres ? SearchKeysSchema.postgres : SearchKeysSchema.sqlite },
                   sqliteRows: fillPostGrams),
         Migration(name: "v30 talk", sql: TalkSchema.sql),
+        Migration(name: "v31 two-factor", sql: TwoFactorSchema.sql),
     ]
 
     static var migrator: DatabaseMigrator {

@@ -9,6 +9,8 @@ public struct Session: Codable, Sendable, Equatable {
     public var csrfToken: String
     public var createdAt: Date
     public var lastSeenAt: Date
+    /// When this session last gave a one-time or recovery code (staff pages ask for one).
+    public var secondFactorAt: Date? = nil
 
     public static let databaseTableName = "sessions"
 
@@ -17,7 +19,7 @@ public struct Session: Codable, Sendable, Equatable {
 extension Session: SQLRecord {
     /// The columns `init(row:)` reads, in its order (queries select `selection`).
     enum Columns: Int, SQLColumn {
-        case id, tokenHash, userID, csrfToken, createdAt, lastSeenAt
+        case id, tokenHash, userID, csrfToken, createdAt, lastSeenAt, secondFactorAt
     }
 
     static let selection = SQLSelection(Columns.self, table: "sessions")
@@ -31,6 +33,7 @@ extension Session: SQLRecord {
         csrfToken = try column(.csrfToken)
         createdAt = try column(.createdAt)
         lastSeenAt = try column(.lastSeenAt)
+        secondFactorAt = try column(.secondFactorAt)
     }
 
     func stored(_ column: Columns) -> (any SQLBindable)? {
@@ -41,6 +44,7 @@ extension Session: SQLRecord {
         case .csrfToken: csrfToken
         case .createdAt: createdAt
         case .lastSeenAt: lastSeenAt
+        case .secondFactorAt: secondFactorAt
         }
     }
 }

@@ -4,10 +4,19 @@ import Storage
 
 extension App {
     /// Wraps every `/admin` handler: moderators and admins only. Anyone else gets a plain
-    /// 404, so the area does not reveal that it exists, and nothing runs.
+    /// 404, so the area does not reveal that it exists, and nothing runs. Staff pages hold
+    /// every member's data, so a password alone does not open them: staff give a one-time or
+    /// recovery code once per session, and set codes up first if they have none.
     func staffPage(_ handler: @escaping @Sendable (RequestContext, User) throws -> HTTPResponse) -> HTTPRouter.Handler {
-        page { context in
+        page { [unowned self] context in
             guard let user = context.user, user.isStaff else { throw HTTPError(.notFound) }
+            if configuration.requireStaffTwoFactor, context.session?.secondFactorAt == nil {
+                guard try database.accounts.twoFactor(userID: user.storedID)?.isOn == true else {
+                    return redirect(to: Paths.twoFactorSettings, flash: \.two_factor_needed)
+                }
+                let back = context.request.method == .get ? context.request.target : "/admin"
+                return redirect(to: Paths.twoFactorCheck + "?return_to=" + PercentEncoding.encode(back))
+            }
             return try handler(context, user)
         }
     }

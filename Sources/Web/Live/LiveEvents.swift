@@ -140,8 +140,13 @@ enum LiveEvent {
     }
 
     /// A room's new message (`message`) or one edited or deleted (`edit`), as its `<li>`.
-    static func roomMessage(_ name: String, id: Int64, html: String, cursor: Int64) -> [UInt8] {
-        event(name, id: cursor, RoomMessage(id: id, html: html))
+    static func roomMessage(_ name: String, data: [UInt8], cursor: Int64) -> [UInt8] {
+        frame(name, id: cursor, data)
+    }
+
+    /// A room message's line of JSON, made once for everyone it goes to.
+    static func roomMessageData(id: Int64, html: String) -> [UInt8] {
+        json(RoomMessage(id: id, html: html))
     }
 
     static func bell(_ count: Int, cursor: Int64, render: LiveRendering, language: Language) -> [UInt8] {
@@ -158,9 +163,16 @@ enum LiveEvent {
     }
 
     private static func event(_ name: String, id: Int64, _ data: some Encodable) -> [UInt8] {
+        frame(name, id: id, json(data))
+    }
+
+    private static func json(_ data: some Encodable) -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.withoutEscapingSlashes]
-        let json = (try? encoder.encode(data)) ?? Data("{}".utf8)
-        return Array("id: \(id)\nevent: \(name)\ndata: ".utf8) + Array(json) + Array("\n\n".utf8)
-}
+        return Array((try? encoder.encode(data)) ?? Data("{}".utf8))
+    }
+
+    private static func frame(_ name: String, id: Int64, _ json: [UInt8]) -> [UInt8] {
+        Array("id: \(id)\nevent: \(name)\ndata: ".utf8) + json + Array("\n\n".utf8)
+    }
     }

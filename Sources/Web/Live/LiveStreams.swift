@@ -236,7 +236,7 @@ final class LiveStreams: Sendable {
                     guard let id = item.message.id, id > updated.cursor else { continue }
                     // Nobody's messages reach someone who blocks them, or whom they block.
                     if !cache.isBlocked(listener.userID, item.message.authorID) {
-                        events += LiveEvent.roomMessage("message", id: id, html: cache.rendered(item, roomID: roomID, for: listener, render: render, now: now),
+                        events += LiveEvent.roomMessage("message", data: cache.rendered(item, roomID: roomID, for: listener, render: render, now: now),
                                                         cursor: id)
                     }
                     updated.cursor = id
@@ -257,7 +257,7 @@ final class LiveStreams: Sendable {
             if parts.contains(.edits), case .room(let roomID)? = listener.page, cache.readers(of: .room(roomID)).contains(listener.userID) {
                 for messageID in (edited[roomID] ?? []).sorted() where messageID <= updated.cursor {
                     guard let item = cache.roomMessage(roomID, messageID), !cache.isBlocked(listener.userID, item.message.authorID) else { continue }
-                    events += LiveEvent.roomMessage("edit", id: messageID, html: cache.rendered(item, roomID: roomID, for: listener, render: render, now: now),
+                    events += LiveEvent.roomMessage("edit", data: cache.rendered(item, roomID: roomID, for: listener, render: render, now: now),
                                                     cursor: updated.cursor)
                 }
             }
@@ -293,7 +293,7 @@ private struct PageCache {
     private var roomItems: [Int64: (after: Int64, items: [MessageItem])] = [:]
     private var editedItems: [Int64: MessageItem?] = [:]
     private var staff: [Int64: Set<Int64>] = [:]
-    private var renderedItems: [RenderedKey: String] = [:]
+    private var renderedItems: [RenderedKey: [UInt8]] = [:]
 
     init(database: AppDatabase) {
         self.database = database
@@ -340,9 +340,9 @@ private struct PageCache {
         return found
     }
 
-    /// A message's `<li>` as `listener` sees it, rendered once for each way it can look: in
-    /// their language, theirs or not, with staff's delete or not.
-    mutating func rendered(_ item: MessageItem, roomID: Int64, for listener: LiveStreams.Listener, render: LiveRendering, now: Date) -> String {
+    /// A message's `<li>` as `listener` sees it, as its event's JSON, made once for each way it
+    /// can look: in their language, theirs or not, with staff's delete or not.
+    mutating func rendered(_ item: MessageItem, roomID: Int64, for listener: LiveStreams.Listener, render: LiveRendering, now: Date) -> [UInt8] {
         if staff[roomID] == nil { staff[roomID] = (try? database.talk.staffIDs(roomID: roomID)) ?? [] }
         let isStaff = staff[roomID]?.contains(listener.userID) == true
         let key = RenderedKey(messageID: item.message.id ?? 0, edited: item.message.editedAt, deleted: item.message.deletedAt != nil,
@@ -355,9 +355,9 @@ private struct PageCache {
             csrf: "")
         var writer = HTMLWriter(listener.language, capacity: 1024)
         view.render(into: &writer)
-        let html = String(decoding: writer.bytes, as: UTF8.self)
-        renderedItems[key] = html
-        return html
+        let data = LiveEvent.roomMessageData(id: item.message.id ?? 0, html: String(decoding: writer.bytes, as: UTF8.self))
+        renderedItems[key] = data
+        return data
     }
 
     private struct RenderedKey: Hashable {

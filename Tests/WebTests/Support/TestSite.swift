@@ -24,8 +24,10 @@ struct TestSite {
         configuration.publicDirectory = root + "/Public"
         configuration.passwordStrength = .minimal
         configuration.mediaDirectory = NSTemporaryDirectory() + "moim-media-\(UUID().uuidString)"
-        // Tests that are not about them should not trip the caps on new accounts.
+        // Tests that are not about them should not trip the caps on new accounts, nor need
+        // a staff member's one-time code (`TwoFactorTests` turn it on).
         configuration.newAccountLimits.days = 0
+        configuration.requireStaffTwoFactor = false
         return configuration
     }
 
