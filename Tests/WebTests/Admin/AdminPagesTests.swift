@@ -15,7 +15,7 @@ import Testing
         #expect(moderator.get(path).status == .ok)
     }
 
-    @Test(arguments: ["/admin/moderate", "/admin/users/mina/sanction", "/admin/users/mina/role"])
+    @Test(arguments: ["/admin/moderate", "/admin/users/mina/sanction", "/admin/users/mina/role", "/admin/users/mina/messages"])
     func actionsAreNotPagesAndTheGateStillHidesThem(_ path: String) throws {
         // A staff member who opens an action's address learns it takes a form; anyone else, nothing
         let (site, admin, moderator, mina, _) = try TestSite.staffed()
