@@ -32,14 +32,13 @@ extension App {
             message = try database.talk.send(Message(roomID: try room.storedID, authorID: try user.storedID, body: body, bodyHTML: content.bodyHTML,
                                                      replyToID: form.replyToID, createdAt: Date()), photos: photos,
                                              mentions: content.mentionedUserIDs)
-        } catch StorageError.forbidden {
-            media.delete(photos.map(\.fileName))
-            throw HTTPError(.forbidden, message: localizer.text(.talk.errors.cannot_send, context.language))
-        } catch StorageError.notFound where form.replyToID != nil {
-            media.delete(photos.map(\.fileName))
-            return try renderRoom(context, body: form.body, error: localizer.text(.talk.errors.reply_gone, context.language), status: .unprocessableContent)
         } catch {
+            // Refused: the photos stored for it go too.
             media.delete(photos.map(\.fileName))
+            if case StorageError.forbidden = error { throw HTTPError(.forbidden, message: localizer.text(.talk.errors.cannot_send, context.language)) }
+            if case StorageError.notFound = error, form.replyToID != nil {
+                return try renderRoom(context, body: form.body, error: localizer.text(.talk.errors.reply_gone, context.language), status: .unprocessableContent)
+            }
             throw error
         }
         talkFlood.record(String(try user.storedID))
