@@ -9,17 +9,23 @@ extension App {
 
     /// A meetup's meeting point on the tiles, or in the view `?map=` asks for.
     func meetupMap(_ meetup: Meetup, view: String?, _ language: Language) -> MapPicture? {
-        guard let tiles = configuration.tiles, let id = meetup.id,
+        guard configuration.tiles != nil, let id = meetup.id,
               let latitude = meetup.latitude, let longitude = meetup.longitude,
               let point = Coordinate(latitude: latitude, longitude: longitude) else { return nil }
+        return placeMap(point, name: meetup.placeName, label: localizer.text(.maps.meeting_point, language), view: view, page: Paths.meetup(id))
+    }
+
+    /// One place pinned on the tiles (a meetup's meeting point, a place sent in a room), in
+    /// the view `?map=` asks for on `page`, whose zoom and pan links come back to it.
+    func placeMap(_ point: Coordinate, name: String, label: String, view: String?, page: String) -> MapPicture {
         let frames = MapPicture.Screen.allCases.map { screen in
             let size = Self.meetupMapSizes[screen] ?? (600, 320)
             return (screen, MapFrame(query: view, width: size.width, height: size.height)
                 ?? MapFrame(center: point, zoom: 16, width: size.width, height: size.height))
         }
-        return MapPicture(frames, label: localizer.text(.maps.meeting_point, language), tiles: tiles,
-                          controls: frames.last.map { MapControls($0.1) { "\(Paths.meetup(id))?map=\($0.query)#map" } }) { frame in
-            (nil, Self.pins([(point, meetup.placeName, nil)], on: frame))
+        return MapPicture(frames, label: label, tiles: configuration.tiles,
+                          controls: frames.last.map { MapControls($0.1) { "\(page)?map=\($0.query)#map" } }) { frame in
+            (nil, Self.pins([(point, name, nil)], on: frame))
         }
     }
 

@@ -123,16 +123,7 @@ extension App {
               let name = item.message.placeName, let latitude = item.message.latitude, let longitude = item.message.longitude,
               let point = Coordinate(latitude: latitude, longitude: longitude) else { throw HTTPError(.notFound) }
         let language = context.language
-        let frames = MapPicture.Screen.allCases.map { screen in
-            let size = Self.meetupMapSizes[screen] ?? (600, 320)
-            return (screen, MapFrame(query: context.form["map"], width: size.width, height: size.height)
-                ?? MapFrame(center: point, zoom: 16, width: size.width, height: size.height))
-        }
-        let path = Paths.talkMessage(id) + "/place"
-        let map = MapPicture(frames, label: name, tiles: configuration.tiles,
-                             controls: frames.last.map { MapControls($0.1) { "\(path)?map=\($0.query)#map" } }) { frame in
-            (nil, Self.pins([(point, name, nil)], on: frame))
-        }
+        let map = placeMap(point, name: name, label: name, view: context.form["map"], page: Paths.talkMessage(id) + "/place")
         let view = PlacePageView(name: name, roomURL: Paths.talkRoom(item.message.roomID) + "?before=\(id + 1)#message-\(id)",
                                  sharedBy: localizer.text(.talk.place_by, language, ["name": item.author.displayName]), map: map)
         return page(view, context, title: name, section: .talk)
