@@ -245,10 +245,13 @@ public struct AppDatabase: Sendable {
         }
     }
 
+    /// Closes the connections it keeps; on PostgreSQL a later use opens new ones, but changes
+    /// are no longer heard.
     public func close() throws {
         switch store {
         case .sqlite(let sqlite): try sqlite.close()
         case .postgres(let pool):
+            signal.close()
             pool.close()
             replicas?.close()
         }

@@ -88,6 +88,12 @@ protocol ChangeSignal: Sendable {
     func committed(_ changes: Set<Change>)
     /// `handler` hears every change committed from now on, on a thread of the signal's.
     func listen(_ handler: @escaping @Sendable (Set<Change>) -> Void)
+    /// Stops hearing changes (the database is closing).
+    func close()
+}
+
+extension ChangeSignal {
+    func close() {}
 }
 
 /// The listeners of a signal.
@@ -124,11 +130,14 @@ final class InProcessSignal: ChangeSignal {
 /// connection of their own that `LISTEN`s, on every server sharing the database.
 final class PostgresSignal: ChangeSignal {
     static let channel = "moim_changes"
-    private let url: String
-    private let listeners = ChangeListeners()
+    private let hearing: Hearing
 
     init(url: String) {
-        self.url = url
+        hearing = Hearing(url: url)
+    }
+
+    deinit {
+        close()
     }
 
     func send(_ changes: Set<Change>, in db: SQLConnection) throws {
@@ -143,41 +152,58 @@ final class PostgresSignal: ChangeSignal {
     /// Returns once the connection listens (or, PostgreSQL being down, after 5 seconds of
     /// trying), so that a change committed after this call is heard.
     func listen(_ handler: @escaping @Sendable (Set<Change>) -> Void) {
-        guard listeners.add(handler) else { return }
+        guard hearing.listeners.add(handler) else { return }
         let listening = DispatchSemaphore(value: 0)
-        let thread = Thread { [self] in hear(listening) }
+        // The thread holds what it hears with, not the signal: a signal nobody holds any more
+        // (a database let go) closes, and its thread ends within one wait.
+        let thread = Thread { [hearing] in hearing.hear(listening) }
         thread.name = "moim-changes"
         thread.start()
         _ = listening.wait(timeout: .now() + 5)
     }
 
-    /// Listens for ever; after losing the connection (PostgreSQL restarting), connects again
-    /// and tells the listeners that anything may have changed meanwhile.
-    private func hear(_ listening: DispatchSemaphore) {
-        var lostTouch = false
-        while true {
-            do {
-                try listenUntilLost {
-                    if lostTouch { listeners.tell([.everything]) } else { listening.signal() }
-                }
-            } catch {
-                lostTouch = true
-                Thread.sleep(forTimeInterval: 1)
-            }
-        }
+    func close() {
+        hearing.closed.store(true, ordering: .releasing)
     }
 
-    /// Connects, `LISTEN`s, calls `listening`, then passes on what it hears until the
-    /// connection is lost. Kept out of `hear`'s loop: the optimizer spent half an hour of a
-    /// release build on the two endless loops written as one function.
-    @inline(never)
-    private func listenUntilLost(_ listening: () -> Void) throws {
-        let connection = try PostgresConnection(url: url)
-        try connection.execute("LISTEN \(Self.channel)")
-        listening()
-        while true {
-            let payloads = try connection.notifications(on: Self.channel, waiting: 5_000)
-            listeners.tell(payloads.reduce(into: Set<Change>()) { $0.formUnion(Change.decode($1)) })
+    /// The listening connection's side: the listeners, and whether to stop.
+    private final class Hearing: Sendable {
+        let url: String
+        let listeners = ChangeListeners()
+        let closed = Atomic(false)
+
+        init(url: String) {
+            self.url = url
+        }
+
+        /// Listens until closed; after losing the connection (PostgreSQL restarting), connects
+        /// again and tells the listeners that anything may have changed meanwhile.
+        func hear(_ listening: DispatchSemaphore) {
+            var lostTouch = false
+            while !closed.load(ordering: .acquiring) {
+                do {
+                    try listenUntilLostOrClosed {
+                        if lostTouch { listeners.tell([.everything]) } else { listening.signal() }
+                    }
+                } catch {
+                    lostTouch = true
+                    Thread.sleep(forTimeInterval: 1)
+                }
+            }
+        }
+
+        /// Connects, `LISTEN`s, calls `listening`, then passes on what it hears until the
+        /// connection is lost or the signal closed. Kept out of `hear`'s loop: the optimizer spent
+        /// half an hour of a release build on the two endless loops written as one function.
+        @inline(never)
+        private func listenUntilLostOrClosed(_ listening: () -> Void) throws {
+            let connection = try PostgresConnection(url: url)
+            try connection.execute("LISTEN \(PostgresSignal.channel)")
+            listening()
+            while !closed.load(ordering: .acquiring) {
+                let payloads = try connection.notifications(on: PostgresSignal.channel, waiting: 5_000)
+                listeners.tell(payloads.reduce(into: Set<Change>()) { $0.formUnion(Change.decode($1)) })
+            }
         }
     }
 }

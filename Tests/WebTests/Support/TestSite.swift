@@ -10,11 +10,24 @@ struct TestSite {
 
     let app: App
     let database: AppDatabase
+    /// Closes the database this site opened once the test lets go of the site: the app's
+    /// routes hold the app, so it is never let go of itself, and on PostgreSQL its listening
+    /// connection and idle ones would stay open until the whole run ends (a run of every test
+    /// went past the cluster's 600 connections).
+    private let closer: Closer?
 
     init(configuration: WebConfiguration = TestSite.configuration(), database: AppDatabase? = nil) throws {
-        self.database = try database ?? TestDatabase.fresh()
-        app = try App(database: self.database, configuration: configuration)
+        let opened = try database ?? TestDatabase.fresh()
+        self.database = opened
+        closer = database == nil && TestDatabase.onPostgres ? Closer(opened) : nil
+        app = try App(database: opened, configuration: configuration)
         RouteLog.expect(app.router)
+    }
+
+    private final class Closer: Sendable {
+        let database: AppDatabase
+        init(_ database: AppDatabase) { self.database = database }
+        deinit { try? database.close() }
     }
 
     /// The repository's templates and files, cheap hashes and a fresh media folder.
