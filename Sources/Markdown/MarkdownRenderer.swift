@@ -25,6 +25,31 @@ public enum MarkdownRenderer {
         render(markdown, linkTags: false, existingUsers: { _ in [] }).html
     }
 
+    /// True when `markdown` holds raw HTML or a link a browser would run (`javascript:`,
+    /// `vbscript:`, `data:`, `file:`): what rendering drops, refused outright where an admin
+    /// writes a page (the operator's documents).
+    public static func holdsScript(_ markdown: String) -> Bool {
+        let length = markdown.utf8.count
+        guard let root = markdown.withCString({ cmark_parse_document($0, length, options) }) else { return false }
+        defer { cmark_node_free(root) }
+        guard let iterator = cmark_iter_new(root) else { return false }
+        defer { cmark_iter_free(iterator) }
+        while case let event = cmark_iter_next(iterator), event != CMARK_EVENT_DONE {
+            guard event == CMARK_EVENT_ENTER, let node = cmark_iter_get_node(iterator) else { continue }
+            switch cmark_node_get_type(node) {
+            case CMARK_NODE_HTML_BLOCK, CMARK_NODE_HTML_INLINE:
+                return true
+            case CMARK_NODE_LINK, CMARK_NODE_IMAGE:
+                let url = cmark_node_get_url(node).map { String(cString: $0) } ?? ""
+                let scheme = url.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+                if ["javascript:", "vbscript:", "data:", "file:"].contains(where: scheme.hasPrefix) { return true }
+            default:
+                continue
+            }
+        }
+        return false
+    }
+
     /// What a text may hold: a post everything CommonMark has; a chat message running text
     /// with its links, lists, quotes and code, but no headings (written as plain paragraphs)
     /// and no images (written as links to them).

@@ -40,6 +40,7 @@ extension Serve {
         web.baseURL = baseURL.flatMap(PublicURL.init)
         web.siteName = siteName
         web.requireStaffTwoFactor = requireStaffTwoFactor
+        web.business = try businessDetails()
         web.mail = try mailConfiguration()
         let metrics = Metrics()
         web.metrics = metrics
@@ -89,5 +90,23 @@ extension Serve {
         server.stop()
         try database.close()
         if listener == nil { print("Stopped.") }
+    }
+
+    /// The business details from `--business-file`, each flag given overriding its field.
+    func businessDetails() throws -> BusinessDetails? {
+        var details = BusinessDetails()
+        if let businessFile {
+            do {
+                details = try JSONDecoder().decode(BusinessDetails.self, from: Data(contentsOf: URL(fileURLWithPath: businessFile)))
+            } catch {
+                throw ValidationError("--business-file \(businessFile): \(error.localizedDescription)")
+            }
+        }
+        let flags: [(WritableKeyPath<BusinessDetails, String>, String?)] = [
+            (\.name, businessName), (\.representative, businessRepresentative), (\.registration, businessRegistration),
+            (\.mailOrder, businessMailOrder), (\.address, businessAddress), (\.contact, businessContact),
+        ]
+        for (field, value) in flags { if let value { details[keyPath: field] = value } }
+        return details.given
     }
 }

@@ -37,6 +37,8 @@ public final class App: HTTPHandler, @unchecked Sendable {
     /// Explore's "N members so far", counted at most once a minute (a count of every member
     /// on each visit was most of the page's time on PostgreSQL).
     let memberCount = Refreshed<Int>(lifetime: 60)
+    /// The latest version of each of the operator's documents (`currentDocuments`).
+    let documentVersions = Refreshed<DocumentVersions>(lifetime: 10)
     /// Post cards' and comments' bylines and bodies, rendered once per item and language; a
     /// post card's kept while the post's revision stands.
     let postCards: FragmentCache<Int64>

@@ -22,7 +22,7 @@ extension App {
         do {
             let built = try makeContext(request, checksCSRF: checksCSRF)
             context = built
-            response = try handler(built)
+            response = try agreementsFirst(built) ?? handler(built)
         } catch {
             response = errorResponse(error, request: request, context: context)
         }

@@ -11,6 +11,12 @@ enum Paths {
     static let settingsPassword = "/settings/password"
     static let twoFactorSettings = "/settings/two-factor"
     static let twoFactorCheck = "/two-factor"
+    /// Agreeing to new versions of the terms or the privacy policy.
+    static let agreements = "/agreements"
+    static func document(_ kind: SiteDocument.Kind) -> String { "/" + kind.rawValue }
+    static let deleteAccount = "/settings/delete"
+    static let dataExport = "/settings/export"
+    static let signedInBrowsers = "/settings/browsers"
     static let forgotPassword = "/password/forgot"
     static func passwordReset(_ token: String) -> String { "/password/reset/" + token }
     static func verifyEmail(_ token: String) -> String { "/email/verify/" + token }

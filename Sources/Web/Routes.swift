@@ -113,6 +113,11 @@ enum Routes {
         router.post(Paths.twoFactorSettings + "/setup", app.page(app.twoFactorSetup))
         router.post(Paths.twoFactorSettings + "/off", app.page(app.twoFactorOff))
         router.get(Paths.twoFactorCheck, app.page(app.twoFactorCheck))
+        router.get(Paths.agreements, app.page(app.agreementsShow))
+        router.post(Paths.agreements, app.page(app.agreementsCreate))
+        for kind in SiteDocument.Kind.allCases {
+            router.get(Paths.document(kind), app.page(app.documentPage(kind)))
+        }
         router.post(Paths.twoFactorCheck, app.page(app.twoFactorVerify))
 
         // MARK: - Payments
@@ -229,6 +234,9 @@ enum Routes {
             (.post, "/admin/users/:username/messages", app.adminRemoveMessages),
             (.get, "/admin/log", app.adminLog),
             (.get, "/admin/payments", app.adminPayments),
+            (.get, "/admin/documents", app.adminDocuments),
+            (.get, "/admin/documents/:kind", app.adminDocuments),
+            (.post, "/admin/documents/:kind/versions", app.adminDocumentPublish),
         ]
         for (method, path, handler) in admin {
             router.add(method, path, app.staffPage(handler))

@@ -28,6 +28,9 @@ public struct WebConfiguration: Sendable {
     /// Admins and moderators reach staff pages only after a one-time or recovery code in the
     /// session (`--require-staff-two-factor`).
     public var requireStaffTwoFactor = true
+    /// Who runs the site, in the footer of every page (Korea's e-commerce act asks it of
+    /// every page that sells); nil: not given.
+    public var business: BusinessDetails?
     public var newAccountLimits = NewAccountLimits()
     /// The mail server; nil: the site sends no mail.
     public var mail: MailConfiguration?
@@ -69,4 +72,34 @@ public struct WebConfiguration: Sendable {
     }
 
     public init() {}
+}
+
+/// The operator's business details (상호, 대표자, 사업자등록번호, 통신판매업 신고번호, address,
+/// contact), from `--business-file` or the `--business-…` flags. Empty ones are left out.
+public struct BusinessDetails: Codable, Sendable, Equatable {
+    public var name: String = ""
+    public var representative: String = ""
+    public var registration: String = ""
+    public var mailOrder: String = ""
+    public var address: String = ""
+    public var contact: String = ""
+
+    public init() {}
+
+    /// A file may leave any field out.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        func field(_ key: CodingKeys) throws -> String { try container.decodeIfPresent(String.self, forKey: key) ?? "" }
+        name = try field(.name)
+        representative = try field(.representative)
+        registration = try field(.registration)
+        mailOrder = try field(.mailOrder)
+        address = try field(.address)
+        contact = try field(.contact)
+    }
+
+    /// Nil when every field is empty.
+    public var given: BusinessDetails? {
+        [name, representative, registration, mailOrder, address, contact].allSatisfy(\.isEmpty) ? nil : self
+    }
 }

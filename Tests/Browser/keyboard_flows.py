@@ -225,6 +225,14 @@ def main():
             check(described, f"signup at {size}: the field with the mistake is described by its error")
             type_into(driver, "#password", "a long enough password")
             type_into(driver, "#password_confirmation", "a long enough password")
+            # The agreements, each its own box, none ticked beforehand; then the age.
+            for box in ("input[name=agree_terms]", "input[name=agree_privacy]", "input[name=age][value='14plus']"):
+                check(tab_to(driver, box), f"signup at {size}: Tab reaches {box}")
+                press(driver, Keys.SPACE)
+            check(driver.execute_script("return ['agree_terms', 'agree_privacy'].every(n => document.querySelector(`input[name=${n}]`).checked)"
+                                        " && document.querySelector('input[name=age][value=\"14plus\"]').checked"),
+                  f"signup at {size}: the space bar ticks each agreement")
+            check(tab_to(driver, "form[action='/signup'] button[type=submit]"), f"signup at {size}: Tab reaches the button")
             submit(driver, Keys.ENTER)
             check(driver.current_url.rstrip("/") == BASE and "signup" not in driver.current_url,
                   f"signup at {size}: signed up and on the home page ({driver.current_url})")

@@ -59,7 +59,9 @@ def main():
         check(newcomer.current_url == BASE + "/signup/provider", "back at Moim, asked for a username")
         username = newcomer.find_element(By.ID, "username").get_attribute("value")
         check(username == "sora", f"a username suggested from the verified address ({username!r})")
-        newcomer.find_element(By.CSS_SELECTOR, "form[action='/signup/provider'] button[type=submit]").click()  # click 2
+        for box in ("input[name=agree_terms]", "input[name=agree_privacy]", "input[name=age][value='14plus']"):
+            newcomer.find_element(By.CSS_SELECTOR, box).click()  # clicks 2-4: the agreements, never ticked beforehand
+        newcomer.find_element(By.CSS_SELECTOR, "form[action='/signup/provider'] button[type=submit]").click()  # click 5
         check(newcomer.current_url == BASE + meetup, "on the meetup page again")
         check(bool(newcomer.find_elements(By.CSS_SELECTOR, f"form[action='{meetup}/apply']")), "signed in: the page offers to join")
         check(not newcomer.find_elements(By.CSS_SELECTOR, ".cta a[href^='/login']"), "no more 'log in to join'")

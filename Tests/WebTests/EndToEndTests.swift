@@ -29,7 +29,7 @@ private func withLiveServer(_ site: TestSite, _ body: (HTTPServer) throws -> Voi
             let cookie = try #require(page.firstMatch(of: /Set-Cookie: (moim_csrf=[^;]+)/)?.1)
 
             let body = "_csrf=\(token)&username=e2e_runner&email=e2e%40example.com&display_name=E2E"
-                + "&password=correct+horse+battery&password_confirmation=correct+horse+battery"
+                + "&password=correct+horse+battery&password_confirmation=correct+horse+battery" + Agreed.query
             client.send("POST /signup HTTP/1.1\r\nHost: 127.0.0.1\r\nOrigin: http://127.0.0.1\r\nCookie: \(cookie)\r\n"
                 + "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)")
             let created = client.read()

@@ -102,15 +102,14 @@ extension AccountStore {
     }
 
     /// A newcomer's member and their provider account, together.
-    public func createUser(_ user: User, identity: PendingIdentity, now: Date = Date()) throws -> User {
+    public func createUser(_ user: User, identity: PendingIdentity, consent: Consent? = nil, now: Date = Date()) throws -> User {
         try database.write { db in
             if try db.value("SELECT EXISTS (SELECT 1 FROM identities WHERE provider = ? AND subject = ?)", [identity.provider, identity.subject]) == true {
                 throw StorageError.duplicate
             }
             if try db.value("SELECT EXISTS (SELECT 1 FROM users WHERE username = ?)", [user.username]) == true { throw StorageError.usernameTaken }
             if try db.value("SELECT EXISTS (SELECT 1 FROM users WHERE email = ?)", [user.email]) == true { throw StorageError.emailTaken }
-            var user = user
-            user.id = try db.insert(user)
+            let user = try insert(user, consent: consent, in: db)
             try db.execute("INSERT INTO identities (provider, subject, userID, createdAt) VALUES (?, ?, ?, ?)",
                            [identity.provider, identity.subject, user.id, now])
             return user

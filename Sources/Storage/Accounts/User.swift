@@ -37,6 +37,13 @@ public struct User: Codable, Sendable, Equatable {
     public var workplaceVerifiedAt: Date?
     /// SHA-256 of that address: one address vouches for one member.
     var workplaceAddressHash: Data?
+    /// The versions of the terms and the privacy policy they last agreed to (0: none yet).
+    public var termsVersion: Int
+    public var privacyVersion: Int
+    /// Since when they take news and offers by mail; nil for no.
+    public var marketingSince: Date?
+    /// When they deleted their account: the row stays, emptied, for what others still show.
+    public var deletedAt: Date?
 
     public static let databaseTableName = "users"
 
@@ -66,6 +73,10 @@ public struct User: Codable, Sendable, Equatable {
         self.workplaceDomain = nil
         self.workplaceVerifiedAt = nil
         self.workplaceAddressHash = nil
+        self.termsVersion = 0
+        self.privacyVersion = 0
+        self.marketingSince = nil
+        self.deletedAt = nil
     }
 
     public func isSuspended(at now: Date = Date()) -> Bool { suspendedUntil.map { $0 > now } ?? false }
@@ -111,7 +122,8 @@ extension User: SQLRecord {
     /// Decoded by hand, as `Post` is.
     /// The columns `init(row:)` reads, in its order (queries select `selection`).
     enum Columns: Int, SQLColumn {
-        case id, username, email, passwordHash, displayName, bio, gender, birthYear, job, region, language, role, createdAt, calendarToken, suspendedUntil, silencedUntil, sanctionReason, units, onLeaderboard, workplaceDomain, workplaceVerifiedAt, workplaceAddressHash
+        case id, username, email, passwordHash, displayName, bio, gender, birthYear, job, region, language, role, createdAt, calendarToken, suspendedUntil, silencedUntil, sanctionReason, units, onLeaderboard, workplaceDomain, workplaceVerifiedAt, workplaceAddressHash,
+            termsVersion, privacyVersion, marketingSince, deletedAt
     }
 
     static let selection = SQLSelection(Columns.self, table: "users")
@@ -141,6 +153,10 @@ extension User: SQLRecord {
         case .workplaceDomain: workplaceDomain
         case .workplaceVerifiedAt: workplaceVerifiedAt
         case .workplaceAddressHash: workplaceAddressHash
+        case .termsVersion: termsVersion
+        case .privacyVersion: privacyVersion
+        case .marketingSince: marketingSince
+        case .deletedAt: deletedAt
         }
     }
 
@@ -173,5 +189,9 @@ extension User: SQLRecord {
         workplaceDomain = try column(.workplaceDomain)
         workplaceVerifiedAt = try column(.workplaceVerifiedAt)
         workplaceAddressHash = try column(.workplaceAddressHash)
+        termsVersion = try column(.termsVersion)
+        privacyVersion = try column(.privacyVersion)
+        marketingSince = try column(.marketingSince)
+        deletedAt = try column(.deletedAt)
     }
 }

@@ -24,19 +24,32 @@ extension AccountStore {
 
     // MARK: - Writes
 
-    /// Inserts a new account; refuses a username or email already in use, ignoring case.
-    public func createUser(_ user: User) throws -> User {
+    /// Inserts a new account with what its newcomer agreed to, in one transaction; refuses a
+    /// username or email already in use, ignoring case. `consent` is nil only for accounts
+    /// made outside the signup pages (tests, tools); those are asked on their first page.
+    public func createUser(_ user: User, consent: Consent? = nil) throws -> User {
         try database.write { db in
-            var user = user
             if try db.value("SELECT EXISTS (SELECT 1 FROM users WHERE username = ?)", [user.username]) == true {
                 throw StorageError.usernameTaken
             }
             if try db.value("SELECT EXISTS (SELECT 1 FROM users WHERE email = ?)", [user.email]) == true {
                 throw StorageError.emailTaken
             }
-            user.id = try db.insert(user)
-            return user
+            return try insert(user, consent: consent, in: db)
         }
+    }
+
+    /// Inserts `user`, and their agreements.
+    func insert(_ user: User, consent: Consent?, in db: SQLConnection) throws -> User {
+        var user = user
+        if let consent {
+            user.termsVersion = consent.terms ?? 0
+            user.privacyVersion = consent.privacy ?? 0
+            user.marketingSince = consent.marketing ? user.createdAt : nil
+        }
+        user.id = try db.insert(user)
+        if let consent { try record(consent, userID: try user.storedID, in: db, now: user.createdAt) }
+        return user
     }
 
     /// Stores a new password hash and ends every session of the user except `keepingSession`,

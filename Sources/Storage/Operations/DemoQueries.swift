@@ -32,8 +32,15 @@ extension DemoStore {
     /// Inserts members `prefix1`…`prefixN` sharing one password hash; returns their ids.
     public func insertUsers(count: Int, prefix: String, passwordHash: String, now: Date = Date()) throws -> [Int64] {
         try database.write { db in
+            // Demo members agreed to the documents of the day they joined.
             let insert = """
-                INSERT INTO users (username, email, passwordHash, displayName, region, createdAt) VALUES (?, ?, ?, ?, ?, ?) RETURNING id
+                INSERT INTO users (username, email, passwordHash, displayName, region, createdAt, termsVersion, privacyVersion)
+                VALUES (?, ?, ?, ?, ?, ?, (SELECT max(version) FROM documents WHERE kind = 'terms'),
+                        (SELECT max(version) FROM documents WHERE kind = 'privacy')) RETURNING id
+                """
+            let agree = """
+                INSERT INTO agreements (userID, kind, version, agreedAt)
+                SELECT ?, kind, max(version), ? FROM documents WHERE kind IN ('terms', 'privacy') GROUP BY kind
                 """
             let regions = ["seoul", "busan", "gyeonggi", "incheon", "daegu"]
             var ids: [Int64] = []
@@ -43,6 +50,7 @@ extension DemoStore {
                 guard let id = try db.value(insert, [name, "\(name)@example.com", passwordHash, "Runner \(number)", regions[number % regions.count], now],
                                             as: Int64.self)
                 else { throw StorageError.notFound }
+                try db.execute(agree, [id, now])
                 ids.append(id)
             }
             return ids

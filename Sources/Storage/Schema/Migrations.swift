@@ -48,7 +48,7 @@ enum Migrations {
         Migration(name: "v29 search keys", sql: { $0.isPostgres ? SearchKeysSchema.postgres : SearchKeysSchema.sqlite },
                   sqliteRows: fillPostGrams),
         Migration(name: "v30 talk", sql: TalkSchema.sql),
-        Migration(name: "v31 two-factor", sql: TwoFactorSchema.sql),
+        Migration(name: "v31 two-factor, documents, agreements, deleted accounts", sql: AccountsSchema.sql),
     ]
 
     static var migrator: DatabaseMigrator {

@@ -55,6 +55,12 @@ struct SchemaDialect {
     var insertOrIgnore: String { isPostgres ? "INSERT INTO" : "INSERT OR IGNORE INTO" }
     var orIgnore: String { isPostgres ? " ON CONFLICT DO NOTHING" : "" }
 
+    /// The time of the migration, stored as each engine stores a date.
+    var now: String { isPostgres ? "now()" : "(strftime('%Y-%m-%d %H:%M:%f', 'now'))" }
+
+    /// `text` as an SQL string literal, for text a migration inserts.
+    func quoted(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "''") + "'" }
+
     // MARK: - Rebuilding a table
 
     /// Makes `table` anew as `create` says (a `CREATE TABLE \(table) (…)` statement), keeping

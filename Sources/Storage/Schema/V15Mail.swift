@@ -13,7 +13,7 @@ enum MailSchema {
             -- 48 hex digits from the server's strong random source.
             unsubscribeToken \(t.text) NOT NULL UNIQUE DEFAULT \(t.isPostgres
                 ? "left(replace(gen_random_uuid()::text || gen_random_uuid()::text, '-', ''), 48)" : "(lower(hex(randomblob(24))))"),
-            lastDigestAt \(t.date) NOT NULL DEFAULT \(t.isPostgres ? "now()" : "(strftime('%Y-%m-%d %H:%M:%f', 'now'))")
+            lastDigestAt \(t.date) NOT NULL DEFAULT \(t.now)
         );
         INSERT INTO mailSettings (userID) SELECT id FROM users;
         \(t.isPostgres ? postgresTrigger : sqliteTrigger)

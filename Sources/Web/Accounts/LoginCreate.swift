@@ -1,3 +1,4 @@
+import Formats
 import HTTP
 import Storage
 
@@ -13,8 +14,9 @@ extension App {
         }
         let user = login.utf8.count <= 254 ? try database.accounts.user(login: login) : nil
         // Failures count against the account, however it was named: username and email
-        // share one limit.
-        let account = user?.id.map { "user:\($0)" } ?? "login:" + login.lowercased()
+        // share one limit. A name with no account is kept as a hash, never as typed (a failed
+        // sign-in as a deleted member must not write their name back).
+        let account = user?.id.map { "user:\($0)" } ?? "login:" + Crypto.base64URL(Array(Crypto.sha256(Array(login.lowercased().utf8))))
         if let wait = loginThrottle.retryAfter(account: account, address: address) {
             var response = renderLogin(login: login, next: next, error: .errors.login_throttled, status: .tooManyRequests, context)
             response.headers.set("Retry-After", String(wait))

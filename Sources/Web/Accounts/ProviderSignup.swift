@@ -13,6 +13,7 @@ struct ProviderSignupView: PageView {
     /// The provider vouched for the address: it is shown, not asked for.
     let emailVerified: Bool
     let displayName: String
+    let consent: ConsentView
     let errors: [String: String]
     var hasErrors: Bool { !errors.isEmpty }
 }
@@ -23,8 +24,8 @@ extension App {
         let pending = try pendingIdentity(context)
         let suggested = Self.suggestedUsername(pending)
         let taken = try database.accounts.user(username: suggested) != nil
-        return renderProviderSignup(pending, username: taken ? "" : suggested, email: pending.email ?? "",
-                                    displayName: pending.name ?? "", errors: FieldErrors(), context)
+        return try renderProviderSignup(pending, username: taken ? "" : suggested, email: pending.email ?? "",
+                                        displayName: pending.name ?? "", consent: ConsentForm(URLEncodedForm()), errors: FieldErrors(), context)
     }
 
     /// `POST /signup/provider`: the account, with the provider linked, and signed in.
@@ -43,26 +44,29 @@ extension App {
         }
         if !SignupForm.isValidEmail(email) { errors.add("email", .errors.email_format) }
         if displayName.isEmpty || displayName.count > 50 { errors.add("display_name", .errors.display_name) }
+        let agreed = ConsentForm(context.form)
+        if agreed.isUnder14 { return underAge(context) }
+        let consent = agreed.consent(current: try currentDocuments(), asking: ConsentView.signup, into: &errors)
         if let wait = signupLimit.retryAfter(address) {
             throw HTTPError(.tooManyRequests, message: localizer.text(.signup.too_many, context.language, ["wait": localizer.duration(wait, context.language)]),
                             headers: ["Retry-After": String(wait)])
         }
-        guard errors.isEmpty else {
-            return renderProviderSignup(pending, username: username, email: email, displayName: displayName, errors: errors, context)
+        guard errors.isEmpty, let consent else {
+            return try renderProviderSignup(pending, username: username, email: email, displayName: displayName, consent: agreed, errors: errors, context)
         }
         // No password: this account signs in through its provider until it sets one.
         let candidate = User(username: username, email: email, passwordHash: "", displayName: displayName, language: context.language.rawValue)
         let user: User
         do {
-            user = try database.accounts.createUser(candidate, identity: pending)
+            user = try database.accounts.createUser(candidate, identity: pending, consent: consent)
         } catch StorageError.usernameTaken {
             errors.add("username", .errors.username_taken)
-            return renderProviderSignup(pending, username: username, email: email, displayName: displayName, errors: errors, context)
+            return try renderProviderSignup(pending, username: username, email: email, displayName: displayName, consent: agreed, errors: errors, context)
         } catch StorageError.emailTaken {
             // Never joined to the existing account by address: its owner links the provider
             // from their settings after signing in.
             errors.add("email", .errors.email_taken_provider)
-            return renderProviderSignup(pending, username: username, email: email, displayName: displayName, errors: errors, context)
+            return try renderProviderSignup(pending, username: username, email: email, displayName: displayName, consent: agreed, errors: errors, context)
         } catch StorageError.duplicate {
             throw HTTPError(.conflict, message: localizer.text(.providers.errors.state, context.language, ["provider": pending.provider]))
         }
@@ -83,10 +87,11 @@ extension App {
     }
 
     private func renderProviderSignup(_ pending: PendingIdentity, username: String, email: String, displayName: String,
-                                      errors: FieldErrors, _ context: RequestContext) -> HTTPResponse {
+                                      consent: ConsentForm, errors: FieldErrors, _ context: RequestContext) throws -> HTTPResponse {
         let name = providers.first { $0.configuration.id == pending.provider }?.configuration.name ?? pending.provider
         let view = ProviderSignupView(provider: name, username: username, email: email, emailVerified: pending.email != nil,
-                                      displayName: displayName, errors: errors.localized(localizer, context.language))
+                                      displayName: displayName, consent: ConsentView(consent, current: try currentDocuments(), asking: ConsentView.signup),
+                                      errors: errors.localized(localizer, context.language))
         return page(view, context, title: localizer.text(.providers.signup_title, context.language),
                     status: errors.isEmpty ? .ok : .unprocessableContent)
     }

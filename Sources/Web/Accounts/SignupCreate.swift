@@ -10,12 +10,15 @@ extension App {
         if let wait = signupLimit.retryAfter(address) {
             // The form again, with what was typed, and how long the wait really is.
             let refusal = localizer.text(.signup.too_many, context.language, ["wait": localizer.duration(wait, context.language)])
-            var response = renderSignup(form, errors: FieldErrors(), refusal: refusal, status: .tooManyRequests, context)
+            var response = try renderSignup(form, errors: FieldErrors(), refusal: refusal, status: .tooManyRequests, context)
             response.headers.set("Retry-After", String(wait))
             return response
         }
+        // Under 14 needs a guardian's consent, which a form cannot take: nothing is kept.
+        if form.consent.isUnder14 { return underAge(context) }
         var errors = form.validate()
-        guard errors.isEmpty else { return renderSignup(form, errors: errors, context) }
+        let consent = form.consent.consent(current: try currentDocuments(), asking: ConsentView.signup, into: &errors)
+        guard errors.isEmpty, let consent else { return try renderSignup(form, errors: errors, context) }
 
         var profile = form.profile.changes
         profile.language = profile.language ?? context.language.rawValue
@@ -26,13 +29,13 @@ extension App {
         )
         let user: User
         do {
-            user = try database.accounts.createUser(candidate)
+            user = try database.accounts.createUser(candidate, consent: consent)
         } catch StorageError.usernameTaken {
             errors.add("username", .errors.username_taken)
-            return renderSignup(form, errors: errors, context)
+            return try renderSignup(form, errors: errors, context)
         } catch StorageError.emailTaken {
             errors.add("email", .errors.email_taken)
-            return renderSignup(form, errors: errors, context)
+            return try renderSignup(form, errors: errors, context)
         }
         signupLimit.record(address)
         if mailEnabled { try sendVerificationLink(user) }

@@ -1,11 +1,12 @@
 import Foundation
 import HTTP
+import Storage
 
 /// The signup form: account fields plus the profile fields meetups filter on.
 struct SignupForm {
     static let reservedUsernames: Set = [
         "admin", "administrator", "moderator", "moim", "root", "support", "settings", "signup",
-        "login", "logout", "system", "staff", "help", "api", "www",
+        "login", "logout", "system", "staff", "help", "api", "www", AccountStore.deletedMemberUsername,
     ]
 
     var username: String
@@ -13,6 +14,7 @@ struct SignupForm {
     var password: String
     var passwordConfirmation: String
     var profile: ProfileFields
+    var consent: ConsentForm
 
     init(_ form: URLEncodedForm) {
         username = (form["username"] ?? "").trimmed.lowercased()
@@ -20,6 +22,7 @@ struct SignupForm {
         password = form["password"] ?? ""
         passwordConfirmation = form["password_confirmation"] ?? ""
         profile = ProfileFields(form)
+        consent = ConsentForm(form)
     }
 
     func validate() -> FieldErrors {

@@ -6,6 +6,7 @@ struct SignupView: PageView {
     let username: String
     let email: String
     let profile: ProfileFormView
+    let consent: ConsentView
     /// Each field's error message, by field name.
     let errors: [String: String]
     var hasErrors: Bool { !errors.isEmpty }
@@ -20,15 +21,16 @@ extension App {
     /// `GET /signup`
     func signupShow(_ context: RequestContext) throws -> HTTPResponse {
         guard context.user == nil else { return .redirect(to: Paths.home) }
-        return renderSignup(SignupForm(URLEncodedForm()), errors: FieldErrors(), context)
+        return try renderSignup(SignupForm(URLEncodedForm()), errors: FieldErrors(), context)
     }
 
     func renderSignup(_ form: SignupForm, errors: FieldErrors, refusal: String? = nil, status: HTTPStatus? = nil,
-                      _ context: RequestContext) -> HTTPResponse {
+                      _ context: RequestContext) throws -> HTTPResponse {
         let language = context.language
         var fields = form.profile
         if fields.language.isEmpty { fields.language = language.rawValue }
-        let view = SignupView(username: form.username, email: form.email, profile: profileForm(fields, language),
+        let consent = ConsentView(form.consent, current: try currentDocuments(), asking: ConsentView.signup)
+        let view = SignupView(username: form.username, email: form.email, profile: profileForm(fields, language), consent: consent,
                               errors: errors.localized(localizer, language), refusal: refusal, providers: providerButtons(next: Paths.home))
         return page(view, context, title: localizer.text(.signup.title, language),
                     status: status ?? (errors.isEmpty ? .ok : .unprocessableContent))

@@ -50,13 +50,14 @@ struct MailRowView {
 }
 
 struct AdminTabMarks {
-    enum Tab { case dashboard, reports, users, user, log }
+    enum Tab { case dashboard, reports, users, user, log, documents }
     let current: Tab
     var dashboard: Bool { current == .dashboard }
     var reports: Bool { current == .reports }
     var users: Bool { current == .users }
     var user: Bool { current == .user }
     var log: Bool { current == .log }
+    var documents: Bool { current == .documents }
 }
 
 /// The reports of one post, comment, crew, meetup or member.

@@ -33,6 +33,13 @@ struct ProfileFields {
         language = user.language ?? ""
     }
 
+    /// The birth years a member may give: 14 (the age of consent to signing up alone) to 120
+    /// years ago.
+    static func birthYears(now: Date = Date()) -> ClosedRange<Int> {
+        let thisYear = Calendar(identifier: .gregorian).component(.year, from: now)
+        return (thisYear - 120)...(thisYear - 14)
+    }
+
     func validate(into errors: inout FieldErrors, now: Date = Date()) {
         if !displayName.isName(1, 50) {
             errors.add("display_name", .errors.display_name)
@@ -43,9 +50,9 @@ struct ProfileFields {
         if !region.isEmpty, !Choices.regions.contains(region) { errors.add("region", .errors.choice) }
         if !language.isEmpty, Language(rawValue: language) == nil { errors.add("language", .errors.choice) }
         if !birthYear.isEmpty {
-            let thisYear = Calendar(identifier: .gregorian).component(.year, from: now)
-            if Checked.integer(birthYear, in: 1900...thisYear) == nil {
-                errors.add("birth_year", .errors.birth_year)
+            let years = Self.birthYears(now: now)
+            if Checked.integer(birthYear, in: years) == nil {
+                errors.add("birth_year", .errors.birth_year, ["first": String(years.lowerBound), "last": String(years.upperBound)])
             }
         }
     }
@@ -69,7 +76,7 @@ extension App {
             displayName: fields.displayName,
             bio: fields.bio,
             birthYear: fields.birthYear,
-            maxBirthYear: Calendar(identifier: .gregorian).component(.year, from: Date()),
+            birthYears: ProfileFields.birthYears(),
             genders: choices(Choices.genders, labels: TextKey.choices.gender.named, selected: fields.gender, language),
             jobs: choices(Choices.jobs, labels: TextKey.choices.job.named, selected: fields.job, language),
             regions: choices(Choices.regions, labels: TextKey.choices.region.named, selected: fields.region, language),
@@ -84,7 +91,9 @@ struct ProfileFormView {
     let displayName: String
     let bio: String
     let birthYear: String
-    let maxBirthYear: Int
+    let birthYears: ClosedRange<Int>
+    var minBirthYear: Int { birthYears.lowerBound }
+    var maxBirthYear: Int { birthYears.upperBound }
     let genders: [Choice]
     let jobs: [Choice]
     let regions: [Choice]

@@ -95,6 +95,8 @@ extension App {
         guard let name = context.request.parameters["username"], let user = try database.accounts.user(username: name) else {
             throw HTTPError(.notFound)
         }
+        // What deleted members left behind is bylined to one account that is nobody's page.
+        guard user.deletedAt == nil else { throw HTTPError(.gone) }
         return user
     }
 
@@ -103,6 +105,7 @@ extension App {
         guard let name = context.request.parameters["username"],
               let member = try database.profiles.memberProfile(username: name, viewerID: context.user?.id)
         else { throw HTTPError(.notFound) }
+        guard member.user.deletedAt == nil else { throw HTTPError(.gone) }
         return member
     }
 

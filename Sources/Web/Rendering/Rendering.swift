@@ -34,6 +34,15 @@ struct LayoutView {
     var hasWarnings: Bool { !warnings.isEmpty }
     let silenced: String?
     let flash: String?
+    /// The operator's business details given, in the footer.
+    let business: [BusinessLine]
+    var hasBusiness: Bool { !business.isEmpty }
+}
+
+/// "사업자등록번호 123-45-67890"
+struct BusinessLine {
+    let label: String
+    let value: String
 }
 
 struct LanguageChoice {
@@ -137,8 +146,21 @@ extension App {
             unreadMessages: notices.unreadMessages > 0 ? Self.badge(notices.unreadMessages) : nil,
             warnings: notices.warnings,
             silenced: silenced,
-            flash: flash
+            flash: flash,
+            business: businessLines(language)
         )
+    }
+}
+
+extension App {
+    /// The business details given, labelled in `language`.
+    func businessLines(_ language: Language) -> [BusinessLine] {
+        guard let details = configuration.business else { return [] }
+        let lines: [(TextKey, String)] = [
+            (.business.name, details.name), (.business.representative, details.representative), (.business.registration, details.registration),
+            (.business.mail_order, details.mailOrder), (.business.address, details.address), (.business.contact, details.contact),
+        ]
+        return lines.filter { !$0.1.isEmpty }.map { BusinessLine(label: localizer.text($0.0, language), value: $0.1) }
     }
 }
 

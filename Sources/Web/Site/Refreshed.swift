@@ -18,4 +18,9 @@ final class Refreshed<Value: Sendable>: Sendable {
         state.withLock { $0 = (value, now) }
         return value
     }
+
+    /// Computes it again on the next read (this server changed it).
+    func forget() {
+        state.withLock { $0 = nil }
+    }
 }

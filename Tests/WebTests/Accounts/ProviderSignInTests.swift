@@ -63,7 +63,7 @@ import TestSupport
         let form = browser.get("/signup/provider").bodyText
         #expect(form.contains(#"value="mina""#), "a username suggested from the verified address")
         #expect(form.contains("mina@club.example") && form.contains("Club SSO"))
-        let created = browser.post("/signup/provider", [("username", "mina"), ("display_name", "Mina Kim")])
+        let created = browser.post("/signup/provider", [("username", "mina"), ("display_name", "Mina Kim")] + Agreed.fields)
         #expect(created.status == .seeOther && created.headers["Location"] == "/crews", "on to where she was going")
         #expect(browser.get("/settings").bodyText.contains("mina@club.example"))
 
@@ -109,7 +109,7 @@ import TestSupport
         #expect(answer.status == .seeOther && answer.headers["Location"] == "/signup/provider")
         let form = browser.get("/signup/provider").bodyText
         #expect(form.contains("Naver") && !form.contains("mina@naver.com"), "Naver does not say the address is verified")
-        let created = browser.post("/signup/provider", [("username", "mina"), ("display_name", "Mina Kim"), ("email", "mina@example.com")])
+        let created = browser.post("/signup/provider", [("username", "mina"), ("display_name", "Mina Kim"), ("email", "mina@example.com")] + Agreed.fields)
         #expect(created.status == .seeOther)
         #expect(try site.database.accounts.user(provider: "naver", subject: "naver-4711")?.username == "mina")
         #expect(profiles.requests.contains("/v1/nid/me"))
@@ -152,7 +152,7 @@ import TestSupport
     @Test func theReturnAddressNeverLeavesTheSite() throws {
         let browser = site.browser()
         _ = try signIn(browser, as: "mina-at-club")
-        browser.post("/signup/provider", [("username", "mina"), ("display_name", "Mina")])
+        browser.post("/signup/provider", [("username", "mina"), ("display_name", "Mina")] + Agreed.fields)
         browser.logOut()
         for next in ["//evil.test", "https://evil.test", "/%5Cevil.test"] {
             let back = try signIn(browser, as: "mina-at-club", start: "/auth/oidc?next=" + PercentEncoding.encode(next))
@@ -172,7 +172,7 @@ import TestSupport
         #expect(try signIn(newcomer, as: "jun-at-club").headers["Location"] == "/signup/provider")
         // Unverified: the address is asked for, not offered; and an address already in use is refused.
         #expect(newcomer.get("/signup/provider").bodyText.contains(#"name="email""#))
-        let taken = newcomer.post("/signup/provider", [("username", "jun2"), ("email", "jun@club.example"), ("display_name", "Jun")])
+        let taken = newcomer.post("/signup/provider", [("username", "jun2"), ("email", "jun@club.example"), ("display_name", "Jun")] + Agreed.fields)
         #expect(taken.status == .unprocessableContent)
 
         // Signed in with his password, Jun links the provider; then it signs him in.
@@ -190,7 +190,7 @@ import TestSupport
     @Test func theOnlyWayInCannotBeUnlinked() throws {
         let browser = site.browser()
         _ = try signIn(browser, as: "mina-at-club")
-        browser.post("/signup/provider", [("username", "mina"), ("display_name", "Mina")])
+        browser.post("/signup/provider", [("username", "mina"), ("display_name", "Mina")] + Agreed.fields)
         #expect(!browser.get("/settings").bodyText.contains("/settings/providers/oidc/unlink"))
         #expect(browser.post("/settings/providers/oidc/unlink", [], from: "/settings").status == .seeOther)
         #expect(try site.database.accounts.identities(userID: try #require(try site.database.accounts.user(username: "mina")?.id)) == ["oidc"])

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import HTTP
 import Storage
@@ -69,7 +70,8 @@ import Storage
         ("email", "not-an-email", "Enter an email address"),
         ("email", "a@b", "Enter an email address"),
         ("display_name", "", "Enter a name of 1 to 50 characters"),
-        ("birth_year", "1850", "Enter a year such as 1992"),
+        ("birth_year", "1850", "Enter the year you were born, from"),
+        ("birth_year", "\(Calendar(identifier: .gregorian).component(.year, from: Date()) - 10)", "Enter the year you were born, from"),
         ("region", "mars", "Pick one of the options"),
     ])
     func invalidFieldsGetAMessageBesideThem(_ field: String, _ value: String, _ message: String) throws {
@@ -79,7 +81,7 @@ import Storage
             "password": "correct horse battery", "password_confirmation": "correct horse battery",
         ]
         fields[field] = value
-        let response = site.browser().post("/signup", fields.map { ($0.key, $0.value) }, from: "/signup")
+        let response = site.browser().post("/signup", fields.map { ($0.key, $0.value) } + Agreed.fields, from: "/signup")
         #expect(response.status == .unprocessableContent)
         #expect(response.bodyText.contains("id=\"\(field)-error\""))
         #expect(response.bodyText.contains(message))
@@ -111,7 +113,7 @@ import Storage
         let mismatch = site.browser().post("/signup", [
             ("username", "mina"), ("email", "mina@example.com"), ("display_name", "Mina"),
             ("password", "correct horse battery"), ("password_confirmation", "correct horse battery!"),
-        ])
+        ] + Agreed.fields)
         #expect(mismatch.status == .unprocessableContent)
         #expect(mismatch.bodyText.contains("The two passwords do not match."))
     }

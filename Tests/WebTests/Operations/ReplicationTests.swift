@@ -56,7 +56,7 @@ import TestSupport
         let csrfCookie = String(signup.firstMatch(of: /Set-Cookie: (moim_csrf=[^;]+)/)?.1 ?? "")
         let token = String(signup.firstMatch(of: /name="_csrf" value="([^"]+)"/)?.1 ?? "")
         let created = form(port, "/signup", cookie: csrfCookie, "_csrf=\(token)&username=mina&email=mina%40example.com"
-            + "&password=correct+horse+battery&password_confirmation=correct+horse+battery&display_name=Mina")
+            + "&password=correct+horse+battery&password_confirmation=correct+horse+battery&display_name=Mina" + Agreed.query)
         let session = String(created.firstMatch(of: /Set-Cookie: (moim_session=[^;]+)/)?.1 ?? "")
         let settings = send(port, "GET /settings HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: \(session)\r\nConnection: close\r\n\r\n")
         let sessionToken = String(settings.firstMatch(of: /name="_csrf" value="([^"]+)"/)?.1 ?? "")

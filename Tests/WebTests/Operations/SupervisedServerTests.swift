@@ -68,7 +68,7 @@ import Storage
             let cookie = String(form.firstMatch(of: /Set-Cookie: (moim_csrf=[^;]+)/)?.1 ?? "")
             let token = String(form.firstMatch(of: /name="_csrf" value="([^"]+)"/)?.1 ?? "")
             let body = "_csrf=\(token)&username=\(username)&email=\(username)%40example.com&password=correct+horse+battery"
-                + "&password_confirmation=correct+horse+battery&display_name=Mina"
+                + "&password_confirmation=correct+horse+battery&display_name=Mina" + Agreed.query
             return try send("POST /signup HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: \(cookie)\r\nContent-Type: application/x-www-form-urlencoded\r\n"
                 + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n" + body)
         }

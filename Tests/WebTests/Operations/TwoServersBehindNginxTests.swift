@@ -90,7 +90,7 @@ struct TwoServersBehindNginxTests {
         let token = try #require(form.body.firstMatch(of: /name="_csrf" value="([^"]+)"/)?.1)
         let signup = try nginx.curl(["/signup", "-b", jar, "-c", jar, "--data",
                                      "_csrf=\(token)&username=mina&email=mina%40example.com&password=correct+horse+battery"
-                                     + "&password_confirmation=correct+horse+battery&display_name=Mina"])
+                                     + "&password_confirmation=correct+horse+battery&display_name=Mina" + Agreed.query])
         #expect(signup.status == 303)
         for _ in 0..<6 {
             let settings = try nginx.curl(["/settings", "-b", jar])

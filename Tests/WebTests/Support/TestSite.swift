@@ -180,7 +180,7 @@ extension Browser {
         post("/signup", [
             ("username", username), ("email", email ?? "\(username)@example.com"),
             ("password", password), ("password_confirmation", password), ("display_name", displayName),
-        ] + extra)
+        ] + Agreed.fields + extra)
     }
 
     @discardableResult
@@ -191,4 +191,11 @@ extension Browser {
     func logOut() {
         post("/logout", [], from: "/")
     }
+}
+
+/// What a newcomer agrees to on a signup form, as a test site's first documents stand.
+enum Agreed {
+    static let fields = [("agree_terms", "yes"), ("agree_privacy", "yes"), ("age", "14plus"), ("terms_version", "1"), ("privacy_version", "1")]
+    /// The same, to append to a URL-encoded body.
+    static let query = fields.map { "&\($0.0)=\($0.1)" }.joined()
 }

@@ -1,0 +1,56 @@
+/// An account's life from consent to deletion:
+/// - a second factor for signing in: one-time codes from an authenticator app (the secret, the
+///   last time step used, so a code never works twice) and recovery codes kept as hashes; and
+///   when a session last proved it (staff pages ask for it);
+/// - the operator's documents (terms, privacy policy, refund policy), every saved version kept,
+///   the first version of each Moim's own text;
+/// - each agreement a member gave (to which version, when), with the versions they last agreed
+///   to on the member's row, read with every page;
+/// - which browser a session is, for the list of signed-in browsers;
+/// - when an account was deleted (its row stays, emptied, for what others still show).
+enum AccountsSchema {
+    static func sql(_ t: SchemaDialect) -> String {
+        """
+        CREATE TABLE twoFactor (
+            userID \(t.integer) PRIMARY KEY REFERENCES users(id) ON DELETE CASCADE,
+            -- Base32, as the app took it; being set up until confirmed by a first code.
+            secret \(t.text) NOT NULL CHECK (length(secret) BETWEEN 16 AND 64),
+            confirmedAt \(t.date),
+            lastStep \(t.integer) NOT NULL DEFAULT 0
+        );
+        CREATE TABLE recoveryCodes (
+            userID \(t.integer) NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+            codeHash \(t.blob) NOT NULL,
+            usedAt \(t.date),
+            PRIMARY KEY (userID, codeHash)
+        )\(t.withoutRowID);
+        ALTER TABLE sessions ADD COLUMN secondFactorAt \(t.date);
+        ALTER TABLE sessions ADD COLUMN userAgent \(t.text) NOT NULL DEFAULT '';
+
+        CREATE TABLE documents (
+            kind \(t.text) NOT NULL CHECK (kind IN ('terms', 'privacy', 'refunds')),
+            version \(t.integer) NOT NULL CHECK (version >= 1),
+            body \(t.text) NOT NULL CHECK (length(body) BETWEEN 1 AND 100000),
+            publishedAt \(t.date) NOT NULL,
+            PRIMARY KEY (kind, version)
+        )\(t.withoutRowID);
+        \(SiteDocument.Kind.allCases.map { kind in
+            "INSERT INTO documents (kind, version, body, publishedAt) VALUES ('\(kind.rawValue)', 1, \(t.quoted(SiteDocument.defaultBody(kind))), \(t.now));"
+        }.joined(separator: "\n"))
+
+        -- What each member agreed to: a document's version, or (version 0) being 14 or older.
+        CREATE TABLE agreements (
+            userID \(t.integer) NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+            kind \(t.text) NOT NULL CHECK (kind IN ('terms', 'privacy', 'age')),
+            version \(t.integer) NOT NULL CHECK (version >= 0),
+            agreedAt \(t.date) NOT NULL,
+            PRIMARY KEY (userID, kind, version)
+        )\(t.withoutRowID);
+        ALTER TABLE users ADD COLUMN termsVersion \(t.integer) NOT NULL DEFAULT 0;
+        ALTER TABLE users ADD COLUMN privacyVersion \(t.integer) NOT NULL DEFAULT 0;
+        -- Since when they take news and offers by mail; NULL for no.
+        ALTER TABLE users ADD COLUMN marketingSince \(t.date);
+        ALTER TABLE users ADD COLUMN deletedAt \(t.date);
+        """
+    }
+}
