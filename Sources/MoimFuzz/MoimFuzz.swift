@@ -43,6 +43,7 @@ enum Targets {
         "payment-answer": NetworkTargets.paymentAnswer,
         "payment-webhook": NetworkTargets.paymentWebhook,
         "work-address": WebTargets.workAddress,
+        "user-agent": WebTargets.userAgent,
     ]
 
     nonisolated(unsafe) static var selected: Target = { _ in }

@@ -9,6 +9,13 @@ import Storage
 @testable import Web
 
 enum WebTargets {
+    /// A browser's `User-Agent`, any text: a name from the known ones, or none; never a trap.
+    static func userAgent(_ bytes: UnsafeBufferPointer<UInt8>) {
+        let name = BrowserName(userAgent: String(decoding: bytes, as: UTF8.self))
+        if let browser = name.browser, browser.isEmpty { violated("an empty browser name") }
+        if let system = name.system, system.isEmpty { violated("an empty system name") }
+    }
+
     /// The record form's numbers, durations and dates, stored splits and typed pace groups:
     /// nothing outside the asked range.
     static func recordNumbers(_ bytes: UnsafeBufferPointer<UInt8>) {

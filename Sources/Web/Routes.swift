@@ -113,6 +113,13 @@ enum Routes {
         router.post(Paths.twoFactorSettings + "/setup", app.page(app.twoFactorSetup))
         router.post(Paths.twoFactorSettings + "/off", app.page(app.twoFactorOff))
         router.get(Paths.twoFactorCheck, app.page(app.twoFactorCheck))
+        router.get(Paths.signedInBrowsers, app.page(app.signedInBrowsers))
+        router.post(Paths.signedInBrowsers + "/:id/end", app.page(app.signedInBrowserEnd))
+        router.post(Paths.signedInBrowsers + "/end-others", app.page(app.signedInBrowsersEndOthers))
+        router.post("/settings/calendar/renew", app.page(app.calendarRenew))
+        router.post("/settings/marketing", app.page(app.marketingUpdate))
+        router.get(Paths.deleteAccount, app.page(app.accountDeleteShow))
+        router.post(Paths.deleteAccount, app.page(app.accountDelete))
         router.get(Paths.agreements, app.page(app.agreementsShow))
         router.post(Paths.agreements, app.page(app.agreementsCreate))
         for kind in SiteDocument.Kind.allCases {

@@ -116,6 +116,9 @@ extension AccountStore {
         var ghost = User(username: Self.deletedMemberUsername, email: "deleted@deleted.invalid", passwordHash: "",
                          displayName: Self.deletedMemberName, createdAt: now)
         ghost.deletedAt = now
-        return try db.insert(ghost)
+        let id = try db.insert(ghost)
+        // Nobody to find in search or suggestions.
+        try db.execute("DELETE FROM nameKeys WHERE kind = 'user' AND itemID = ?", [id])
+        return id
     }
 }

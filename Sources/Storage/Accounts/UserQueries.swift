@@ -53,13 +53,15 @@ extension AccountStore {
     }
 
     /// Stores a new password hash and ends every session of the user except `keepingSession`,
-    /// and every reset link sent before.
+    /// every reset link sent before, and the private calendar address.
     public func changePassword(userID: Int64, passwordHash: String, keepingSession sessionID: Int64?) throws {
         try database.write { db in
             guard try db.execute("UPDATE users SET passwordHash = ? WHERE id = ?", [passwordHash, userID]) == 1 else {
                 throw StorageError.notFound
             }
             try db.execute("DELETE FROM sessions WHERE userID = ? AND id != ?", [userID, sessionID ?? -1])
+            // The private calendar address was as good as a password: a new one too.
+            try db.execute("UPDATE users SET calendarToken = NULL WHERE id = ?", [userID])
             db.changed(.member(userID: userID))
             // A reset link asked for before the change no longer works.
             try db.execute("DELETE FROM emailTokens WHERE userID = ? AND purpose = 'reset'", [userID])

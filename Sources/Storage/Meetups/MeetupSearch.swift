@@ -125,6 +125,14 @@ extension MeetupStore {
     }
 
     /// The member's calendar token, made on first use.
+    /// Renews the member's private calendar address: the old one answers nothing from now on.
+    public func renewCalendarToken(userID: Int64) throws {
+        try database.write { db in
+            try db.execute("UPDATE users SET calendarToken = NULL WHERE id = ?", [userID])
+            db.changed(.member(userID: userID))
+        }
+    }
+
     public func calendarToken(userID: Int64, make: () -> String) throws -> String {
         // Read first: the meetup list asks on every visit, and a write would cost a transaction.
         if let token = try database.readRows({ db in try db.value("SELECT calendarToken FROM users WHERE id = ?", [userID], as: String.self) }) {

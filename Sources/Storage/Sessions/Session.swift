@@ -11,6 +11,8 @@ public struct Session: Codable, Sendable, Equatable {
     public var lastSeenAt: Date
     /// When this session last gave a one-time or recovery code (staff pages ask for one).
     public var secondFactorAt: Date? = nil
+    /// The browser's `User-Agent` when it signed in, for the list of signed-in browsers.
+    public var userAgent: String = ""
 
     public static let databaseTableName = "sessions"
 
@@ -19,7 +21,7 @@ public struct Session: Codable, Sendable, Equatable {
 extension Session: SQLRecord {
     /// The columns `init(row:)` reads, in its order (queries select `selection`).
     enum Columns: Int, SQLColumn {
-        case id, tokenHash, userID, csrfToken, createdAt, lastSeenAt, secondFactorAt
+        case id, tokenHash, userID, csrfToken, createdAt, lastSeenAt, secondFactorAt, userAgent
     }
 
     static let selection = SQLSelection(Columns.self, table: "sessions")
@@ -34,6 +36,7 @@ extension Session: SQLRecord {
         createdAt = try column(.createdAt)
         lastSeenAt = try column(.lastSeenAt)
         secondFactorAt = try column(.secondFactorAt)
+        userAgent = try column(.userAgent)
     }
 
     func stored(_ column: Columns) -> (any SQLBindable)? {
@@ -45,6 +48,7 @@ extension Session: SQLRecord {
         case .createdAt: createdAt
         case .lastSeenAt: lastSeenAt
         case .secondFactorAt: secondFactorAt
+        case .userAgent: userAgent
         }
     }
 }

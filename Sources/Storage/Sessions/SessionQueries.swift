@@ -1,9 +1,10 @@
 import Foundation
 
 extension SessionStore {
-    public func createSession(userID: Int64, tokenHash: Data, csrfToken: String, now: Date = Date()) throws -> Session {
+    public func createSession(userID: Int64, tokenHash: Data, csrfToken: String, userAgent: String = "", now: Date = Date()) throws -> Session {
         try database.write { db in
-            var session = Session(id: nil, tokenHash: tokenHash, userID: userID, csrfToken: csrfToken, createdAt: now, lastSeenAt: now)
+            var session = Session(id: nil, tokenHash: tokenHash, userID: userID, csrfToken: csrfToken, createdAt: now, lastSeenAt: now,
+                                  userAgent: String(userAgent.prefix(300)))
             session.id = try db.insert(session)
             return session
         }
@@ -43,6 +44,31 @@ extension SessionStore {
     }
 
     /// Removes sessions past their idle or absolute lifetime.
+    /// A member's signed-in browsers, the most recently used first.
+    public func sessions(userID: Int64) throws -> [Session] {
+        try database.readRows { db in
+            try db.records(Session.self, "SELECT \(Session.selection.bare) FROM sessions WHERE userID = ? ORDER BY lastSeenAt DESC, id DESC", [userID])
+        }
+    }
+
+    /// Signs one of the member's browsers out; false if it is not theirs (or gone).
+    public func endSession(id: Int64, userID: Int64) throws -> Bool {
+        try database.write { db in
+            db.changed(.member(userID: userID))
+            return try db.execute("DELETE FROM sessions WHERE id = ? AND userID = ?", [id, userID]) == 1
+        }
+    }
+
+    /// Signs every browser of the member out but `keeping`, and renews their private calendar
+    /// address (an old link in a calendar app stops working): "sign out everywhere".
+    public func endOtherSessions(userID: Int64, keeping sessionID: Int64) throws {
+        try database.write { db in
+            try db.execute("DELETE FROM sessions WHERE userID = ? AND id != ?", [userID, sessionID])
+            try db.execute("UPDATE users SET calendarToken = NULL WHERE id = ?", [userID])
+            db.changed(.member(userID: userID))
+        }
+    }
+
     public func deleteExpiredSessions(lifetime: SessionLifetime, now: Date = Date()) throws -> Int {
         try database.write { db in
             try db.execute("DELETE FROM sessions WHERE lastSeenAt < ? OR createdAt < ?",

@@ -37,7 +37,7 @@ extension App {
             throw HTTPError(.forbidden, message: suspensionMessage(user, context.language))
         }
         var response = redirect(to: next, flash: \.signed_in)
-        try signIn(user, replacing: context.session, on: &response)
+        try signIn(user, in: context, on: &response)
         return response
     }
 }

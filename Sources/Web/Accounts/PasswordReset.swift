@@ -76,7 +76,7 @@ extension App {
         case .success(let user):
             loginThrottle.recordSuccess(account: "user:\(try user.storedID)")
             var response = redirect(to: user.isSuspended() ? Paths.login : Paths.home, flash: \.password_reset)
-            if !user.isSuspended() { try signIn(user, replacing: context.session, on: &response) }
+            if !user.isSuspended() { try signIn(user, in: context, on: &response) }
             return response
         case .failure(let error):
             // Used by a second tab between the form and now.

@@ -70,7 +70,7 @@ extension App {
         } else if let user = try database.accounts.user(provider: provider.configuration.id, subject: token.subject) {
             if user.isSuspended() { throw HTTPError(.forbidden, message: suspensionMessage(user, language)) }
             response = redirect(to: attempt.next, flash: \.signed_in)
-            try signIn(user, replacing: context.session, on: &response)
+            try signIn(user, in: context, on: &response)
         } else {
             // A newcomer: keep the provider account while they pick a username. Only an address
             // the provider verified is offered, and never used to join an existing account.

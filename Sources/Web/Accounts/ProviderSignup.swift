@@ -75,7 +75,7 @@ extension App {
         // On to where they were going (`next` is a local path, checked when the sign-in began).
         var response = redirect(to: pending.next, flash: \.welcome)
         response.setCookie(.expired(cookies.pendingIdentity, secure: cookies.secure))
-        try signIn(user, replacing: context.session, on: &response)
+        try signIn(user, in: context, on: &response)
         return response
     }
 

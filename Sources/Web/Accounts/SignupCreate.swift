@@ -40,7 +40,7 @@ extension App {
         signupLimit.record(address)
         if mailEnabled { try sendVerificationLink(user) }
         var response = redirect(to: Paths.home, flash: mailEnabled ? \.welcome_verify : \.welcome)
-        try signIn(user, replacing: context.session, on: &response)
+        try signIn(user, in: context, on: &response)
         return response
     }
 }

@@ -70,7 +70,9 @@ extension App {
 
     /// `GET /calendar/:token.ics`: the private feed of the meetups a member is going to.
     func calendarFeed(_ context: RequestContext) throws -> HTTPResponse {
-        guard let token = context.request.parameters["token"], token.utf8.count >= 20, let user = try database.meetups.user(calendarToken: token) else {
+        // A suspended member's calendar says nothing, as if the address were unknown.
+        guard let token = context.request.parameters["token"], token.utf8.count >= 20, let user = try database.meetups.user(calendarToken: token),
+              !user.isSuspended() else {
             throw HTTPError(.notFound)
         }
         let meetups = try database.meetups.meetupsGoing(userID: user.storedID, since: Date().addingTimeInterval(-30 * 86_400))

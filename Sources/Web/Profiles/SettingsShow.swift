@@ -27,6 +27,8 @@ struct SettingsView: PageView {
     let workplace: WorkplaceSettingsView
     /// Who may start a conversation with the member.
     let whoMayStart: [Choice]
+    /// Takes news and offers by mail.
+    let marketing: Bool
 }
 
 extension App {
@@ -54,7 +56,17 @@ extension App {
             whoMayStart: try {
                 let rule = try database.talk.whoMayStart(userID: user.storedID)
                 return WhoMayStart.allCases.map { Choice(value: $0.rawValue, label: localizer.text($0.textKey, language), selected: $0 == rule) }
-            }())
+            }(),
+            marketing: user.marketingSince != nil)
         return page(view, context, title: localizer.text(.settings.title, language), status: errors.isEmpty ? .ok : .unprocessableContent)
+    }
+}
+
+extension App {
+    /// `POST /settings/marketing`: news and offers by mail, or no longer.
+    func marketingUpdate(_ context: RequestContext) throws -> HTTPResponse {
+        let user = try context.requireUser()
+        try database.accounts.setMarketing(userID: user.storedID, context.form["marketing"] == "yes")
+        return redirect(to: Paths.settings + "#account", flash: \.prefs_saved)
     }
 }

@@ -22,12 +22,14 @@ extension App {
     }
 
     /// Starts a new session for `user` (ending `previous`, if any) and sets its cookie on `response`.
-    func signIn(_ user: User, replacing previous: Session?, on response: inout HTTPResponse) throws {
-        if let previous { try database.sessions.deleteSession(id: previous.storedID) }
+    func signIn(_ user: User, in context: RequestContext, on response: inout HTTPResponse) throws {
+        if let previous = context.session { try database.sessions.deleteSession(id: previous.storedID) }
         // Signing in is rare enough to also sweep away everyone's expired sessions.
         _ = try database.sessions.deleteExpiredSessions(lifetime: configuration.sessionLifetime)
         let token = Crypto.randomBytes(32)
-        _ = try database.sessions.createSession(userID: user.storedID, tokenHash: Crypto.sha256(token), csrfToken: Crypto.randomToken())
+        // The browser's own description, for the member's list of signed-in browsers.
+        let userAgent = String((context.request.headers["user-agent"] ?? "").unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }.prefix(300))
+        _ = try database.sessions.createSession(userID: user.storedID, tokenHash: Crypto.sha256(token), csrfToken: Crypto.randomToken(), userAgent: userAgent)
         let maxAge = Int(configuration.sessionLifetime.absolute)
         response.setCookie(SetCookie(name: cookies.session, value: Crypto.base64URL(token), maxAge: maxAge, secure: cookies.secure))
     }
