@@ -4,6 +4,8 @@ import Foundation
 public struct AccountDeletion: Sendable, Equatable {
     /// Photos of the posts and messages deleted with it, for the caller to remove from media.
     public var mediaFiles: [String]
+    /// Their data export's file, if one was kept.
+    public var exportFile: String?
     /// Upcoming meetups they hosted, closed, whose members were told.
     public var closedMeetups: Int
 }
@@ -95,6 +97,8 @@ extension AccountStore {
                 }
             }
 
+            let exportFile = try db.value("SELECT fileName FROM dataExports WHERE userID = ?", [userID], as: String.self)
+
             // What names them outside their own rows.
             try db.execute("DELETE FROM nameKeys WHERE kind = 'user' AND itemID = ?", [userID])
             try db.execute("UPDATE moderationLog SET targetLabel = '' WHERE targetType = 'user' AND targetID = ?", [userID])
@@ -102,7 +106,7 @@ extension AccountStore {
             try db.execute("DELETE FROM pendingIdentities WHERE email = ?", [user.email])
             try db.execute("DELETE FROM users WHERE id = ?", [userID])
             db.changed(.member(userID: userID))
-            return AccountDeletion(mediaFiles: files, closedMeetups: upcoming.count)
+            return AccountDeletion(mediaFiles: files, exportFile: exportFile, closedMeetups: upcoming.count)
         }
     }
 

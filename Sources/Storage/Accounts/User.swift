@@ -42,7 +42,7 @@ public struct User: Codable, Sendable, Equatable {
     public var privacyVersion: Int
     /// Since when they take news and offers by mail; nil for no.
     public var marketingSince: Date?
-    /// When they deleted their account: the row stays, emptied, for what others still show.
+    /// Set on the one deleted-member account, under which what deleted members leave stays.
     public var deletedAt: Date?
 
     public static let databaseTableName = "users"

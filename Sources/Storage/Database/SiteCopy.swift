@@ -35,7 +35,7 @@ extension AppDatabase {
         "rooms", "roomMembers", "messages", "messagePhotos", "talkSettings", "crewNotices", "noticeReads", "checkinAttempts", "notifications", "reports", "moderationLog", "warnings", "blocks", "records", "retros", "retroFeedback",
         "mailSettings", "emailTokens", "outbox", "mailCursors", "timeline", "rateEvents", "identities", "signInAttempts", "pendingIdentities",
         "workplaceCodes", "siteKeys", "pushSubscriptions", "pushPreferences", "pushQueue", "postGrams", "nameKeys", "tagCounts", "twoFactor",
-        "recoveryCodes",
+        "recoveryCodes", "documents", "agreements", "dataExports",
     ]
 
     /// Tables whose triggers keep other tables or columns (timelines, mail settings,

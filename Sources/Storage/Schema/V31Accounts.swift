@@ -7,7 +7,8 @@
 /// - each agreement a member gave (to which version, when), with the versions they last agreed
 ///   to on the member's row, read with every page;
 /// - which browser a session is, for the list of signed-in browsers;
-/// - when an account was deleted (its row stays, emptied, for what others still show).
+/// - when an account was deleted (what others still need moves to one deleted-member row);
+/// - a member's download of their data.
 enum AccountsSchema {
     static func sql(_ t: SchemaDialect) -> String {
         """
@@ -51,6 +52,15 @@ enum AccountsSchema {
         -- Since when they take news and offers by mail; NULL for no.
         ALTER TABLE users ADD COLUMN marketingSince \(t.date);
         ALTER TABLE users ADD COLUMN deletedAt \(t.date);
+
+        -- A member's download of their data: one at a time, the file kept for 7 days.
+        CREATE TABLE dataExports (
+            userID \(t.integer) PRIMARY KEY REFERENCES users(id) ON DELETE CASCADE,
+            requestedAt \(t.date) NOT NULL,
+            readyAt \(t.date),
+            fileName \(t.text) CHECK (fileName IS NULL OR length(fileName) <= 64),
+            byteCount \(t.integer) CHECK (byteCount IS NULL OR byteCount >= 0)
+        );
         """
     }
 }

@@ -60,6 +60,7 @@ extension App {
             try database.accounts.deleteAccount(userID: user.storedID, removingContent: removeContent)
         }
         media.delete(deletion.mediaFiles)
+        if let file = deletion.exportFile { media.deleteExport(file) }
         var response = redirect(to: Paths.home, flash: \.account_deleted)
         response.setCookie(.expired(cookies.session, secure: cookies.secure))
         return response

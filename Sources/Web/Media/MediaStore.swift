@@ -69,6 +69,37 @@ struct MediaStore: Sendable {
         return try stored(name, request: request)
     }
 
+    // MARK: - Data exports
+
+    /// Stores a member's data export under a new random name (`….zip`, never served at
+    /// `/media/`): beside the photos, so that every server sharing them can hand it out.
+    func saveExport(_ zip: [UInt8]) throws -> String {
+        let name = Crypto.randomToken(16) + ".zip"
+        try write(zip, as: name, type: "application/zip")
+        try synchronize()
+        return name
+    }
+
+    /// A stored export's bytes; nil when gone.
+    func export(named name: String) throws -> [UInt8]? {
+        guard Self.isExportName(name) else { return nil }
+        return try read(name)
+    }
+
+    func deleteExport(_ name: String) {
+        if Self.isExportName(name) { remove(name) }
+    }
+
+    /// A photo's original bytes, for a member's export.
+    func original(named name: String) throws -> [UInt8]? {
+        guard Self.isValidName(name), ImageSources.variant(name) == nil else { return nil }
+        return try read(name)
+    }
+
+    static func isExportName(_ name: String) -> Bool {
+        name.hasSuffix(".zip") && isToken(name.dropLast(4))
+    }
+
     /// The names of every image and variant stored, for a backup.
     func names() throws -> [String] {
         switch place {

@@ -14,6 +14,7 @@ extension App {
             if database.isShared { try database.security.pruneRateEvents(before: now.addingTimeInterval(-86_400)) }
             sweepPayments(now: now)
             try mergeSearchIndexes(now: now)
+            for file in try database.accounts.pruneDataExports(now: now) { media.deleteExport(file) }
         }
         // What that changed may be news to mail at once.
         mailSender?.wake()
