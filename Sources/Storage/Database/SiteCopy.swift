@@ -38,6 +38,10 @@ extension AppDatabase {
         "recoveryCodes", "documents", "agreements", "dataExports",
     ]
 
+    /// Tables the migrations themselves fill (mail's cursors, the first version of each
+    /// document): emptied in the target, the source's rows take their place.
+    fileprivate static let tablesMigrationsFill = ["mailCursors", "documents"]
+
     /// Tables whose triggers keep other tables or columns (timelines, mail settings,
     /// revisions, search keys): quiet during the copy, since what they keep is copied as it is.
     fileprivate static let tablesWithTriggers = ["users", "posts", "comments", "photos", "follows", "crewMembers", "postTags", "crews", "meetups",
@@ -57,10 +61,10 @@ extension AppDatabase {
         let unknown = Set(present).subtracting(Self.tablesInOrder)
         guard unknown.isEmpty else { throw CopyError.unknownTables(unknown.sorted()) }
         return try target.write { postgres in
-            for table in Self.tablesInOrder where table != "mailCursors" {
+            for table in Self.tablesInOrder where !Self.tablesMigrationsFill.contains(table) {
                 if try postgres.value("SELECT EXISTS (SELECT 1 FROM \(table))") == true { throw CopyError.notEmpty(table: table) }
             }
-            try postgres.execute("DELETE FROM mailCursors")
+            for table in Self.tablesMigrationsFill { try postgres.execute("DELETE FROM \(table)") }
             for table in Self.tablesWithTriggers { try postgres.execute("ALTER TABLE \(table) DISABLE TRIGGER USER") }
             var copied: [CopiedTable] = []
             for table in Self.tablesInOrder {

@@ -61,6 +61,13 @@ import Testing
         // Marketing is a choice, not a condition
         #expect(site.browser().signUp(username: "jun").status == .seeOther)
         #expect(try site.database.accounts.user(username: "jun")?.marketingSince == nil)
+        // …and taken back, or given later, from settings
+        let sorasSettings = site.browser()
+        sorasSettings.logIn("sora")
+        #expect(sorasSettings.get("/settings").bodyText.contains(#"name="marketing" value="yes" checked"#))
+        #expect(sorasSettings.post("/settings/marketing", [], from: "/settings").status == .seeOther)
+        #expect(try site.database.accounts.user(username: "sora")?.marketingSince == nil)
+        #expect(!sorasSettings.get("/settings").bodyText.contains(#"name="marketing" value="yes" checked"#))
     }
 
     @Test func aDocumentPublishedWhileTheFormWasOpenIsReadBeforeItIsAgreedTo() throws {
