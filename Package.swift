@@ -54,7 +54,7 @@ var targets: [Target] = [
         name: "Moim",
         dependencies: ["Web", "HTTP", "Storage", "Formats", "Markdown", "Mail", "Network", "Imaging", .product(name: "ArgumentParser", package: "swift-argument-parser")]
     ),
-    .target(name: "TestSupport", dependencies: ["Storage", "Network"], path: "Tests/Support"),
+    .target(name: "TestSupport", dependencies: ["Storage", "Network", "COpenSSL"], path: "Tests/Support"),
     .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"]),
     .testTarget(name: "MarkdownTests", dependencies: ["Markdown"]),
     .testTarget(name: "GeoTests", dependencies: ["Geo"]),

@@ -44,6 +44,8 @@ enum Targets {
         "payment-webhook": NetworkTargets.paymentWebhook,
         "work-address": WebTargets.workAddress,
         "user-agent": WebTargets.userAgent,
+        "cbor": NetworkTargets.cbor,
+        "authenticator-data": NetworkTargets.authenticatorData,
     ]
 
     nonisolated(unsafe) static var selected: Target = { _ in }

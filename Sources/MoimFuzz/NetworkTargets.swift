@@ -2,6 +2,24 @@ import Foundation
 @testable import Network
 
 enum NetworkTargets {
+    /// A passkey's CBOR (an attestation object, a COSE key), any bytes: an item or an error,
+    /// never a trap; a key read from it is one OpenSSL took.
+    static func cbor(_ bytes: UnsafeBufferPointer<UInt8>) {
+        let input = Array(bytes)
+        guard (try? CBOR.decode(input[...])) != nil else { return }
+        if let key = try? PasskeyKey(cose: input) {
+            _ = key.verifies(Array(input.prefix(64)), of: input)
+        }
+    }
+
+    /// An authenticator's data, any bytes: read or refused, never a trap; a credential read
+    /// from it lies within the input.
+    static func authenticatorData(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let data = try? AuthenticatorData(Array(bytes)) else { return }
+        if let id = data.credentialID, id.count > bytes.count { violated("a credential id longer than the input") }
+        if let key = data.publicKey, key.count > bytes.count { violated("a key longer than the input") }
+    }
+
     /// What an object store answers, and the settings that name one: a response is refused or
     /// read within its bytes (a body by Content-Length is exactly that long), a listing's
     /// keys are no more than its `<Key>` elements, and a store's address or bucket that is

@@ -17,6 +17,7 @@ enum Paths {
     static let deleteAccount = "/settings/delete"
     static let dataExport = "/settings/export"
     static let signedInBrowsers = "/settings/browsers"
+    static let passkeys = "/settings/passkeys"
     static let forgotPassword = "/password/forgot"
     static func passwordReset(_ token: String) -> String { "/password/reset/" + token }
     static func verifyEmail(_ token: String) -> String { "/email/verify/" + token }

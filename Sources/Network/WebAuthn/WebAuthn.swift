@@ -136,7 +136,7 @@ public struct AuthenticatorData: Equatable, Sendable {
 /// A passkey's public key, read from COSE (RFC 9053): P-256 for ES256, RSA for RS256,
 /// Ed25519 for EdDSA; nothing else.
 public struct PasskeyKey: Equatable, Sendable {
-    public enum Algorithm: Int64, Sendable {
+    public enum Algorithm: Int64, Sendable, CaseIterable {
         case es256 = -7, edDSA = -8, rs256 = -257
     }
 

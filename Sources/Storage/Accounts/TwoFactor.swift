@@ -82,7 +82,7 @@ extension AccountStore {
         }
     }
 
-    private func markSecondFactor(_ db: SQLConnection, sessionID: Int64, userID: Int64, now: Date) throws {
+    func markSecondFactor(_ db: SQLConnection, sessionID: Int64, userID: Int64, now: Date) throws {
         try db.execute("UPDATE sessions SET secondFactorAt = ? WHERE id = ? AND userID = ?", [now, sessionID, userID])
         // Kept sessions are read again: staff pages see the code at once.
         db.changed(.member(userID: userID))

@@ -36,6 +36,7 @@ extension AppDatabase {
         "mailSettings", "emailTokens", "outbox", "mailCursors", "timeline", "rateEvents", "identities", "signInAttempts", "pendingIdentities",
         "workplaceCodes", "siteKeys", "pushSubscriptions", "pushPreferences", "pushQueue", "postGrams", "nameKeys", "tagCounts", "twoFactor",
         "recoveryCodes", "documents", "agreements", "dataExports",
+        "passkeys", "passkeyChallenges",
     ]
 
     /// Tables the migrations themselves fill (mail's cursors, the first version of each

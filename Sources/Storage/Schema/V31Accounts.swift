@@ -8,6 +8,7 @@
 ///   to on the member's row, read with every page;
 /// - which browser a session is, for the list of signed-in browsers;
 /// - when an account was deleted (what others still need moves to one deleted-member row);
+/// - passkeys, and the challenges given for them;
 /// - a member's download of their data.
 enum AccountsSchema {
     static func sql(_ t: SchemaDialect) -> String {
@@ -52,6 +53,27 @@ enum AccountsSchema {
         -- Since when they take news and offers by mail; NULL for no.
         ALTER TABLE users ADD COLUMN marketingSince \(t.date);
         ALTER TABLE users ADD COLUMN deletedAt \(t.date);
+
+        -- Passkeys: the credential's id and COSE key as registered, its signature count.
+        CREATE TABLE passkeys (
+            id \(t.id),
+            userID \(t.integer) NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+            credentialID \(t.blob) NOT NULL UNIQUE CHECK (\(t.byteCount("credentialID")) BETWEEN 1 AND 1023),
+            publicKey \(t.blob) NOT NULL CHECK (\(t.byteCount("publicKey")) BETWEEN 1 AND 2048),
+            algorithm \(t.integer) NOT NULL CHECK (algorithm IN (-7, -8, -257)),
+            signCount \(t.integer) NOT NULL DEFAULT 0 CHECK (signCount >= 0),
+            name \(t.text) NOT NULL CHECK (length(name) BETWEEN 1 AND 60),
+            createdAt \(t.date) NOT NULL,
+            lastUsedAt \(t.date)
+        );
+        CREATE INDEX passkeys_user ON passkeys(userID);
+        -- Challenges given to browsers, each good once for five minutes.
+        CREATE TABLE passkeyChallenges (
+            challengeHash \(t.blob) PRIMARY KEY CHECK (\(t.byteCount("challengeHash")) = 32),
+            purpose \(t.text) NOT NULL CHECK (purpose IN ('register', 'signin')),
+            userID \(t.integer) REFERENCES users(id) ON DELETE CASCADE,
+            createdAt \(t.date) NOT NULL
+        )\(t.withoutRowID);
 
         -- A member's download of their data: one at a time, the file kept for 7 days.
         CREATE TABLE dataExports (

@@ -6,6 +6,7 @@ struct LoginView: PageView {
     let login: String
     /// Where to go once signed in.
     let next: String
+    var passkeyNext: String { next }
     let error: String?
     /// "Continue with …" for each sign-in provider.
     let providers: [ProviderButton]

@@ -24,6 +24,10 @@ struct TwoFactorSettingsView: PageView {
 struct TwoFactorCheckView: PageView {
     static let template = "two-factor"
     let returnTo: String
+    var passkeyNext: String { returnTo }
+    /// Which second factors the member has: a code from the app, passkeys.
+    let hasCodes: Bool
+    let hasPasskeys: Bool
     let error: String?
 }
 
@@ -72,8 +76,10 @@ extension App {
 
     /// `GET /two-factor?return_to=…`: a code before a staff page.
     func twoFactorCheck(_ context: RequestContext) throws -> HTTPResponse {
-        _ = try context.requireUser()
-        let view = TwoFactorCheckView(returnTo: Paths.local(context.form["return_to"]), error: nil)
+        let user = try context.requireUser()
+        let view = TwoFactorCheckView(returnTo: Paths.local(context.form["return_to"]),
+                                      hasCodes: try database.accounts.twoFactor(userID: user.storedID)?.isOn == true,
+                                      hasPasskeys: try !database.accounts.passkeys(userID: user.storedID).isEmpty, error: nil)
         return page(view, context, title: localizer.text(.two_factor.check_title, context.language))
     }
 
@@ -83,7 +89,8 @@ extension App {
         guard try database.accounts.twoFactor(userID: user.storedID)?.isOn == true else { return redirect(to: Paths.twoFactorSettings) }
         let returnTo = Paths.local(context.form["return_to"])
         guard try acceptCode(user, context) else {
-            let view = TwoFactorCheckView(returnTo: returnTo, error: localizer.text(.two_factor.wrong_code, context.language))
+            let view = TwoFactorCheckView(returnTo: returnTo, hasCodes: true, hasPasskeys: try !database.accounts.passkeys(userID: user.storedID).isEmpty,
+                                          error: localizer.text(.two_factor.wrong_code, context.language))
             return page(view, context, title: localizer.text(.two_factor.check_title, context.language), status: .unprocessableContent)
         }
         return redirect(to: returnTo)

@@ -22,16 +22,19 @@ extension App {
     }
 
     /// Starts a new session for `user` (ending `previous`, if any) and sets its cookie on `response`.
-    func signIn(_ user: User, in context: RequestContext, on response: inout HTTPResponse) throws {
+    @discardableResult
+    func signIn(_ user: User, in context: RequestContext, on response: inout HTTPResponse) throws -> Session {
         if let previous = context.session { try database.sessions.deleteSession(id: previous.storedID) }
         // Signing in is rare enough to also sweep away everyone's expired sessions.
         _ = try database.sessions.deleteExpiredSessions(lifetime: configuration.sessionLifetime)
         let token = Crypto.randomBytes(32)
         // The browser's own description, for the member's list of signed-in browsers.
         let userAgent = String((context.request.headers["user-agent"] ?? "").unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }.prefix(300))
-        _ = try database.sessions.createSession(userID: user.storedID, tokenHash: Crypto.sha256(token), csrfToken: Crypto.randomToken(), userAgent: userAgent)
+        let session = try database.sessions.createSession(userID: user.storedID, tokenHash: Crypto.sha256(token), csrfToken: Crypto.randomToken(),
+                                                          userAgent: userAgent)
         let maxAge = Int(configuration.sessionLifetime.absolute)
         response.setCookie(SetCookie(name: cookies.session, value: Crypto.base64URL(token), maxAge: maxAge, secure: cookies.secure))
+        return session
     }
 
     func signOut(_ session: Session?, on response: inout HTTPResponse) throws {
