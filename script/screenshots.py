@@ -401,12 +401,14 @@ def pages(seeded):
         ("talk", "/talk"), ("talk-requests", "/talk?requests=1"), ("talk-room", seeded["room"]), ("talk-topic", seeded["topic"]),
         ("talk-direct", seeded["direct"]), ("talk-new", "/talk/new"), ("talk-place", seeded["room"] + "/place"),
         ("talk-place-map", seeded["place"]), ("crew-reports", crew + "/reports"), ("two-factor", "/settings/two-factor"),
-        ("two-factor-check", "/two-factor?return_to=/admin"),
+        ("two-factor-check", "/two-factor?return_to=/admin"), ("passkeys", "/settings/passkeys"),
+        ("browsers", "/settings/browsers"), ("data-export", "/settings/export"), ("delete-account", "/settings/delete"),
+        ("admin-documents", "/admin/documents/terms"), ("privacy", "/privacy"),
     ]
 
 
 VISITOR_PAGES = [("visitor-home", "/"), ("login", "/login"), ("signup", "/signup"), ("visitor-crew", "/crews/dawn"),
-                 ("forgot-password", "/password/forgot")]
+                 ("forgot-password", "/password/forgot"), ("terms", "/terms"), ("refunds", "/refunds?version=1")]
 
 
 def start_mail_sink(directory):
