@@ -63,7 +63,7 @@ public enum EmailTokenPurpose: String, Sendable {
 /// A message waiting in (or done with) the outbox.
 public struct OutboxMail: Sendable, Equatable, SQLColumns {
     public enum Kind: String, Sendable {
-        case reset, verify, emailChanged, digest, notice
+        case reset, verify, emailChanged, digest, notice, export
     }
 
     public enum Status: String, Sendable {

@@ -3,6 +3,35 @@
 /// made by a trigger). A notice cursor remembers the last notification considered for
 /// immediate mail; it starts at the newest, so that old news is never mailed.
 enum MailSchema {
+    /// The outbox, its mail of `kinds` (v31 adds the data export's).
+    static func outbox(_ t: SchemaDialect, kinds: [String]) -> String {
+        """
+        CREATE TABLE outbox (
+            id \(t.id),
+            userID \(t.integer) REFERENCES users(id) ON DELETE CASCADE,
+            kind \(t.text) NOT NULL CHECK (kind IN (\(kinds.map { "'\($0)'" }.joined(separator: ", ")))),
+            sender \(t.text) NOT NULL,
+            recipient \(t.text) NOT NULL,
+            message \(t.blob) NOT NULL,
+            createdAt \(t.date) NOT NULL,
+            expiresAt \(t.date) NOT NULL,
+            attempts \(t.integer) NOT NULL DEFAULT 0 CHECK (attempts >= 0),
+            nextAttemptAt \(t.date) NOT NULL,
+            claimedUntil \(t.date),
+            claimedBy \(t.integer),
+            lastError \(t.text) NOT NULL DEFAULT '',
+            status \(t.text) NOT NULL DEFAULT 'queued' CHECK (status IN ('queued', 'sent', 'failed')),
+            finishedAt \(t.date)
+        );
+        """
+    }
+
+    static let outboxIndex = "CREATE INDEX outbox_due ON outbox(status, nextAttemptAt);"
+
+    /// Every column of the outbox, in order.
+    static let outboxColumns = ["id", "userID", "kind", "sender", "recipient", "message", "createdAt", "expiresAt", "attempts", "nextAttemptAt",
+                                "claimedUntil", "claimedBy", "lastError", "status", "finishedAt"]
+
     static func sql(_ t: SchemaDialect) -> String {
         """
         CREATE TABLE mailSettings (
@@ -27,24 +56,8 @@ enum MailSchema {
             usedAt \(t.date)
         )\(t.withoutRowID);
         CREATE INDEX emailTokens_user ON emailTokens(userID, purpose, createdAt);
-        CREATE TABLE outbox (
-            id \(t.id),
-            userID \(t.integer) REFERENCES users(id) ON DELETE CASCADE,
-            kind \(t.text) NOT NULL CHECK (kind IN ('reset', 'verify', 'emailChanged', 'digest', 'notice')),
-            sender \(t.text) NOT NULL,
-            recipient \(t.text) NOT NULL,
-            message \(t.blob) NOT NULL,
-            createdAt \(t.date) NOT NULL,
-            expiresAt \(t.date) NOT NULL,
-            attempts \(t.integer) NOT NULL DEFAULT 0 CHECK (attempts >= 0),
-            nextAttemptAt \(t.date) NOT NULL,
-            claimedUntil \(t.date),
-            claimedBy \(t.integer),
-            lastError \(t.text) NOT NULL DEFAULT '',
-            status \(t.text) NOT NULL DEFAULT 'queued' CHECK (status IN ('queued', 'sent', 'failed')),
-            finishedAt \(t.date)
-        );
-        CREATE INDEX outbox_due ON outbox(status, nextAttemptAt);
+        \(outbox(t, kinds: ["reset", "verify", "emailChanged", "digest", "notice"]))
+        \(outboxIndex)
         CREATE TABLE mailCursors (
             name \(t.text) PRIMARY KEY,
             position \(t.integer) NOT NULL

@@ -9,7 +9,7 @@
 /// - which browser a session is, for the list of signed-in browsers;
 /// - when an account was deleted (what others still need moves to one deleted-member row);
 /// - passkeys, and the challenges given for them;
-/// - a member's download of their data.
+/// - a member's download of their data, and the mail that says it is ready.
 enum AccountsSchema {
     static func sql(_ t: SchemaDialect) -> String {
         """
@@ -83,6 +83,9 @@ enum AccountsSchema {
             fileName \(t.text) CHECK (fileName IS NULL OR length(fileName) <= 64),
             byteCount \(t.integer) CHECK (byteCount IS NULL OR byteCount >= 0)
         );
+        -- The outbox takes the mail that says an export is ready.
+        \(t.rebuild("outbox", create: MailSchema.outbox(t, kinds: ["reset", "verify", "emailChanged", "digest", "notice", "export"]),
+                    copied: MailSchema.outboxColumns, indexes: [MailSchema.outboxIndex]))
         """
     }
 }

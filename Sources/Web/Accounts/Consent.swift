@@ -102,15 +102,19 @@ extension App {
     }
 
     /// Pages a member who has not agreed to the latest terms can still reach: the documents
-    /// themselves, agreeing, leaving, and taking their data with them.
-    private static let openWithoutAgreement = Set([Paths.agreements, Paths.logout, Paths.deleteAccount, Paths.dataExport, Paths.events]
+    /// themselves, agreeing, leaving, and taking their data with them; and what pages fetch
+    /// that is not a page (the event stream, suggestions, the manifest).
+    private static let openWithoutAgreement = Set([Paths.agreements, Paths.logout, Paths.deleteAccount, Paths.events,
+                                                   Paths.searchSuggestions, "/manifest.webmanifest"]
         + SiteDocument.Kind.allCases.map(Paths.document))
+    private static let openPrefixesWithoutAgreement = [Paths.dataExport, "/calendar/"]
 
     /// Where a signed-in member goes first when a newer version of the terms or the privacy
     /// policy waits for their agreement; nil when nothing does.
     func agreementsFirst(_ context: RequestContext) throws -> HTTPResponse? {
-        guard let user = context.user, !Self.openWithoutAgreement.contains(context.request.path),
-              !context.request.path.hasPrefix(Paths.dataExport) else { return nil }
+        let path = context.request.path
+        guard let user = context.user, !Self.openWithoutAgreement.contains(path),
+              !Self.openPrefixesWithoutAgreement.contains(where: path.hasPrefix) else { return nil }
         guard !(try currentDocuments().pending(for: user).isEmpty) else { return nil }
         let back = context.request.method == .get ? context.request.target : Paths.home
         return .redirect(to: Paths.agreements + "?return_to=" + PercentEncoding.encode(Paths.local(back)))

@@ -4,7 +4,7 @@ import HTTP
 import Storage
 
 /// Settings → Download my data: a zip of everything Moim holds about the member, made in the
-/// background, one at a time, kept for 7 days, for them alone.
+/// background, one at a time, kept for 7 days, for them alone; a mail says when it is ready.
 struct DataExportView: PageView {
     static let template = "data-export"
     let beingMade: Bool
@@ -67,7 +67,7 @@ extension App {
 
     /// Writes the export asked for at `requestedAt` and marks it ready.
     func makeDataExport(userID: Int64, requestedAt: Date) throws {
-        guard try database.accounts.user(id: userID) != nil else { return }
+        guard let member = try database.accounts.user(id: userID) else { return }
         var zip = ZipArchive()
         try zip.add("README.txt", Array(Self.exportReadme.utf8))
         let tables = try database.accounts.exportedTables(userID: userID)
@@ -92,8 +92,23 @@ extension App {
         }
         let bytes = zip.finished()
         let name = try media.saveExport(bytes)
-        if try !database.accounts.finishDataExport(userID: userID, requestedAt: requestedAt, fileName: name, byteCount: bytes.count) {
+        guard try database.accounts.finishDataExport(userID: userID, requestedAt: requestedAt, fileName: name, byteCount: bytes.count) else {
             media.deleteExport(name)
+            return
+        }
+        if mailEnabled { try mailExportReady(to: member) }
+    }
+
+    /// "Your data is ready", with a link to the settings page (the file itself is only ever
+    /// handed to a signed-in member).
+    private func mailExportReady(to user: User) throws {
+        let language = mailLanguage(user)
+        let subject = localizer.text(.mail.export.subject, language, ["site": siteName])
+        let view = LinkMail(frame: frame(user, subject: subject, language: language), greeting: greeting(user, language),
+                            body: localizer.text(.mail.export.body, language, ["site": siteName, "username": user.username]),
+                            link: siteOrigin + Paths.dataExport, action: localizer.text(.mail.export.action, language))
+        if try enqueueMail(view, subject: subject, to: user, kind: .export, language: language, lifetime: DataExport.lifetime) {
+            mailSender?.wake()
         }
     }
 

@@ -25,6 +25,7 @@ extension OutboxMail.Kind {
         case .emailChanged: .admin.mail_kind.emailChanged
         case .digest: .admin.mail_kind.digest
         case .notice: .admin.mail_kind.notice
+        case .export: .admin.mail_kind.export
         }
     }
 }

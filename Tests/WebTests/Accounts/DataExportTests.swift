@@ -2,6 +2,7 @@ import Foundation
 import HTTP
 import Storage
 import Testing
+import Mail
 import TestSupport
 @testable import Web
 
@@ -85,6 +86,21 @@ import TestSupport
         let userID = try #require(try site.database.accounts.user(username: "jun")).storedID
         #expect(try site.database.accounts.requestDataExport(userID: userID, replaced: &replaced))
         #expect(jun.post("/settings/export", [], from: "/settings").status == .conflict)
+    }
+
+    @Test func aMailSaysTheFileIsReadyAndLinksToSettingsNotToTheFile() throws {
+        let sink = try MailSink()
+        var configuration = TestSite.configuration()
+        configuration.baseURL = PublicURL("https://run.example.org")
+        configuration.mail = MailConfiguration(server: SMTPServer(url: sink.url)!, from: MailAddress(name: "Moim", address: "moim@run.example.org"))
+        let site = try TestSite(configuration: configuration)
+        let mina = site.people("mina")[0]
+        #expect(mina.post("/settings/export", [], from: "/settings/export").status == .seeOther)
+        _ = try waitForExport(mina)
+        try site.app.runMail()
+        let mail = try #require(sink.waitForMessages(2).first { $0.subject.contains("Your data") })
+        #expect(mail.recipient == "mina@example.com" && mail.html.contains("kept for 7 days"))
+        #expect(mail.links.contains("https://run.example.org/settings/export") && !mail.links.contains { $0.contains("download") })
     }
 
     @Test func aFileIsKeptSevenDaysAndGoesWithItsMember() throws {
