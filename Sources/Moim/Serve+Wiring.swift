@@ -95,18 +95,22 @@ extension Serve {
     /// The business details from `--business-file`, each flag given overriding its field.
     func businessDetails() throws -> BusinessDetails? {
         var details = BusinessDetails()
-        if let businessFile {
+        if let businessFile = businessFile ?? Environment.value("MOIM_BUSINESS_FILE") {
             do {
                 details = try JSONDecoder().decode(BusinessDetails.self, from: Data(contentsOf: URL(fileURLWithPath: businessFile)))
             } catch {
                 throw ValidationError("--business-file \(businessFile): \(error.localizedDescription)")
             }
         }
-        let flags: [(WritableKeyPath<BusinessDetails, String>, String?)] = [
-            (\.name, businessName), (\.representative, businessRepresentative), (\.registration, businessRegistration),
-            (\.mailOrder, businessMailOrder), (\.address, businessAddress), (\.contact, businessContact),
+        // Each flag, else its environment twin.
+        let flags: [(WritableKeyPath<BusinessDetails, String>, String?, String)] = [
+            (\.name, businessName, "NAME"), (\.representative, businessRepresentative, "REPRESENTATIVE"),
+            (\.registration, businessRegistration, "REGISTRATION"), (\.mailOrder, businessMailOrder, "MAIL_ORDER"),
+            (\.address, businessAddress, "ADDRESS"), (\.contact, businessContact, "CONTACT"),
         ]
-        for (field, value) in flags { if let value { details[keyPath: field] = value } }
+        for (field, flag, name) in flags {
+            if let value = flag ?? Environment.value("MOIM_BUSINESS_" + name) { details[keyPath: field] = value }
+        }
         return details.given
     }
 }

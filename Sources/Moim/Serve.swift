@@ -50,25 +50,25 @@ struct Serve: ParsableCommand {
     var siteName: String = Environment.value("MOIM_SITE_NAME") ?? "Moim"
 
     @Option(name: .customLong("business-file"), help: "A JSON file of the operator's business details, shown in every page's footer: {\"name\", \"representative\", \"registration\", \"mailOrder\", \"address\", \"contact\"} (env MOIM_BUSINESS_FILE). The --business-… flags override its fields.")
-    var businessFile: String? = Environment.value("MOIM_BUSINESS_FILE")
+    var businessFile: String?
 
     @Option(name: .customLong("business-name"), help: "상호: the operator's business name (env MOIM_BUSINESS_NAME).")
-    var businessName: String? = Environment.value("MOIM_BUSINESS_NAME")
+    var businessName: String?
 
     @Option(name: .customLong("business-representative"), help: "대표자: its representative (env MOIM_BUSINESS_REPRESENTATIVE).")
-    var businessRepresentative: String? = Environment.value("MOIM_BUSINESS_REPRESENTATIVE")
+    var businessRepresentative: String?
 
     @Option(name: .customLong("business-registration"), help: "사업자등록번호 (env MOIM_BUSINESS_REGISTRATION).")
-    var businessRegistration: String? = Environment.value("MOIM_BUSINESS_REGISTRATION")
+    var businessRegistration: String?
 
     @Option(name: .customLong("business-mail-order"), help: "통신판매업 신고번호 (env MOIM_BUSINESS_MAIL_ORDER).")
-    var businessMailOrder: String? = Environment.value("MOIM_BUSINESS_MAIL_ORDER")
+    var businessMailOrder: String?
 
     @Option(name: .customLong("business-address"), help: "The business's address (env MOIM_BUSINESS_ADDRESS).")
-    var businessAddress: String? = Environment.value("MOIM_BUSINESS_ADDRESS")
+    var businessAddress: String?
 
     @Option(name: .customLong("business-contact"), help: "A phone number or address to reach it (env MOIM_BUSINESS_CONTACT).")
-    var businessContact: String? = Environment.value("MOIM_BUSINESS_CONTACT")
+    var businessContact: String?
 
     @Option(name: .customLong("smtp-url"), help: "The mail server, smtp://user:pass@host:587 (STARTTLS when offered) or smtps://…:465 (env MOIM_SMTP_URL; default: no mail). Needs --base-url.")
     var smtpURLFlag: String?

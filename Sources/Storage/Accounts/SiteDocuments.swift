@@ -71,19 +71,13 @@ public struct AgreementRecord: Sendable, Equatable {
 
 extension AccountStore {
     public func documentVersions() throws -> DocumentVersions {
-        try database.readRows { db in
-            var versions = DocumentVersions(terms: 0, privacy: 0, refunds: 0)
+        let latest = try database.readRows { db in
             try db.fetchAll("SELECT kind, max(version) AS version FROM documents GROUP BY kind", []) { row in
-                let version: Int = try row.decode("version")
-                switch SiteDocument.Kind(rawValue: try row.decode("kind")) {
-                case .terms: versions.terms = version
-                case .privacy: versions.privacy = version
-                case .refunds: versions.refunds = version
-                case nil: break
-                }
+                (kind: SiteDocument.Kind(rawValue: try row.decode("kind")), version: try row.decode("version") as Int)
             }
-            return versions
         }
+        func version(_ kind: SiteDocument.Kind) -> Int { latest.first { $0.kind == kind }?.version ?? 0 }
+        return DocumentVersions(terms: version(.terms), privacy: version(.privacy), refunds: version(.refunds))
     }
 
     /// A version of a document (the latest when `version` is nil).
