@@ -157,15 +157,15 @@ def host_meetup(member, capacity):
         ("capacity", str(capacity)), ("signup_mode", "firstCome"), ("deadline", ""), ("gender_rule", "any")], page="/meetups/new")
 
 
-def sign_in(driver, username):
-    """Signs `username` in through the login form, and returns once the browser has left it."""
+def sign_in(driver, username, base=BASE):
+    """Signs `username` in through the login form at `base`, and returns once the browser has left it."""
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.wait import WebDriverWait
-    driver.get(BASE + "/login")
+    driver.get(base + "/login")
     driver.find_element(By.ID, "login").send_keys(username)
     driver.find_element(By.ID, "password").send_keys(PASSWORD)
     driver.find_element(By.CSS_SELECTOR, "form[action='/login'] button[type=submit]").click()
-    WebDriverWait(driver, 10).until(lambda d: not d.current_url.startswith(BASE + "/login"))
+    WebDriverWait(driver, 10).until(lambda d: not d.current_url.startswith(base + "/login"))
 
 
 class Checks:

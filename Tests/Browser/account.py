@@ -16,18 +16,10 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.wait import WebDriverWait
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "script"))  # screenshots.py: driving the site
-from screenshots import PASSWORD, PORT, Checks, accessibility, chromium, demo_site, load_axe, sideways, wait_until_serving  # noqa: E402
+from screenshots import PASSWORD, PORT, Checks, accessibility, chromium, demo_site, load_axe, sideways, sign_in, wait_until_serving  # noqa: E402
 
 check = Checks()
 SITE = f"http://localhost:{PORT}"
-
-
-def sign_in(driver, username):
-    driver.get(SITE + "/login")
-    driver.find_element(By.ID, "login").send_keys(username)
-    driver.find_element(By.ID, "password").send_keys(PASSWORD)
-    driver.find_element(By.CSS_SELECTOR, "form[action='/login'] button[type=submit]").click()
-    WebDriverWait(driver, 10).until(lambda d: "/login" not in d.current_url)
 
 
 def page_ok(driver, name, shots=None):
@@ -58,7 +50,7 @@ def main():
                 "isUserVerified": True, "automaticPresenceSimulation": True}})["authenticatorId"]
 
             # A passkey added in settings
-            sign_in(driver, runner)
+            sign_in(driver, runner, SITE)
             driver.get(SITE + "/settings/passkeys")
             check(driver.find_element(By.CSS_SELECTOR, "form[data-passkey='register']").is_displayed(), f"{width}: with WebAuthn, 'Add a passkey' shows")
             page_ok(driver, f"passkeys-{width}", shots)
@@ -113,7 +105,7 @@ def main():
         # Without JavaScript, the passkey forms stay hidden and the settings say why
         plain = chromium(width=375, javascript=False)
         drivers.append(plain)
-        sign_in(plain, "runner3")
+        sign_in(plain, "runner3", SITE)
         plain.get(SITE + "/settings/passkeys")
         check(not plain.find_element(By.CSS_SELECTOR, "form[data-passkey='register']").is_displayed(), "without JavaScript, no button that cannot work")
         check("need JavaScript" in plain.page_source, "and a note that says what passkeys need")

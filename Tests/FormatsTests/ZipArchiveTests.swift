@@ -1,6 +1,7 @@
 import Formats
 import Foundation
 import Testing
+import TestSupport
 
 /// The data export's zip, checked by Python's own `zipfile` (another implementation), and its
 /// GPX read back by Moim's reader.
@@ -8,24 +9,13 @@ import Testing
     /// What Python's `zipfile` reads from `bytes`: each name and its content's length, after
     /// checking every CRC (`testzip`).
     private func pythonReads(_ bytes: [UInt8]) throws -> String {
-        let path = NSTemporaryDirectory() + "moim-zip-\(UUID().uuidString).zip"
-        try Data(bytes).write(to: URL(fileURLWithPath: path))
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = ["-c", """
+        String(decoding: try pythonReadsZip(bytes, """
             import sys, zipfile
             with zipfile.ZipFile(sys.argv[1]) as z:
                 assert z.testzip() is None, "a bad CRC"
                 for info in z.infolist():
                     print(info.filename, len(z.read(info)), info.date_time[0])
-            """, path]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        return String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            """), as: UTF8.self)
     }
 
     @Test func anotherReaderOpensItWithEveryNameAndByte() throws {

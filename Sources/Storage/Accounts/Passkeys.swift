@@ -13,8 +13,10 @@ public struct Passkey: Sendable, Equatable {
 }
 
 extension AccountStore {
-    /// How long a challenge given to a browser holds.
-    public static let passkeyChallengeLifetime: TimeInterval = 300
+    /// How long a challenge given to a browser holds, in seconds (whole: the browser is told it
+    /// in milliseconds).
+    public static let passkeyChallengeSeconds = 300
+    static let passkeyChallengeLifetime = TimeInterval(passkeyChallengeSeconds)
 
     private static let passkeyColumns = "id, userID, credentialID, publicKey, signCount, name, createdAt, lastUsedAt"
 

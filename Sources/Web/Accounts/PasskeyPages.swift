@@ -61,7 +61,7 @@ extension App {
             "authenticatorSelection": ["residentKey": "required", "requireResidentKey": true, "userVerification": "required"],
             "attestation": "none",
             "excludeCredentials": existing,
-            "timeout": Int(AccountStore.passkeyChallengeLifetime * 1000),
+            "timeout": AccountStore.passkeyChallengeSeconds * 1000,
         ])
     }
 
@@ -108,7 +108,7 @@ extension App {
             "challenge": Base64URL.encode(challenge),
             "rpId": relyingParty(context).id,
             "userVerification": "required",
-            "timeout": Int(AccountStore.passkeyChallengeLifetime * 1000),
+            "timeout": AccountStore.passkeyChallengeSeconds * 1000,
         ])
     }
 

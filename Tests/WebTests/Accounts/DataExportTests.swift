@@ -22,23 +22,12 @@ import TestSupport
 
     /// Each name in the zip and its content, read by Python's `zipfile` after checking the CRCs.
     private func unzip(_ bytes: [UInt8]) throws -> [String: String] {
-        let path = NSTemporaryDirectory() + "moim-export-\(UUID().uuidString).zip"
-        try Data(bytes).write(to: URL(fileURLWithPath: path))
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = ["-c", """
+        try JSONDecoder().decode([String: String].self, from: try pythonReadsZip(bytes, """
             import json, sys, zipfile
             with zipfile.ZipFile(sys.argv[1]) as z:
                 assert z.testzip() is None
                 print(json.dumps({i.filename: z.read(i).decode('utf-8', 'replace') for i in z.infolist()}))
-            """, path]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return try JSONDecoder().decode([String: String].self, from: data)
+            """))
     }
 
     @Test func aMemberDownloadsEverythingAsFilesAPersonCanOpen() throws {
