@@ -3,6 +3,8 @@ headless Chromium signed in as a member."""
 
 import time
 
+from selenium.common.exceptions import WebDriverException
+
 from screenshots import BASE, chromium
 
 failures = []
@@ -15,11 +17,15 @@ def check(condition, what):
 
 
 def wait_for(condition, seconds):
-    """Whether `condition()` held within `seconds`, polled every 50 ms."""
+    """Whether `condition()` held within `seconds`, polled every 50 ms. A page caught between
+    two documents (an element gone stale, none found yet) counts as not yet."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
-        if condition():
-            return True
+        try:
+            if condition():
+                return True
+        except WebDriverException:
+            pass
         time.sleep(0.05)
     return False
 

@@ -141,7 +141,8 @@ def main():
         drivers.append(plain)
         plain.get(BASE + room)
         send(plain, "Posted with JavaScript off")
-        check(any("Posted with JavaScript off" in text for text in messages(plain)),
+        # The click returns when the form is sent, not when the redirect's page is in: wait for it.
+        check(wait_for(lambda: any("Posted with JavaScript off" in text for text in messages(plain)), 3.0),
               "with JavaScript off, the form posts and the room shows the message")
 
         # Back and forth between pages that each open a stream: never stuck on the browser's
@@ -165,6 +166,8 @@ def main():
             if step % 3 == 2:
                 restored += walker.execute_script("return document.documentElement.getAttribute('data-restored') === 'true'")
             walker.execute_script(remember)
+        # Chromium keeps no signed-in page there (they are sent no-store and open a stream);
+        # WebKit does, and the same walk runs there once WebKit is tested (issue 54).
         print(f"      {restored} of {backs} pages gone back to came from the back/forward cache")
         check(slowest < 1.0, f"30 navigations back and forth, each under a second (slowest {slowest:.2f} s)")
     finally:

@@ -75,6 +75,8 @@ public final class OpenIDProvider: Sendable {
         let authorization: String
         let token: String
         let keys: String
+        /// Where tokens are revoked (RFC 7009), if the provider says.
+        let revocation: String?
     }
 
     private struct State {
@@ -114,16 +116,19 @@ public final class OpenIDProvider: Sendable {
         throws(OpenIDError) -> ProviderIdentity
     {
         if let oauth = configuration.oauth { return try profile(oauth, code: code, state: state, redirectURI: redirectURI, now: now) }
-        return ProviderIdentity(try idToken(code: code, verifier: verifier, nonce: nonce, redirectURI: redirectURI, now: now))
-    }
-
-    private func idToken(code: String, verifier: String, nonce: String, redirectURI: String, now: Date) throws(OpenIDError) -> IDToken {
         let endpoints = try discovered()
         let answer = try post(endpoints.token, form: try tokenForm(code: code, redirectURI: redirectURI, now: now, [("code_verifier", verifier)]))
         guard answer.status == 200, let json = try? JSONSerialization.jsonObject(with: Data(answer.body)) as? [String: Any] else {
             throw .provider("the token endpoint answered \(answer.status)")
         }
         guard let token = json["id_token"] as? String else { throw .provider("the token endpoint sent no ID token") }
+        // A refresh token is kept only to be revoked, so only where it can be.
+        let refreshToken = endpoints.revocation == nil ? nil : (json["refresh_token"] as? String).flatMap(Self.checkedToken)
+        return ProviderIdentity(try idToken(token, nonce: nonce, now: now), refreshToken: refreshToken)
+    }
+
+    /// The ID token `token`, checked against the provider's keys.
+    private func idToken(_ token: String, nonce: String, now: Date) throws(OpenIDError) -> IDToken {
         switch verify(token, keys: try keys(now: now, refresh: false), nonce: nonce, now: now) {
         case .success(let checked):
             return checked
@@ -135,13 +140,30 @@ public final class OpenIDProvider: Sendable {
         }
     }
 
+    /// Revokes a refresh token this provider gave (RFC 7009), as Sign in with Apple asks when
+    /// the member deletes their account: the grant to Moim ends at the provider too. Throws
+    /// when the provider has no revocation endpoint or refuses.
+    public func revoke(refreshToken: String, now: Date = Date()) throws(OpenIDError) {
+        guard let endpoint = try discovered().revocation else { throw .provider("the provider names no revocation endpoint") }
+        let answer = try post(endpoint, form: [
+            ("token", refreshToken), ("token_type_hint", "refresh_token"),
+            ("client_id", configuration.clientID), ("client_secret", try configuration.clientSecret.value(clientID: configuration.clientID, now: now)),
+        ])
+        // RFC 7009 §2.2: 200 whether or not the token was still valid.
+        guard answer.status == 200 else { throw .provider("the revocation endpoint answered \(answer.status)") }
+    }
+
+    /// A token as a provider sent it, if it is one to keep: printable ASCII of a sane length.
+    static func checkedToken(_ token: String) -> String? {
+        (1...4096).contains(token.utf8.count) && token.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) ? token : nil
+    }
+
     /// OAuth 2 without an ID token: the access token from the token endpoint, then the profile.
     private func profile(_ oauth: OAuthEndpoints, code: String, state: String, redirectURI: String, now: Date) throws(OpenIDError) -> ProviderIdentity {
         let answer = try post(oauth.token, form: try tokenForm(code: code, redirectURI: redirectURI, now: now, [("state", state)]))
         // Naver answers a refused code with 200 and an `error` field.
         guard answer.status == 200, let json = try? JSONSerialization.jsonObject(with: Data(answer.body)) as? [String: Any],
-              let accessToken = json["access_token"] as? String, !accessToken.isEmpty, accessToken.utf8.count <= 4096,
-              accessToken.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F })
+              let accessToken = (json["access_token"] as? String).flatMap(Self.checkedToken)
         else { throw .provider("the token endpoint gave no access token (status \(answer.status))") }
         let profile = try get(oauth.profile, headers: [("Authorization", "Bearer " + accessToken)])
         return try oauth.reading.identity(profile)
@@ -172,7 +194,8 @@ public final class OpenIDProvider: Sendable {
               let keys = json["jwks_uri"] as? String,
               [authorization, token, keys].allSatisfy({ HTTPEndpoint.split($0) != nil })
         else { throw .provider("the discovery document lacks an endpoint") }
-        let endpoints = Endpoints(authorization: authorization, token: token, keys: keys)
+        let revocation = (json["revocation_endpoint"] as? String).flatMap { HTTPEndpoint.split($0) == nil ? nil : $0 }
+        let endpoints = Endpoints(authorization: authorization, token: token, keys: keys, revocation: revocation)
         state.withLock { $0.endpoints = endpoints }
         return endpoints
     }

@@ -8,15 +8,19 @@ public struct ProviderIdentity: Sendable, Equatable {
     public let emailVerified: Bool
     public let name: String?
     public let preferredUsername: String?
+    /// The grant's refresh token, from a provider that can revoke it (kept to revoke it when
+    /// the member deletes their account or unlinks the provider).
+    public let refreshToken: String?
 
-    public init(subject: String, email: String?, emailVerified: Bool, name: String?, preferredUsername: String?) {
+    public init(subject: String, email: String?, emailVerified: Bool, name: String?, preferredUsername: String?, refreshToken: String? = nil) {
         (self.subject, self.email, self.emailVerified, self.name, self.preferredUsername) = (subject, email, emailVerified, name, preferredUsername)
+        self.refreshToken = refreshToken
     }
 
     /// What a checked ID token says.
-    init(_ token: IDToken) {
+    init(_ token: IDToken, refreshToken: String?) {
         self.init(subject: token.subject, email: token.email, emailVerified: token.emailVerified, name: token.name,
-                  preferredUsername: token.preferredUsername)
+                  preferredUsername: token.preferredUsername, refreshToken: refreshToken)
     }
 }
 

@@ -8,6 +8,8 @@ public struct AccountDeletion: Sendable, Equatable {
     public var exportFile: String?
     /// Upcoming meetups they hosted, closed, whose members were told.
     public var closedMeetups: Int
+    /// The providers' grants, for the caller to revoke at each provider.
+    public var providerGrants: [ProviderGrant]
 }
 
 /// A crew that stops an account's deletion: the member owns it and others are in it.
@@ -98,6 +100,10 @@ extension AccountStore {
             }
 
             let exportFile = try db.value("SELECT fileName FROM dataExports WHERE userID = ?", [userID], as: String.self)
+            let grants = try db.fetchAll("SELECT provider, refreshToken FROM identities WHERE userID = ? AND refreshToken IS NOT NULL ORDER BY provider",
+                                         [userID]) { row in
+                ProviderGrant(provider: try row.decode("provider"), refreshToken: try row.decode("refreshToken"))
+            }
 
             // What names them outside their own rows.
             try db.execute("DELETE FROM nameKeys WHERE kind = 'user' AND itemID = ?", [userID])
@@ -106,7 +112,7 @@ extension AccountStore {
             try db.execute("DELETE FROM pendingIdentities WHERE email = ?", [user.email])
             try db.execute("DELETE FROM users WHERE id = ?", [userID])
             db.changed(.member(userID: userID))
-            return AccountDeletion(mediaFiles: files, exportFile: exportFile, closedMeetups: upcoming.count)
+            return AccountDeletion(mediaFiles: files, exportFile: exportFile, closedMeetups: upcoming.count, providerGrants: grants)
         }
     }
 

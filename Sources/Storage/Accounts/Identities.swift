@@ -23,6 +23,12 @@ public struct SignInAttempt: Sendable, Equatable {
 }
 
 /// A provider account with no member yet: kept while the newcomer picks a username.
+/// A provider's grant to Moim that can be revoked at the provider: its refresh token.
+public struct ProviderGrant: Sendable, Equatable {
+    public let provider: String
+    public let refreshToken: String
+}
+
 public struct PendingIdentity: Sendable, Equatable {
     public let provider: String
     public let subject: String
@@ -31,13 +37,16 @@ public struct PendingIdentity: Sendable, Equatable {
     public let name: String?
     /// Where they were going when they chose to sign in.
     public let next: String
+    /// The provider's refresh token, where it can be revoked.
+    public let refreshToken: String?
 
-    public init(provider: String, subject: String, email: String?, name: String?, next: String) {
+    public init(provider: String, subject: String, email: String?, name: String?, next: String, refreshToken: String? = nil) {
         self.provider = provider
         self.subject = subject
         self.email = email
         self.name = name
         self.next = next
+        self.refreshToken = refreshToken
     }
 }
 
@@ -73,6 +82,13 @@ extension AccountStore {
         }
     }
 
+    /// Keeps the refresh token a provider gave at the member's latest sign-in (the one to revoke).
+    public func keepRefreshToken(_ token: String, provider: String, subject: String) throws {
+        try database.write { db in
+            try db.execute("UPDATE identities SET refreshToken = ? WHERE provider = ? AND subject = ?", [token, provider, subject])
+        }
+    }
+
     /// The providers linked to `userID`.
     public func identities(userID: Int64) throws -> [String] {
         try database.read { db in try db.values("SELECT provider FROM identities WHERE userID = ? ORDER BY provider", [userID], as: String.self) }
@@ -80,24 +96,27 @@ extension AccountStore {
 
     /// Links a provider account to a member; `.duplicate` when it belongs to someone already,
     /// or the member has another account of that provider.
-    public func link(provider: String, subject: String, userID: Int64, now: Date = Date()) throws {
+    public func link(provider: String, subject: String, userID: Int64, refreshToken: String? = nil, now: Date = Date()) throws {
         try database.write { db in
             let taken = try db.value("""
                 SELECT EXISTS (SELECT 1 FROM identities WHERE (provider = ? AND subject = ?) OR (provider = ? AND userID = ?))
                 """, [provider, subject, provider, userID], as: Bool.self) ?? true
             guard !taken else { throw StorageError.duplicate }
-            try db.execute("INSERT INTO identities (provider, subject, userID, createdAt) VALUES (?, ?, ?, ?)", [provider, subject, userID, now])
+            try db.execute("INSERT INTO identities (provider, subject, userID, createdAt, refreshToken) VALUES (?, ?, ?, ?, ?)",
+                           [provider, subject, userID, now, refreshToken])
         }
     }
 
     /// Unlinks a provider while another way in remains (a password or another provider);
-    /// `.locked` otherwise.
-    public func unlink(provider: String, userID: Int64) throws {
+    /// `.locked` otherwise. Returns the grant to revoke at the provider, if one was kept.
+    @discardableResult
+    public func unlink(provider: String, userID: Int64) throws -> ProviderGrant? {
         try database.write { db in
             let hasPassword = try db.value("SELECT passwordHash != '' FROM users WHERE id = ?", [userID], as: Bool.self) ?? false
             let others = try db.value("SELECT count(*) FROM identities WHERE userID = ? AND provider != ?", [userID, provider], as: Int.self) ?? 0
             guard hasPassword || others > 0 else { throw StorageError.locked }
-            try db.execute("DELETE FROM identities WHERE userID = ? AND provider = ?", [userID, provider])
+            let token = try db.value("DELETE FROM identities WHERE userID = ? AND provider = ? RETURNING refreshToken", [userID, provider], as: String.self)
+            return token.map { ProviderGrant(provider: provider, refreshToken: $0) }
         }
     }
 
@@ -110,8 +129,8 @@ extension AccountStore {
             if try db.value("SELECT EXISTS (SELECT 1 FROM users WHERE username = ?)", [user.username]) == true { throw StorageError.usernameTaken }
             if try db.value("SELECT EXISTS (SELECT 1 FROM users WHERE email = ?)", [user.email]) == true { throw StorageError.emailTaken }
             let user = try insert(user, consent: consent, in: db)
-            try db.execute("INSERT INTO identities (provider, subject, userID, createdAt) VALUES (?, ?, ?, ?)",
-                           [identity.provider, identity.subject, user.id, now])
+            try db.execute("INSERT INTO identities (provider, subject, userID, createdAt, refreshToken) VALUES (?, ?, ?, ?, ?)",
+                           [identity.provider, identity.subject, user.id, now, identity.refreshToken])
             return user
         }
     }
@@ -119,17 +138,19 @@ extension AccountStore {
     public func keepPendingIdentity(_ identity: PendingIdentity, token: String, now: Date = Date()) throws {
         try database.write { db in
             try db.execute("DELETE FROM pendingIdentities WHERE createdAt < ?", [now.addingTimeInterval(-AppDatabase.signInLifetime)])
-            try db.execute("INSERT INTO pendingIdentities (token, provider, subject, email, name, next, createdAt) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                           [token, identity.provider, identity.subject, identity.email, identity.name, identity.next, now])
+            try db.execute("""
+                INSERT INTO pendingIdentities (token, provider, subject, email, name, next, createdAt, refreshToken) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """, [token, identity.provider, identity.subject, identity.email, identity.name, identity.next, now, identity.refreshToken])
         }
     }
 
     public func pendingIdentity(token: String, now: Date = Date()) throws -> PendingIdentity? {
         try database.read { db in
-            try db.fetchOne("SELECT provider, subject, email, name, next FROM pendingIdentities WHERE token = ? AND createdAt > ?",
+            try db.fetchOne("SELECT provider, subject, email, name, next, refreshToken FROM pendingIdentities WHERE token = ? AND createdAt > ?",
                             [token, now.addingTimeInterval(-AppDatabase.signInLifetime)]) { row in
                 PendingIdentity(provider: try row.decode("provider"), subject: try row.decode("subject"),
-                                email: try row.decode("email"), name: try row.decode("name"), next: try row.decode("next"))
+                                email: try row.decode("email"), name: try row.decode("name"), next: try row.decode("next"),
+                                refreshToken: try row.decode("refreshToken"))
             }
         }
     }

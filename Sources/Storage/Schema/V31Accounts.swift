@@ -7,7 +7,8 @@
 /// - each agreement a member gave (to which version, when), with the versions they last agreed
 ///   to on the member's row, read with every page;
 /// - which browser a session is, for the list of signed-in browsers;
-/// - when an account was deleted (what others still need moves to one deleted-member row);
+/// - when an account was deleted (what others still need moves to one deleted-member row), and
+///   the providers' grants to revoke then;
 /// - passkeys, and the challenges given for them;
 /// - a member's download of their data, and the mail that says it is ready.
 enum AccountsSchema {
@@ -53,6 +54,10 @@ enum AccountsSchema {
         -- Since when they take news and offers by mail; NULL for no.
         ALTER TABLE users ADD COLUMN marketingSince \(t.date);
         ALTER TABLE users ADD COLUMN deletedAt \(t.date);
+        -- A provider's refresh token, kept only where the provider can revoke it (Sign in with
+        -- Apple asks that the grant is revoked when the account is deleted).
+        ALTER TABLE identities ADD COLUMN refreshToken \(t.text);
+        ALTER TABLE pendingIdentities ADD COLUMN refreshToken \(t.text);
 
         -- Passkeys: the credential's id and COSE key as registered, its signature count.
         CREATE TABLE passkeys (

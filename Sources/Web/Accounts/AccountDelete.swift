@@ -61,6 +61,7 @@ extension App {
         }
         media.delete(deletion.mediaFiles)
         if let file = deletion.exportFile { media.deleteExport(file) }
+        revoke(deletion.providerGrants)
         var response = redirect(to: Paths.home, flash: \.account_deleted)
         response.setCookie(.expired(cookies.session, secure: cookies.secure))
         return response

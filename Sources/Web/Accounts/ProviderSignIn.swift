@@ -62,13 +62,16 @@ extension App {
         if let userID = attempt.linkUserID {
             guard context.user?.id == userID else { throw HTTPError(.forbidden) }
             do {
-                try database.accounts.link(provider: provider.configuration.id, subject: token.subject, userID: userID)
+                try database.accounts.link(provider: provider.configuration.id, subject: token.subject, userID: userID, refreshToken: token.refreshToken)
                 response = redirect(to: Paths.settings, flash: \.provider_linked)
             } catch StorageError.duplicate {
                 response = redirect(to: Paths.settings, flash: \.provider_taken)
             }
         } else if let user = try database.accounts.user(provider: provider.configuration.id, subject: token.subject) {
             if user.isSuspended() { throw HTTPError(.forbidden, message: suspensionMessage(user, language)) }
+            if let grant = token.refreshToken {
+                try database.accounts.keepRefreshToken(grant, provider: provider.configuration.id, subject: token.subject)
+            }
             response = redirect(to: attempt.next, flash: \.signed_in)
             try signIn(user, in: context, on: &response)
         } else {
@@ -76,7 +79,7 @@ extension App {
             // the provider verified is offered, and never used to join an existing account.
             let pending = PendingIdentity(provider: provider.configuration.id, subject: token.subject,
                                           email: token.emailVerified ? token.email : nil, name: token.name ?? token.preferredUsername,
-                                          next: attempt.next)
+                                          next: attempt.next, refreshToken: token.refreshToken)
             let key = Crypto.randomToken()
             try database.accounts.keepPendingIdentity(pending, token: key)
             response = .redirect(to: Paths.providerSignup)
@@ -103,6 +106,20 @@ extension App {
     private func providerUnavailable(_ provider: OpenIDProvider, _ context: RequestContext) -> HTTPError {
         HTTPError(.serviceUnavailable, message: localizer.text(.providers.errors.unavailable, context.language, ["provider": provider.configuration.name]),
                   headers: ["Retry-After": "30"])
+    }
+
+    /// Revokes grants at their providers once the member's link to them is gone (an account
+    /// deleted, a provider unlinked). A provider that cannot be reached is logged: the grant
+    /// stays at the provider, while Moim keeps nothing of it.
+    func revoke(_ grants: [ProviderGrant]) {
+        for grant in grants {
+            guard let provider = providers.first(where: { $0.configuration.id == grant.provider }) else { continue }
+            do {
+                try provider.revoke(refreshToken: grant.refreshToken)
+            } catch {
+                Self.logSignIn(provider, "could not revoke a deleted link's grant: \(error)")
+            }
+        }
     }
 
     static func logSignIn(_ provider: OpenIDProvider, _ message: String) {

@@ -9,7 +9,8 @@ extension App {
             throw HTTPError(.notFound)
         }
         do {
-            try database.accounts.unlink(provider: id, userID: user.storedID)
+            let grant = try database.accounts.unlink(provider: id, userID: user.storedID)
+            revoke(grant.map { [$0] } ?? [])
         } catch StorageError.locked {
             return redirect(to: Paths.settings, flash: \.provider_last_way_in)
         }

@@ -1,6 +1,7 @@
 import Foundation
 import HTTP
 import Network
+@testable import Storage
 import Testing
 import TestSupport
 @testable import Web
@@ -19,6 +20,13 @@ import TestSupport
         }
 
         deinit { _ = try? runTool(TestSite.root + "/Tests/Doubles/oidc-provider", ["stop", folder]) }
+
+        /// The HTTP status of the provider's answer to Moim's client using `refreshToken`:
+        /// 200 while the grant stands, 400 once it was revoked.
+        func refresh(_ refreshToken: String) throws -> String {
+            try runTool("/usr/bin/curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-u", "moim:secret", "--data-urlencode", "grant_type=refresh_token",
+                                          "--data-urlencode", "refresh_token=\(refreshToken)", issuer + "/oauth2/token"]).output
+        }
 
         /// The member at the provider's page picks `subject` (or denies): where the provider
         /// sends the browser back.
@@ -185,6 +193,36 @@ import TestSupport
         // He may unlink it: his password remains.
         #expect(jun.post("/settings/providers/oidc/unlink", [], from: "/settings").status == .seeOther)
         #expect(try signIn(site.browser(), as: "jun-at-club").headers["Location"] == "/signup/provider")
+    }
+
+    /// The refresh token the provider gave at the latest sign-in, as Moim keeps it.
+    private func keptRefreshToken(_ subject: String) throws -> String? {
+        try site.database.readRows { db in try db.value("SELECT refreshToken FROM identities WHERE subject = ?", [subject], as: String.self) }
+    }
+
+    /// Sign in with Apple asks that an app revokes its grant when the member deletes their
+    /// account; Moim does it for any provider whose discovery names a revocation endpoint, and
+    /// on unlinking too: the refresh token it kept stops working at the provider.
+    @Test func deletingTheAccountOrUnlinkingRevokesTheGrantAtTheProvider() throws {
+        let mina = site.browser()
+        _ = try signIn(mina, as: "mina-at-club")
+        mina.post("/signup/provider", [("username", "mina"), ("display_name", "Mina")] + Agreed.fields)
+        let first = try #require(try keptRefreshToken("mina-at-club"))
+        // A later sign-in's grant replaces the first.
+        _ = try signIn(site.browser(), as: "mina-at-club")
+        let latest = try #require(try keptRefreshToken("mina-at-club"))
+        #expect(latest != first)
+        #expect(try provider.refresh(latest) == "200", "the grant works at the provider")
+        #expect(mina.post("/settings/delete", [("content", "keep")], from: "/settings/delete").status == .seeOther)
+        #expect(try provider.refresh(latest) == "400", "and no longer once the account is deleted")
+
+        let jun = site.browser()
+        jun.signUp(username: "jun", email: "jun@club.example")
+        _ = try signIn(jun, as: "jun-at-club", start: "/auth/oidc?link=1")
+        let linked = try #require(try keptRefreshToken("jun-at-club"))
+        #expect(try provider.refresh(linked) == "200")
+        #expect(jun.post("/settings/providers/oidc/unlink", [], from: "/settings").status == .seeOther)
+        #expect(try provider.refresh(linked) == "400", "unlinked, the grant is revoked too")
     }
 
     @Test func theOnlyWayInCannotBeUnlinked() throws {
