@@ -6,8 +6,8 @@ public struct AccountDeletion: Sendable, Equatable {
     public var mediaFiles: [String]
     /// Their data export's file, if one was kept.
     public var exportFile: String?
-    /// Upcoming meetups they hosted, closed, whose members were told.
-    public var closedMeetups: Int
+    /// Upcoming meetups they hosted, called off, whose members were told.
+    public var cancelledMeetups: Int
     /// The providers' grants, for the caller to revoke at each provider.
     public var providerGrants: [ProviderGrant]
 }
@@ -44,7 +44,7 @@ extension AccountStore {
     ///   hosted, and (unless `removingContent`) their posts, comments, guestbook entries,
     ///   notices, feedback and messages; with `removingContent` those are deleted (messages
     ///   to tombstones, so replies keep their place);
-    /// - upcoming meetups they host close, and those going are told;
+    /// - upcoming meetups they host are called off, and those going are told;
     /// - a crew they alone are in closes: deleted, or hidden where payments to it must be kept;
     /// - payment records stay, without the member;
     /// - everything else about them goes with their row (sessions, providers, push devices,
@@ -75,17 +75,12 @@ extension AccountStore {
                 try db.execute("UPDATE \(table) SET \(column) = ? WHERE \(column) = ?", [ghost, userID])
             }
 
-            // Upcoming meetups close, with a word to everyone going or waiting; past ones stay
-            // as they happened, under the deleted member.
-            let upcoming = try db.values("SELECT id FROM meetups WHERE hostID = ? AND startsAt > ?", [userID, now], as: Int64.self)
+            // Upcoming meetups are called off, and everyone going or waiting is told; past ones
+            // stay as they happened, under the deleted member.
+            let upcoming = try db.values("SELECT id FROM meetups WHERE hostID = ? AND startsAt > ? AND cancelledAt IS NULL", [userID, now],
+                                         as: Int64.self)
             for meetup in upcoming {
-                try db.execute("UPDATE meetups SET closedAt = coalesce(closedAt, ?) WHERE id = ?", [now, meetup])
-                for member in try db.values("SELECT userID FROM meetupApplications WHERE meetupID = ? AND status IN ('accepted', 'pending', 'waitlisted')",
-                                            [meetup], as: Int64.self) {
-                    try database.insertNotification(db, userID: member, kind: .meetupChanged, actorID: ghost, postID: nil, commentID: nil,
-                                                    meetupID: meetup, detail: Self.hostLeft, now: now)
-                }
-                db.changed(.meetup(meetupID: meetup))
+                try database.meetups.cancel(db, meetupID: meetup, by: ghost, reason: Self.hostLeft, now: now)
             }
             try db.execute("UPDATE meetups SET hostID = ? WHERE hostID = ?", [ghost, userID])
 
@@ -112,13 +107,13 @@ extension AccountStore {
             try db.execute("DELETE FROM pendingIdentities WHERE email = ?", [user.email])
             try db.execute("DELETE FROM users WHERE id = ?", [userID])
             db.changed(.member(userID: userID))
-            return AccountDeletion(mediaFiles: files, exportFile: exportFile, closedMeetups: upcoming.count, providerGrants: grants)
+            return AccountDeletion(mediaFiles: files, exportFile: exportFile, cancelledMeetups: upcoming.count, providerGrants: grants)
         }
     }
 
-    /// What those going to a meetup whose host left are told (in both languages: the detail
-    /// of a change is shown as written).
-    static let hostLeft = "호스트가 탈퇴해 모임이 닫혔습니다 · The host left Moim, so this meetup is closed"
+    /// Why a meetup whose host left was called off (in both languages: a reason is shown as
+    /// written).
+    static let hostLeft = "호스트가 탈퇴해 모임이 취소되었습니다 · The host left Moim, so this meetup is cancelled"
 
     /// The deleted-member account's id, made the first time it is needed.
     private func deletedMember(_ db: SQLConnection, now: Date) throws -> Int64 {

@@ -14,6 +14,8 @@ public struct Notification: Codable, Sendable, Equatable, StoredRecord {
         case crewNotice
         /// A member scheduled a meetup in one's crew (`detail`: its title).
         case crewMeetup
+        /// The host called off a meetup one goes to or waits for (`detail`: their reason).
+        case meetupCancelled
     }
 
     public var id: Int64?

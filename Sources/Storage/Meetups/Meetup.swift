@@ -54,6 +54,9 @@ public struct Meetup: Codable, Sendable, Equatable, StoredRecord {
     public var checkinCode: String? = nil
     /// Only members with a verified workplace may join (`User.verifiedWorkplace`).
     public var workplaceOnly: Bool = false
+    /// When the host called it off, and why (told to everyone going or waiting).
+    public var cancelledAt: Date? = nil
+    public var cancelReason: String = ""
 
     public init(
         id: Int64?,
@@ -127,10 +130,12 @@ public struct Meetup: Codable, Sendable, Equatable, StoredRecord {
 
     public var jobList: [String] { jobs.split(separator: ",").map(String.init) }
 
-    /// Closed by the host, or past its deadline or start.
+    /// Closed or called off by the host, or past its deadline or start.
     public func isClosed(at now: Date) -> Bool {
-        closedAt != nil || now >= deadline || now >= startsAt
+        closedAt != nil || cancelledAt != nil || now >= deadline || now >= startsAt
     }
+
+    public var isCancelled: Bool { cancelledAt != nil }
 
     public var endsAt: Date { startsAt.addingTimeInterval(Double(durationMinutes) * 60) }
 
@@ -167,7 +172,7 @@ public struct Meetup: Codable, Sendable, Equatable, StoredRecord {
 extension Meetup: SQLRecord {
     /// The columns `init(row:)` reads, in its order (queries select `selection`).
     enum Columns: Int, SQLColumn {
-        case id, hostID, crewID, crewOnly, title, description, descriptionHTML, startsAt, durationMinutes, placeName, address, latitude, longitude, placeNote, region, timeSlot, distanceKm, pace, style, capacity, signupMode, deadline, afterParty, genderRule, minAge, maxAge, jobs, acceptedCount, closedAt, sequence, createdAt, updatedAt, hiddenAt, lotterySeed, lotteryCommitment, drawnAt, lotteryResult, checkinCode, workplaceOnly
+        case id, hostID, crewID, crewOnly, title, description, descriptionHTML, startsAt, durationMinutes, placeName, address, latitude, longitude, placeNote, region, timeSlot, distanceKm, pace, style, capacity, signupMode, deadline, afterParty, genderRule, minAge, maxAge, jobs, acceptedCount, closedAt, sequence, createdAt, updatedAt, hiddenAt, lotterySeed, lotteryCommitment, drawnAt, lotteryResult, checkinCode, workplaceOnly, cancelledAt, cancelReason
     }
 
     static let selection = SQLSelection(Columns.self, table: "meetups")
@@ -214,6 +219,8 @@ extension Meetup: SQLRecord {
         lotteryResult = try column(.lotteryResult)
         checkinCode = try column(.checkinCode)
         workplaceOnly = try column(.workplaceOnly)
+        cancelledAt = try column(.cancelledAt)
+        cancelReason = try column(.cancelReason)
     }
 
     func stored(_ column: Columns) -> (any SQLBindable)? {
@@ -257,6 +264,8 @@ extension Meetup: SQLRecord {
         case .lotteryResult: lotteryResult
         case .checkinCode: checkinCode
         case .workplaceOnly: workplaceOnly
+        case .cancelledAt: cancelledAt
+        case .cancelReason: cancelReason
         }
     }
 }

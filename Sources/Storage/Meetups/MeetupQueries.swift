@@ -65,6 +65,7 @@ extension MeetupStore {
             guard meetup.capacity >= old.acceptedCount else { throw StorageError.full }
             meetup.acceptedCount = old.acceptedCount
             meetup.closedAt = old.closedAt
+            (meetup.cancelledAt, meetup.cancelReason) = (old.cancelledAt, old.cancelReason)
             meetup.drawnAt = old.drawnAt
             meetup.lotteryResult = old.lotteryResult
             if old.lotterySeed != nil { (meetup.lotterySeed, meetup.lotteryCommitment) = (old.lotterySeed, old.lotteryCommitment) }
@@ -91,6 +92,62 @@ extension MeetupStore {
             db.changed(.meetup(meetupID: id))
             guard let meetup = try db.record(Meetup.self, id: id), meetup.hostID == hostID else { throw StorageError.notFound }
             try db.execute("UPDATE meetups SET closedAt = coalesce(closedAt, ?) WHERE id = ?", [now, id])
+        }
+    }
+
+    /// Calls a meetup off before it starts: it stays, marked cancelled with the host's reason,
+    /// takes no more signups, and everyone going, waiting or waiting for the host is told.
+    /// Calendar clients see it cancelled (the sequence moves on). `.forbidden` once it started,
+    /// `.duplicate` when it already was called off.
+    public func cancelMeetup(id: Int64, by hostID: Int64, reason: String, now: Date = Date()) throws {
+        try database.write { db in
+            guard let meetup = try db.record(Meetup.self, id: id), meetup.hostID == hostID else { throw StorageError.notFound }
+            guard !meetup.isCancelled else { throw StorageError.duplicate }
+            guard now < meetup.startsAt else { throw StorageError.forbidden }
+            try cancel(db, meetupID: id, by: hostID, reason: reason, now: now)
+        }
+    }
+
+    /// Marks the meetup called off and tells everyone going or waiting, as `actorID`.
+    func cancel(_ db: SQLConnection, meetupID: Int64, by actorID: Int64, reason: String, now: Date) throws {
+        db.changed(.meetup(meetupID: meetupID))
+        try db.execute("""
+            UPDATE meetups SET cancelledAt = ?, cancelReason = ?, closedAt = coalesce(closedAt, ?), sequence = sequence + 1, updatedAt = ?
+            WHERE id = ?
+            """, [now, reason, now, now, meetupID])
+        try db.execute("UPDATE meetupApplications SET confirmBy = NULL WHERE meetupID = ?", [meetupID])
+        for user in try db.values("SELECT userID FROM meetupApplications WHERE meetupID = ? AND status IN ('accepted', 'pending', 'waitlisted')",
+                                  [meetupID], as: Int64.self) {
+            try database.insertNotification(db, userID: user, kind: .meetupCancelled, actorID: actorID, postID: nil, commentID: nil,
+                                            meetupID: meetupID, detail: reason, now: now)
+        }
+    }
+
+    /// Whether the host may delete the meetup rather than call it off: it has not started and
+    /// nobody but the host signed up (those who withdrew do not count).
+    public func isDeletable(_ meetup: Meetup, now: Date = Date()) throws -> Bool {
+        try database.readRows { db in try isDeletable(db, meetup, now: now) }
+    }
+
+    private func isDeletable(_ db: SQLConnection, _ meetup: Meetup, now: Date) throws -> Bool {
+        guard now < meetup.startsAt else { return false }
+        return try db.value("SELECT NOT EXISTS (SELECT 1 FROM meetupApplications WHERE meetupID = ? AND status != 'cancelled')",
+                            [meetup.id], as: Bool.self) ?? false
+    }
+
+    /// Deletes a meetup nobody joined, with its talk; returns the talk's photos for the caller
+    /// to remove from media. `.locked` when someone signed up meanwhile.
+    public func deleteMeetup(id: Int64, by hostID: Int64, now: Date = Date()) throws -> [String] {
+        try database.write { db in
+            guard let meetup = try db.record(Meetup.self, id: id), meetup.hostID == hostID else { throw StorageError.notFound }
+            guard try isDeletable(db, meetup, now: now) else { throw StorageError.locked }
+            let files = try db.values("""
+                SELECT messagePhotos.fileName FROM messagePhotos JOIN messages ON messages.id = messagePhotos.messageID
+                JOIN rooms ON rooms.id = messages.roomID WHERE rooms.meetupID = ?
+                """, [id], as: String.self)
+            db.changed(.meetup(meetupID: id))
+            try db.execute("DELETE FROM meetups WHERE id = ?", [id])
+            return files
         }
     }
 

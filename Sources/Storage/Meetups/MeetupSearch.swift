@@ -218,7 +218,7 @@ extension AppDatabase {
     /// The WHERE clause (and its arguments) of the meetups matching `filter` that `viewerID`
     /// may see, after `cursor`.
     func meetupConditions(_ filter: MeetupFilter, viewerID: Int64?, after cursor: MeetupCursor?, now: Date) -> (String, [any SQLBindable]) {
-        var conditions = ["startsAt >= ?", "hiddenAt IS NULL"]
+        var conditions = ["startsAt >= ?", "hiddenAt IS NULL", "cancelledAt IS NULL"]
         var arguments: [any SQLBindable] = [filter.from.map { max($0, now) } ?? now]
         func add(_ condition: String, _ values: any SQLBindable...) {
             conditions.append(condition)

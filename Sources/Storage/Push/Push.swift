@@ -26,7 +26,7 @@ public enum PushKind: String, Sendable, CaseIterable {
     public init(_ kind: Notification.Kind) {
         switch kind {
         case .meetupAccepted, .meetupRejected, .crewAccepted, .crewRejected, .meetupLotteryWon, .meetupLotteryLost: self = .decisions
-        case .meetupChanged: self = .moved
+        case .meetupChanged, .meetupCancelled: self = .moved
         case .meetupPromoted: self = .waitlist
         case .meetupConfirm, .meetupUnconfirmed: self = .confirm
         case .comment, .reply, .mention: self = .replies

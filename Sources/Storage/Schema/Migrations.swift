@@ -49,6 +49,7 @@ enum Migrations {
                   sqliteRows: fillPostGrams),
         Migration(name: "v30 talk", sql: TalkSchema.sql),
         Migration(name: "v31 two-factor, documents, agreements, deleted accounts", sql: AccountsSchema.sql),
+        Migration(name: "v32 crew life", sql: CrewLifeSchema.sql),
     ]
 
     static var migrator: DatabaseMigrator {

@@ -105,7 +105,7 @@ extension App {
         case .crewAccepted, .crewRejected, .crewNotice:
             item.crew.map { Paths.crew($0.slug) } ?? Paths.crews
         case .meetupApplied, .meetupAccepted, .meetupRejected, .meetupPromoted, .meetupChanged, .meetupConfirm, .meetupUnconfirmed,
-             .meetupLotteryWon, .meetupLotteryLost, .crewMeetup:
+             .meetupLotteryWon, .meetupLotteryLost, .crewMeetup, .meetupCancelled:
             notification.meetupID.map(Paths.meetup) ?? Paths.meetups
         }
     }

@@ -344,6 +344,7 @@ extension Notification.Kind {
         case .meetupLotteryLost: .notifications.meetupLotteryLost
         case .crewNotice: .notifications.crewNotice
         case .crewMeetup: .notifications.crewMeetup
+        case .meetupCancelled: .notifications.meetupCancelled
         }
     }
 }

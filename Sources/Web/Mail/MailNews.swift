@@ -4,7 +4,7 @@ import Storage
 extension App {
     /// The notifications mailed at once to those who want them (`meetupNotices`).
     static let noticeKinds: [Storage.Notification.Kind] = [
-        .meetupChanged, .meetupPromoted, .meetupConfirm, .meetupUnconfirmed, .meetupLotteryWon, .meetupLotteryLost,
+        .meetupChanged, .meetupCancelled, .meetupPromoted, .meetupConfirm, .meetupUnconfirmed, .meetupLotteryWon, .meetupLotteryLost,
     ]
 
     /// Queues what is due, then delivers: the sender thread's pass, and the tests'.

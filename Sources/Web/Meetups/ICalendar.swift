@@ -23,7 +23,7 @@ enum ICalendar {
                 "DESCRIPTION:" + escape(meetup.description),
                 "LOCATION:" + escape([meetup.placeName, meetup.address].filter { !$0.isEmpty }.joined(separator: ", ")),
                 "URL:\(baseURL)/meetups/\(id)",
-                "STATUS:CONFIRMED",
+                meetup.isCancelled ? "STATUS:CANCELLED" : "STATUS:CONFIRMED",
             ]
             if let lat = meetup.latitude, let lon = meetup.longitude { lines.append("GEO:\(lat);\(lon)") }
             lines.append("END:VEVENT")

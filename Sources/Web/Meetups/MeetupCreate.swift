@@ -36,7 +36,7 @@ extension App {
 
     /// `GET /meetups/:id/edit`: the host's form.
     func meetupEdit(_ context: RequestContext) throws -> HTTPResponse {
-        let meetup = try hostedMeetup(context)
+        let meetup = try editableMeetup(context)
         var form = MeetupForm(meetup, timeZone: localizer.timeZone)
         form.groups = try database.meetups.paceGroups(meetupID: meetup.storedID).map { group in
             [group.label, String(group.capacity), try group.leaderID.flatMap { try database.accounts.user(id: $0)?.username }]
@@ -47,7 +47,7 @@ extension App {
 
     /// `POST /meetups/:id/edit`: saves, and tells participants when the time or place changed.
     func meetupUpdate(_ context: RequestContext) throws -> HTTPResponse {
-        let old = try hostedMeetup(context)
+        let old = try editableMeetup(context)
         let user = try context.requireUser()
         if let moved = MapPicker.action(in: context.form) {
             return renderMeetupForm(MeetupForm(context.form, picked: moved.action), errors: FieldErrors(), editing: old, context, picker: moved.picker)
@@ -94,6 +94,13 @@ extension App {
         let user = try context.requireUser()
         let meetup = try meetup(context)
         guard meetup.hostID == user.id else { throw HTTPError(.forbidden, message: localizer.text(.meetups.errors.host_only, context.language)) }
+        return meetup
+    }
+
+    /// The host's meetup, while it can still change: a meetup called off stays as it was.
+    private func editableMeetup(_ context: RequestContext) throws -> Meetup {
+        let meetup = try hostedMeetup(context)
+        if meetup.isCancelled { throw HTTPError(.conflict, message: localizer.text(.meetups.cancelled.refused, context.language)) }
         return meetup
     }
 

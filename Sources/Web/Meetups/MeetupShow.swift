@@ -40,7 +40,9 @@ extension App {
 
         // One call to action for the viewer.
         var action = MeetupActionView()
-        if viewer == nil {
+        if meetup.isCancelled {
+            action.cancelled = meetup.cancelReason
+        } else if viewer == nil {
             action.loginURL = Paths.login(next: Paths.meetup(meetupID))
         } else if isHost {
             action.host = true
@@ -70,7 +72,7 @@ extension App {
         }
         // Check-in: the host shows the code and its QR code; people going type it.
         var checkin: CheckinView?
-        if meetup.isCheckInOpen(at: now) {
+        if meetup.isCheckInOpen(at: now), !meetup.isCancelled {
             let mine = participants.first { $0.user.id == viewer?.id }
             if isHost {
                 let code = try database.meetups.checkinCode(meetupID: meetupID, make: Self.newCheckinCode)
@@ -89,9 +91,10 @@ extension App {
             retroURL: now >= meetup.endsAt && (isHost || participants.contains { $0.user.id == viewer?.id && $0.attended == true })
                 ? Paths.meetupRetro(meetupID) : nil,
             started: now >= meetup.startsAt,
-            recordURL: isHost || participants.contains { $0.user.id == viewer?.id && $0.status == .accepted }
+            recordURL: !meetup.isCancelled && (isHost || participants.contains { $0.user.id == viewer?.id && $0.status == .accepted })
                 ? recordURL(meetupID: meetupID, startsAt: meetup.startsAt, now: now) : nil,
             canClose: isHost && meetup.closedAt == nil && !meetup.isClosed(at: now),
+            callOffURL: isHost && !meetup.isCancelled && now < meetup.startsAt ? Paths.meetup(meetupID) + "/call-off" : nil,
             going: participants.filter { $0.status == .accepted }.map { participantView($0, meetupID: meetupID) },
             pending: isHost && meetup.signupMode == .approval
                 ? participants.filter { $0.status == .pending }.map { participantView($0, meetupID: meetupID) } : [],
@@ -147,6 +150,8 @@ struct MeetupPageView: PageView {
     /// On the meetup's day, for its host and those going: record the run in the browser.
     let recordURL: String?
     let canClose: Bool
+    /// For the host, until it starts: call it off (or delete it, when nobody joined).
+    let callOffURL: String?
     let going: [ParticipantView]
     var hasGoing: Bool { !going.isEmpty }
     /// Applications waiting for the host.
@@ -202,6 +207,8 @@ struct MeetupDetailView {
 
 /// The one next step the viewer is offered.
 struct MeetupActionView {
+    /// Called off by the host: their reason (maybe empty), instead of any step.
+    var cancelled: String? = nil
     /// For visitors: sign in, and come back here.
     var loginURL: String? = nil
     var host: Bool = false

@@ -10,6 +10,7 @@ extension App {
         let user = try context.requireUser()
         let meetup = try meetup(context)
         let language = context.language
+        if meetup.isCancelled { throw HTTPError(.conflict, message: localizer.text(.meetups.cancelled.refused, language)) }
         let group = context.form["group"].flatMap(Checked.id)
         let result = try storageAction(context) { try database.meetups.apply(meetupID: meetup.storedID, userID: user.storedID, groupID: group) }
         switch result {

@@ -22,6 +22,7 @@ extension App {
             distance: meetup.distanceKm.map { localizer.text(.meetups.km, language, ["km": Self.decimal($0)]) },
             going: localizer.text(.meetups.going_count, language, ["count": String(meetup.acceptedCount), "capacity": String(meetup.capacity)]),
             closed: meetup.isClosed(at: Date()),
+            cancelled: meetup.isCancelled,
             full: meetup.acceptedCount >= meetup.capacity,
             rules: meetupRules(meetup, language),
             crewOnly: meetup.crewOnly
@@ -102,6 +103,7 @@ struct MeetupCardView {
     let distance: String?
     let going: String
     let closed: Bool
+    let cancelled: Bool
     let full: Bool
     /// The eligibility rules in words; empty when anyone may join.
     let rules: [String]

@@ -114,8 +114,9 @@ import Testing
         #expect(!jun.get("/search?q=deleted").bodyText.contains("/u/" + AccountStore.deletedMemberUsername), "nobody to find")
         #expect(jun.get("/u/" + AccountStore.deletedMemberUsername).status == .gone)
         #expect(jun.get(room).bodyText.contains("Hi all, see you Saturday"))
-        // The meetup they hosted is closed, and jun was told
-        #expect(jun.get("/notifications").bodyText.contains("The host left Moim"))
+        // The meetup they hosted is cancelled, and jun was told
+        #expect(jun.get("/notifications").bodyText.contains("cancelled a meetup you signed up for: 호스트가 탈퇴해"))
+        #expect(jun.get(hosted).bodyText.contains("The host cancelled this meetup."))
         // Their own crew is gone; jun's stays
         #expect(site.browser().get("/crews/quokka-solo").status == .notFound)
         #expect(site.browser().get(junsCrew).status == .ok)

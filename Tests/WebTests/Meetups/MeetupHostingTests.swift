@@ -49,6 +49,73 @@ import Testing
         #expect(people[1].get(url).bodyText.contains("You are going!"))
     }
 
+    @Test func aHostCancelsWithAReasonAndEveryoneGoingOrWaitingIsTold() throws {
+        // Given Mina is going and Jun waits for the host's answer
+        let site = try TestSite()
+        let people = site.members("hostess", "mina", "jun", "kim")
+        let (hostess, mina, jun, kim) = (people[0], people[1], people[2], people[3])
+        let url = try host(hostess, title: "Hill repeats", mode: "approval")
+        mina.post(url + "/apply", [], from: url)
+        hostess.post(url + "/applications/mina/accept", [], from: url)
+        jun.post(url + "/apply", [], from: url)
+        let before = hostess.get(url + ".ics").bodyText
+        // Only the host may call it off, and the page says who will be told; nobody can delete it now
+        #expect(mina.get(url).bodyText.contains("/call-off") == false)
+        #expect(mina.get(url + "/call-off").status == .forbidden)
+        #expect(mina.post(url + "/call-off", [("reason", "Mine now")], from: url).status == .forbidden)
+        let page = hostess.get(url + "/call-off").bodyText
+        #expect(page.contains("2 people going or waiting will be told") && !page.contains(url + "/delete"))
+        // A reason is needed, and nothing changes without one
+        let empty = hostess.post(url + "/call-off", [("reason", "  ")], from: url + "/call-off")
+        #expect(empty.status == .unprocessableContent && empty.bodyText.contains("Say why"))
+        let long = hostess.post(url + "/call-off", [("reason", String(repeating: "비", count: 501))], from: url + "/call-off")
+        #expect(long.status == .unprocessableContent)
+        #expect(mina.get(url).bodyText.contains("You are going!"))
+
+        // When the host cancels it with a reason (hostile markup in it)
+        let cancelled = hostess.post(url + "/call-off", [("reason", "Heavy rain warning <script>alert(1)</script>")], from: url + "/call-off")
+        #expect(cancelled.status == .seeOther && cancelled.headers["Location"] == url)
+        // Then both are told, the reason shown as text
+        for person in [mina, jun] {
+            let told = person.get("/notifications").bodyText
+            #expect(told.contains("cancelled a meetup you signed up for: Heavy rain warning &lt;script&gt;"))
+            #expect(!told.contains("<script>alert(1)"))
+        }
+        // The page stays, says so, and offers no step; nobody can apply and the host cannot edit it or cancel again
+        let shown = kim.get(url).bodyText
+        #expect(shown.contains("The host cancelled this meetup.") && shown.contains("Heavy rain warning &lt;script&gt;"))
+        #expect(!shown.contains(url + "/apply") && !mina.get(url).bodyText.contains(url + "/cancel\""))
+        #expect(kim.post(url + "/apply", [], from: url).status == .conflict)
+        #expect(hostess.get(url + "/edit").status == .conflict)
+        #expect(hostess.post(url + "/call-off", [("reason", "Again")], from: url).status == .conflict)
+        // It leaves the list of meetups to join; calendars see it cancelled, as a newer version
+        #expect(!kim.get("/meetups").bodyText.contains("Hill repeats"))
+        let after = hostess.get(url + ".ics").bodyText
+        #expect(before.contains("STATUS:CONFIRMED") && after.contains("STATUS:CANCELLED"))
+        #expect(before.contains("SEQUENCE:0") && after.contains("SEQUENCE:1"))
+    }
+
+    @Test func aMeetupNobodyJoinedCanBeDeletedAndOneSomeoneJoinedCannot() throws {
+        let site = try TestSite()
+        let people = site.members("hostess", "mina")
+        let (hostess, mina) = (people[0], people[1])
+        let lonely = try host(hostess, title: "Solo trail")
+        #expect(hostess.get(lonely + "/call-off").bodyText.contains(lonely + "/delete"))
+        #expect(mina.post(lonely + "/delete", [], from: lonely).status == .forbidden)
+        #expect(hostess.post(lonely + "/delete", [], from: lonely + "/call-off").headers["Location"] == "/meetups")
+        #expect(hostess.get(lonely).status == .notFound)
+        #expect(hostess.post(lonely + "/delete", [], from: lonely).status == .notFound)
+
+        // Someone joined: it can only be cancelled, so they are told
+        let joined = try host(hostess, title: "Group trail")
+        mina.post(joined + "/apply", [], from: joined)
+        #expect(hostess.post(joined + "/delete", [], from: joined).status == .conflict)
+        #expect(mina.get(joined).bodyText.contains("You are going!"))
+        // Once they withdrew, it may go
+        mina.post(joined + "/cancel", [], from: joined)
+        #expect(hostess.post(joined + "/delete", [], from: joined).status == .seeOther)
+    }
+
     @Test func aSavedMeetupIsListedUntilItIsUnsaved() throws {
         let site = try TestSite()
         let people = site.members("hostess", "mina")

@@ -101,6 +101,18 @@ import TestSupport
         #expect(mina.get("/settings/notifications").bodyText.contains("last used"))
     }
 
+    @Test func aCancelledMeetupReachesTheLockScreenWithTheHostsReason() throws {
+        let (host, mina) = { let b = site.members("host", "mina"); return (b[0], b[1]) }()
+        let meetup = hostMeetup(host)
+        mina.post(meetup + "/apply", [], from: meetup)
+        try turnOn(mina)
+        #expect(host.post(meetup + "/call-off", [("reason", "Typhoon warning")], from: meetup + "/call-off").status == .seeOther)
+        #expect(try site.app.runPush().delivered == 1)
+        let pushed = try #require(try payloads().first)
+        #expect(pushed["url"] as? String == meetup)
+        #expect((pushed["body"] as? String)?.contains("cancelled a meetup you signed up for: Typhoon warning") == true)
+    }
+
     @Test func aDirectMessageReachesTheLockScreenSayingWhoAndAMutedRoomStaysQuietButForAMention() throws {
         let mina = site.browser(), jun = site.browser()
         mina.signUp(username: "mina", displayName: "민지")
