@@ -81,7 +81,7 @@ extension App {
             let found = try database.meetups.meetups(filter, near: near.point, radius: near.meters, viewerID: context.user?.id)
             (meetups, next) = (found.map(\.meetup), nil)
             let distances = Dictionary(found.map { ($0.meetup.id ?? 0, away($0.meters, language)) }, uniquingKeysWith: { first, _ in first })
-            cards = try meetupCardsHTML(meetups.map(MeetupStamp.init), language, rows: meetups, away: distances, now: now)
+            cards = try meetupCardsHTML(meetups.map(MeetupStamp.init), language, rows: meetups, notes: distances, now: now)
         } else if mine != nil || showsMap {
             (meetups, next) = try database.meetups.meetups(filter, viewerID: context.user?.id, after: try meetupCursor(form["after"]))
             if let mine { meetups = meetups.filter { $0.ineligibility(of: mine, at: now).isEmpty } }

@@ -32,8 +32,9 @@ extension App {
     /// The cards of a list of meetups, each rendered once per meetup and language and kept
     /// while its stamp, whether it is closed and the year (cards name other years) stay the
     /// same; whole rows are read only for cards not kept, unless the page has read them
-    /// (`rows`). `away` gives a card's distance from a point, written between its kept parts.
-    func meetupCardsHTML(_ stamps: [MeetupStamp], _ language: Language, rows: [Meetup]? = nil, away: [Int64: String] = [:],
+    /// (`rows`). `notes` gives a card its note (a distance, a place on the waitlist), written
+    /// between its kept parts.
+    func meetupCardsHTML(_ stamps: [MeetupStamp], _ language: Language, rows: [Meetup]? = nil, notes: [Int64: String] = [:],
                          now: Date = Date()) throws -> [MeetupCardHTML] {
         let year = CivilTime(now, localizer.timeZone)?.year ?? 0
         let key = { (id: Int64) in FragmentCache<MeetupCardSource>.Key(id: id, language: language.templateIndex) }
@@ -49,7 +50,7 @@ extension App {
             }
         }
         return stamps.compactMap { stamp in
-            kept[stamp.id].map { MeetupCardHTML(head: $0.byline, away: away[stamp.id], tail: $0.content) }
+            kept[stamp.id].map { MeetupCardHTML(head: $0.byline, note: notes[stamp.id], tail: $0.content) }
         }
     }
 
@@ -126,7 +127,8 @@ struct MeetupCardTailView {
 struct MeetupCardHTML {
     static let template = "meetup-card"
     let head: HTMLFragment
-    let away: String?
+    /// A word before the place: the distance from a point, a place on the waitlist, attendance.
+    let note: String?
     let tail: HTMLFragment
 }
 

@@ -1,17 +1,18 @@
 import Foundation
 import HTTP
+@testable import Storage
 import Testing
 @testable import Web
 
 /// What a host does to their meetup beside editing it, and what those going keep: declining an
 /// application, closing signups, saving a meetup, and the calendar of meetups one goes to.
 @Suite struct MeetupHostingTests {
-    private func host(_ browser: Browser, title: String, mode: String = "firstCome") throws -> String {
+    private func host(_ browser: Browser, title: String, mode: String = "firstCome", capacity: Int = 5) throws -> String {
         let start = LocalDateTime.text(Date().addingTimeInterval(3 * 86_400), .current)
         return try #require(browser.post("/meetups", [
             ("title", title), ("description", ""), ("starts_at", start), ("duration", "60"), ("place_name", "Yeouido Park"),
             ("address", ""), ("latitude", ""), ("longitude", ""), ("place_note", ""), ("region", "seoul"), ("time_slot", "afterWork"),
-            ("distance", "5"), ("pace", "average"), ("style", "run"), ("capacity", "5"), ("signup_mode", mode), ("deadline", ""),
+            ("distance", "5"), ("pace", "average"), ("style", "run"), ("capacity", String(capacity)), ("signup_mode", mode), ("deadline", ""),
             ("gender_rule", "any"),
         ], from: "/meetups/new").headers["Location"])
     }
@@ -114,6 +115,54 @@ import Testing
         // Once they withdrew, it may go
         mina.post(joined + "/cancel", [], from: joined)
         #expect(hostess.post(joined + "/delete", [], from: joined).status == .seeOther)
+    }
+
+    /// The part of "My meetups" under the heading `id`.
+    private func section(_ id: String, of page: String) -> String {
+        guard let start = page.range(of: "id=\"\(id)\"") else { return "" }
+        let rest = page[start.lowerBound...]
+        return String(rest[..<(rest.range(of: "</section>")?.lowerBound ?? rest.endIndex)])
+    }
+
+    @Test func myMeetupsSortsHostingGoingWaitingAndPastWithAttendance() throws {
+        let site = try TestSite()
+        let people = site.members("hostess", "mina", "jun")
+        let (hostess, mina, jun) = (people[0], people[1], people[2])
+        let going = try host(hostess, title: "Going run")
+        let full = try host(hostess, title: "Full run", capacity: 1)
+        let asked = try host(hostess, title: "Ask first", mode: "approval")
+        let ended = try host(hostess, title: "Last week")
+        mina.post(going + "/apply", [], from: going)
+        jun.post(full + "/apply", [], from: full)
+        mina.post(full + "/apply", [], from: full)
+        mina.post(asked + "/apply", [], from: asked)
+        mina.post(ended + "/apply", [], from: ended)
+        // The last one happened a week ago, and Mina was there
+        let endedID = try #require(Int64(ended.split(separator: "/").last ?? ""))
+        let weekAgo = Date().addingTimeInterval(-7 * 86_400)
+        try site.database.write { db in
+            try db.execute("UPDATE meetups SET startsAt = ?, deadline = ? WHERE id = ?", [weekAgo, weekAgo, endedID])
+            try db.execute("UPDATE meetupApplications SET attended = ? WHERE meetupID = ?", [true, endedID])
+        }
+
+        let page = mina.get("/meetups/mine")
+        #expect(page.status == .ok)
+        let text = page.bodyText
+        #expect(section("going", of: text).contains("Going run") && !section("going", of: text).contains("Full run"))
+        #expect(section("waitlisted", of: text).contains("Full run") && section("waitlisted", of: text).contains("Waitlist #1"))
+        #expect(section("waiting", of: text).contains("Ask first"))
+        #expect(section("past", of: text).contains("Last week") && section("past", of: text).contains("Went"))
+        #expect(section("hosting", of: text).isEmpty)
+        let hosting = hostess.get("/meetups/mine").bodyText
+        #expect(["Going run", "Full run", "Ask first"].allSatisfy(section("hosting", of: hosting).contains))
+        #expect(section("past", of: hosting).contains("Hosted"))
+        // Jun, with nothing of his own but the full run, and a newcomer with nothing at all
+        #expect(section("going", of: jun.get("/meetups/mine").bodyText).contains("Full run"))
+        let newcomer = site.members("newcomer")[0]
+        #expect(newcomer.get("/meetups/mine").bodyText.contains("No meetups yet"))
+        // It is linked from the header, and it is a member's own page
+        #expect(mina.get("/").bodyText.contains(#"href="/meetups/mine""#))
+        #expect(site.browser().get("/meetups/mine").status == .seeOther)
     }
 
     @Test func aSavedMeetupIsListedUntilItIsUnsaved() throws {
