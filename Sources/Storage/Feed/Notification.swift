@@ -16,6 +16,10 @@ public struct Notification: Codable, Sendable, Equatable, StoredRecord {
         case crewMeetup
         /// The host called off a meetup one goes to or waits for (`detail`: their reason).
         case meetupCancelled
+        /// A meetup one goes to starts within a day, or within the hour.
+        case meetupTomorrow, meetupSoon
+
+        public var isReminder: Bool { self == .meetupTomorrow || self == .meetupSoon }
     }
 
     public var id: Int64?
@@ -41,8 +45,16 @@ public struct NotificationItem: Sendable, Equatable {
     public var crew: Crew?
     /// The Markdown of the comment (or, for a mention in a post, the post) it is about.
     public var preview: String?
-    /// The meetup's title, when it is about one.
-    public var meetupTitle: String?
+    /// The meetup, when it is about one.
+    public var meetup: MeetupMention?
+    public var meetupTitle: String? { meetup?.title }
+}
+
+/// What a notification says of the meetup it is about.
+public struct MeetupMention: Sendable, Equatable {
+    public var title: String
+    public var startsAt: Date
+    public var place: String
 }
 
 extension Notification: SQLRecord {

@@ -38,21 +38,22 @@ extension AppDatabase {
         let comments = try bodies(db, table: "comments", ids: commentIDs, alive: "deletedAt IS NULL AND hiddenAt IS NULL")
         let postIDs = Array(Set(notifications.filter { $0.kind == .mention && $0.commentID == nil }.compactMap(\.postID)))
         let posts = try bodies(db, table: "posts", ids: postIDs, alive: "hiddenAt IS NULL")
-        let meetups = try titles(db, ids: Array(Set(notifications.compactMap(\.meetupID))))
+        let meetups = try mentions(db, ids: Array(Set(notifications.compactMap(\.meetupID))))
         return notifications.compactMap { notification in
             actors[notification.actorID].map {
                 NotificationItem(notification: notification, actor: $0, crew: notification.crewID.flatMap { crews[$0] },
                                  preview: notification.kind == .crewNotice ? notification.detail
                                      : notification.commentID.map { comments[$0] } ?? notification.postID.flatMap { posts[$0] },
-                                 meetupTitle: notification.meetupID.flatMap { meetups[$0] })
+                                 meetup: notification.meetupID.flatMap { meetups[$0] })
             }
         }
     }
 
-    fileprivate func titles(_ db: SQLConnection, ids: [Int64]) throws -> [Int64: String] {
+    fileprivate func mentions(_ db: SQLConnection, ids: [Int64]) throws -> [Int64: MeetupMention] {
         guard !ids.isEmpty else { return [:] }
-        let rows = try db.fetchAll("SELECT id, title FROM meetups WHERE id IN (\(db.idList("?")))", [SQLConnection.jsonArray(ids)]) {
-            (try $0.decode("id", as: Int64.self), try $0.decode("title", as: String.self))
+        let rows = try db.fetchAll("SELECT id, title, startsAt, placeName FROM meetups WHERE id IN (\(db.idList("?")))", [SQLConnection.jsonArray(ids)]) {
+            (try $0.decode("id", as: Int64.self),
+             MeetupMention(title: try $0.decode("title"), startsAt: try $0.decode("startsAt"), place: try $0.decode("placeName")))
         }
         return Dictionary(rows, uniquingKeysWith: { first, _ in first })
     }

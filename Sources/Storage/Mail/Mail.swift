@@ -16,7 +16,7 @@ public struct MailSettings: Sendable, Equatable, SQLColumns {
 
     /// The lists a message's unsubscribe link turns off.
     public enum List: String, Sendable {
-        case digest, notices
+        case digest, notices, reminders
     }
 
     public var userID: Int64
@@ -26,6 +26,8 @@ public struct MailSettings: Sendable, Equatable, SQLColumns {
     public var digest: Digest
     /// Mail at once when a meetup they go to moves, they leave the waitlist, or a lottery is drawn.
     public var meetupNotices: Bool
+    /// Mail the day before and an hour before a meetup they go to.
+    public var meetupReminders: Bool
     /// Names the member in unsubscribe links (no sign-in needed).
     public var unsubscribeToken: String
     public var lastDigestAt: Date
@@ -36,7 +38,7 @@ public struct MailSettings: Sendable, Equatable, SQLColumns {
 
     /// The columns `init(row:)` reads, in its order (queries select `selection`).
     enum Columns: Int, SQLColumn {
-        case userID, verifiedEmail, digest, meetupNotices, unsubscribeToken, lastDigestAt
+        case userID, verifiedEmail, digest, meetupNotices, unsubscribeToken, lastDigestAt, meetupReminders
     }
 
     static let selection = SQLSelection(Columns.self, table: "mailSettings")
@@ -49,6 +51,12 @@ public struct MailSettings: Sendable, Equatable, SQLColumns {
         meetupNotices = try column(.meetupNotices)
         unsubscribeToken = try column(.unsubscribeToken)
         lastDigestAt = try column(.lastDigestAt)
+        meetupReminders = try column(.meetupReminders)
+    }
+
+    /// Whether the member wants mail about `kind` (one of the kinds mailed at once).
+    public func wantsMail(about kind: Notification.Kind) -> Bool {
+        kind.isReminder ? meetupReminders : meetupNotices
     }
 }
 

@@ -10,9 +10,10 @@ extension MailStore {
         }
     }
 
-    public func updateMailSettings(userID: Int64, digest: MailSettings.Digest, meetupNotices: Bool) throws {
+    public func updateMailSettings(userID: Int64, digest: MailSettings.Digest, meetupNotices: Bool, meetupReminders: Bool) throws {
         try database.write { db in
-            try db.execute("UPDATE mailSettings SET digest = ?, meetupNotices = ? WHERE userID = ?", [digest.rawValue, meetupNotices, userID])
+            try db.execute("UPDATE mailSettings SET digest = ?, meetupNotices = ?, meetupReminders = ? WHERE userID = ?",
+                           [digest.rawValue, meetupNotices, meetupReminders, userID])
         }
     }
 
@@ -28,7 +29,11 @@ extension MailStore {
     /// Turns a list off for the member the token names; false when it names nobody.
     public func unsubscribe(token: String, from list: MailSettings.List) throws -> Bool {
         try database.write { db in
-            let change = list == .digest ? "digest = 'off'" : "meetupNotices = FALSE"
+            let change = switch list {
+            case .digest: "digest = 'off'"
+            case .notices: "meetupNotices = FALSE"
+            case .reminders: "meetupReminders = FALSE"
+            }
             return try db.execute("UPDATE mailSettings SET \(change) WHERE unsubscribeToken = ?", [token]) > 0
         }
     }

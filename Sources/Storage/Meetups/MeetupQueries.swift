@@ -73,6 +73,10 @@ extension MeetupStore {
             meetup.createdAt = old.createdAt
             meetup.updatedAt = now
             try db.update(meetup)
+            // Moved: its reminders go out again for the new time.
+            if meetup.startsAt != old.startsAt {
+                try db.execute("UPDATE meetups SET dayReminderAt = NULL, hourReminderAt = NULL WHERE id = ?", [old.id])
+            }
             if let change {
                 let deadline = min(now.addingTimeInterval(AppDatabase.confirmationWindow), meetup.startsAt)
                 for user in try db.values("SELECT userID FROM meetupApplications WHERE meetupID = ? AND status = 'accepted'", [meetup.id], as: Int64.self) {
@@ -120,6 +124,46 @@ extension MeetupStore {
                                   [meetupID], as: Int64.self) {
             try database.insertNotification(db, userID: user, kind: .meetupCancelled, actorID: actorID, postID: nil, commentID: nil,
                                             meetupID: meetupID, detail: reason, now: now)
+        }
+    }
+
+    /// Reminds everyone going to a meetup that starts within a day, and again within the hour,
+    /// each once (the meetup's `dayReminderAt` and `hourReminderAt`, set by one transaction
+    /// only, however many servers sweep). A meetup called off or hidden reminds nobody; one
+    /// joined within the hour gets only the hour's. Returns the reminders sent.
+    @discardableResult
+    public func sendReminders(now: Date = Date()) throws -> Int {
+        let windows: [(kind: Notification.Kind, column: String, from: Date, to: Date)] = [
+            (.meetupTomorrow, "dayReminderAt", now.addingTimeInterval(3_600), now.addingTimeInterval(86_400)),
+            (.meetupSoon, "hourReminderAt", now, now.addingTimeInterval(3_600)),
+        ]
+        func due(_ db: SQLConnection, _ window: (kind: Notification.Kind, column: String, from: Date, to: Date)) throws -> [(Int64, Int64)] {
+            try db.fetchAll("""
+                SELECT id, hostID FROM meetups
+                WHERE hourReminderAt IS NULL AND \(window.column) IS NULL AND startsAt > ? AND startsAt <= ?
+                  AND cancelledAt IS NULL AND hiddenAt IS NULL
+                """, [window.from, window.to]) { (try $0.decode("id"), try $0.decode("hostID")) }
+        }
+        // Most sweeps find nothing due: a read, not a write transaction, tells.
+        guard try database.readRows({ db in try windows.contains { try !due(db, $0).isEmpty } }) else { return 0 }
+        return try database.write { db in
+            var sent = 0
+            for window in windows {
+                for (meetupID, hostID) in try due(db, window) {
+                    // The hour's reminder also stands for the day's, if that never went. Whoever
+                    // sets it sends it.
+                    guard try db.execute("""
+                        UPDATE meetups SET hourReminderAt = CASE WHEN ? THEN ? ELSE hourReminderAt END, dayReminderAt = coalesce(dayReminderAt, ?)
+                        WHERE id = ? AND \(window.column) IS NULL
+                        """, [window.kind == .meetupSoon, now, now, meetupID]) == 1 else { continue }
+                    for user in try db.values("SELECT userID FROM meetupApplications WHERE meetupID = ? AND status = 'accepted'", [meetupID], as: Int64.self) {
+                        try database.insertNotification(db, userID: user, kind: window.kind, actorID: hostID, postID: nil, commentID: nil,
+                                                        meetupID: meetupID, now: now)
+                        sent += 1
+                    }
+                }
+            }
+            return sent
         }
     }
 

@@ -21,6 +21,8 @@ public enum PushKind: String, Sendable, CaseIterable {
     case requests
     /// Notices and new meetups from your crews.
     case notices
+    /// A meetup you go to, the day before and an hour before.
+    case reminders
 
     /// The kind a notification is pushed as.
     public init(_ kind: Notification.Kind) {
@@ -33,6 +35,7 @@ public enum PushKind: String, Sendable, CaseIterable {
         case .follow: self = .follows
         case .crewRequest, .meetupApplied: self = .requests
         case .crewNotice, .crewMeetup: self = .notices
+        case .meetupTomorrow, .meetupSoon: self = .reminders
         }
     }
 }

@@ -50,6 +50,8 @@ extension App {
         let sentence = localizer.text(key, language, [
             "crew": newest.crew?.name ?? "", "detail": notification.detail,
             "others": localizer.count(.notifications.others, group.count - 1, language),
+            "title": newest.meetup?.title ?? "", "place": newest.meetup?.place ?? "",
+            "when": newest.meetup.map { localizer.meetupStart($0.startsAt, language) } ?? "",
         ])
         let parts = sentence.components(separatedBy: "{name}")
         return NotificationView(
@@ -105,7 +107,7 @@ extension App {
         case .crewAccepted, .crewRejected, .crewNotice:
             item.crew.map { Paths.crew($0.slug) } ?? Paths.crews
         case .meetupApplied, .meetupAccepted, .meetupRejected, .meetupPromoted, .meetupChanged, .meetupConfirm, .meetupUnconfirmed,
-             .meetupLotteryWon, .meetupLotteryLost, .crewMeetup, .meetupCancelled:
+             .meetupLotteryWon, .meetupLotteryLost, .crewMeetup, .meetupCancelled, .meetupTomorrow, .meetupSoon:
             notification.meetupID.map(Paths.meetup) ?? Paths.meetups
         }
     }

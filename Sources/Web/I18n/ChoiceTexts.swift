@@ -206,6 +206,7 @@ extension PushKind {
         case .follows: .push.kinds.follows
         case .requests: .push.kinds.requests
         case .notices: .push.kinds.notices
+        case .reminders: .push.kinds.reminders
         }
     }
 }
@@ -317,6 +318,16 @@ extension MailSettings.List {
         switch self {
         case .digest: done ? .unsubscribe.digest_done : .unsubscribe.digest_question
         case .notices: done ? .unsubscribe.notices_done : .unsubscribe.notices_question
+        case .reminders: done ? .unsubscribe.reminders_done : .unsubscribe.reminders_question
+        }
+    }
+
+    /// The mail footer's link that turns this list off.
+    var unsubscribeLabel: TextKey {
+        switch self {
+        case .digest: .mail.unsubscribe_digest
+        case .notices: .mail.unsubscribe_notices
+        case .reminders: .mail.unsubscribe_reminders
         }
     }
 }
@@ -345,6 +356,8 @@ extension Notification.Kind {
         case .crewNotice: .notifications.crewNotice
         case .crewMeetup: .notifications.crewMeetup
         case .meetupCancelled: .notifications.meetupCancelled
+        case .meetupTomorrow: .notifications.meetupTomorrow
+        case .meetupSoon: .notifications.meetupSoon
         }
     }
 }

@@ -5,6 +5,7 @@ extension App {
     /// The notifications mailed at once to those who want them (`meetupNotices`).
     static let noticeKinds: [Storage.Notification.Kind] = [
         .meetupChanged, .meetupCancelled, .meetupPromoted, .meetupConfirm, .meetupUnconfirmed, .meetupLotteryWon, .meetupLotteryLost,
+        .meetupTomorrow, .meetupSoon,
     ]
 
     /// Queues what is due, then delivers: the sender thread's pass, and the tests'.
@@ -46,17 +47,19 @@ extension App {
         let pending = try database.mail.pendingNotices(kinds: Self.noticeKinds)
         guard let through = pending.through else { return }
         var mails: [OutgoingMail] = []
-        for (item, user, settings) in pending.items where settings.meetupNotices && settings.isVerified(user.email) && !user.isSuspended() {
+        for (item, user, settings) in pending.items
+        where settings.wantsMail(about: item.notification.kind) && settings.isVerified(user.email) && !user.isSuspended() {
             let language = mailLanguage(user)
             let line = describe([item], language)
             let subject = line.sentence.clipped(120)
+            let list: MailSettings.List = item.notification.kind.isReminder ? .reminders : .notices
             let view = NoticeMail(
-                frame: frame(user, subject: subject, language: language, unsubscribe: (settings.unsubscribeToken, .notices)),
+                frame: frame(user, subject: subject, language: language, unsubscribe: (settings.unsubscribeToken, list)),
                 greeting: greeting(user, language), sentence: line.sentence, meetupTitle: item.meetupTitle,
                 link: siteOrigin + line.url, action: localizer.text(.mail.notice.action, language))
             guard let mail = configuration.mail,
                   let message = composeMail(view, subject: subject, to: user, address: nil, language: language,
-                                            unsubscribe: (settings.unsubscribeToken, .notices), mail: mail)
+                                            unsubscribe: (settings.unsubscribeToken, list), mail: mail)
             else { continue }
             mails.append(OutgoingMail(userID: user.id, kind: .notice, sender: mail.from.address, recipient: user.email,
                                       message: message, expiresAt: now.addingTimeInterval(MailLinks.newsLifetime)))

@@ -50,7 +50,7 @@ extension App {
             lang: language.rawValue, subject: subject, site: siteName, siteURL: siteOrigin + "/",
             settings: siteOrigin + Paths.settings,
             unsubscribe: unsubscribe.map { siteOrigin + Paths.unsubscribe($0.token, list: $0.list) },
-            unsubscribeLabel: localizer.text(unsubscribe?.list == .notices ? .mail.unsubscribe_notices : .mail.unsubscribe_digest, language))
+            unsubscribeLabel: localizer.text(unsubscribe?.list.unsubscribeLabel ?? .mail.unsubscribe_digest, language))
     }
 
     /// Renders the message and puts it in the outbox. A header that could carry an injection

@@ -19,6 +19,7 @@ struct SettingsView: PageView {
     let newEmail: String
     let digestOptions: [Choice]
     let meetupNotices: Bool
+    let meetupReminders: Bool
     /// Sign-in providers: linked or not.
     let providers: [ProviderLink]
     var hasProviders: Bool { !providers.isEmpty }
@@ -50,6 +51,7 @@ extension App {
                 Choice(value: $0.rawValue, label: localizer.text($0.textKey, language), selected: $0 == mail.digest)
             },
             meetupNotices: mail.meetupNotices,
+            meetupReminders: mail.meetupReminders,
             providers: try providerLinks(user),
             hasPassword: !user.passwordHash.isEmpty,
             workplace: try workplaceSettings(user, address: workEmail, next: context.request.query["for"] ?? context.form["next"], language),

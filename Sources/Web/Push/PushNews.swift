@@ -57,7 +57,7 @@ extension App {
         let kind = PushKind(item.notification.kind)
         let urgent: Set<PushKind> = [.decisions, .moved, .waitlist, .confirm]
         // The second line says what it is about: the comment, or the meetup.
-        let about = line.preview ?? item.meetupTitle
+        let about = line.preview ?? (item.notification.kind.isReminder ? nil : item.meetupTitle)
         return message(title: configuration.siteName, body: line.sentence + (about.map { "\n" + $0 } ?? ""), url: line.url,
                        ttl: urgent.contains(kind) ? 86_400 : 6 * 3_600, urgency: urgent.contains(kind) ? .high : .low, topic: nil)
     }

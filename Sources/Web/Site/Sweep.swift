@@ -4,12 +4,14 @@ import Storage
 extension App {
     /// What is due whatever page is opened: lotteries past their deadline are drawn, places
     /// not re-confirmed in time are given up, finished mail older than a month is forgotten,
-    /// shared rate events older than a day dropped, open payments asked about, and SQLite's
-    /// search indexes merged. The server runs it at start and every minute.
+    /// shared rate events older than a day dropped, open payments asked about, those going to
+    /// a meetup reminded, and SQLite's search indexes merged. The server runs it at start and
+    /// every minute.
     public func sweep(now: Date = Date()) throws {
         // Servers sharing a database take turns; each step would be right twice, but once is enough.
         try database.asLeader(of: "sweep") {
             try settleMeetups(now: now)
+            try database.meetups.sendReminders(now: now)
             try database.mail.pruneOutbox(before: now.addingTimeInterval(-30 * 86_400))
             if database.isShared { try database.security.pruneRateEvents(before: now.addingTimeInterval(-86_400)) }
             sweepPayments(now: now)

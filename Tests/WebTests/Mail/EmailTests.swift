@@ -261,6 +261,50 @@ import Storage
         #expect(promoted?.subject == "A place opened up: you are going to the meetup.")
     }
 
+    @Test func aReminderIsMailedTheDayBeforeAndItsLinkTurnsOffRemindersAlone() throws {
+        let sink = try MailSink()
+        let site = try site(sink)
+        let people = site.members("hostess", "mina")
+        try verify(people[1], sink, site: site, username: "mina")
+        let fields = [
+            ("title", "Evening 5K, Han river"), ("starts_at", LocalDateTime.text(Date().addingTimeInterval(3 * 86_400), .current)),
+            ("duration", "60"), ("place_name", "Yeouido Park"), ("time_slot", "afterWork"), ("pace", "average"), ("style", "run"),
+            ("capacity", "2"), ("signup_mode", "firstCome"), ("gender_rule", "any"), ("region", "seoul"), ("distance", "5"), ("description", "Easy"),
+        ]
+        let url = try #require(people[0].post("/meetups", fields, from: "/meetups/new").headers["Location"])
+        people[1].post(url + "/apply", [], from: url)
+        try site.app.runMail()
+        let before = sink.messages().count
+        let id = try #require(Int64(url.split(separator: "/").last ?? ""))
+        let startsAt = try #require(try site.database.meetups.meetup(id: id)).startsAt
+        let dayBefore = startsAt.addingTimeInterval(-20 * 3_600)
+        try site.app.sweep(now: dayBefore)
+        try site.app.runMail(now: dayBefore)
+        let reminder = try #require(sink.waitForMessages(before + 1).last)
+        #expect(reminder.recipient == "mina@example.com")
+        #expect(reminder.subject.hasPrefix("Coming up: Evening 5K, Han river, ") && reminder.subject.hasSuffix(", at Yeouido Park"))
+        let unsubscribe = try #require(reminder.header("List-Unsubscribe")).trimmingCharacters(in: CharacterSet(charactersIn: "<>"))
+        #expect(unsubscribe.hasSuffix("list=reminders") && reminder.text.contains("Unsubscribe from meetup reminders"))
+
+        // One click turns reminders off, and only them
+        let path = String(unsubscribe.dropFirst(Self.origin.count))
+        #expect(site.browser().get(path).bodyText.contains("Stop meetup reminders by email"))
+        #expect(site.browser().post(path, [("List-Unsubscribe", "One-Click")], withoutToken: ()).status == .ok)
+        let minaID = try #require(try site.database.accounts.user(username: "mina")?.id)
+        let settings = try site.database.mail.mailSettings(userID: minaID)
+        #expect(!settings.meetupReminders && settings.meetupNotices)
+        // So the hour's reminder is not mailed (it is still a notification)
+        let hourBefore = startsAt.addingTimeInterval(-30 * 60)
+        try site.app.sweep(now: hourBefore)
+        try site.app.runMail(now: hourBefore)
+        #expect(sink.messages().count == before + 1)
+        #expect(people[1].get("/notifications").bodyText.contains("Starting within the hour: Evening 5K"))
+        // And settings turn it on again
+        #expect(!people[1].get("/settings").bodyText.contains(#"name="meetup_reminders" checked"#))
+        people[1].post("/settings/mail", [("digest", "weekly"), ("meetup_notices", "on"), ("meetup_reminders", "on")], from: "/settings")
+        #expect(people[1].get("/settings").bodyText.contains(#"name="meetup_reminders" checked"#))
+    }
+
     @Test func aServerThatRefusesThenAcceptsGetsTheMessageLaterAndARestartLosesNothing() throws {
         var options = MailSink.Options()
         options.refuse = 1

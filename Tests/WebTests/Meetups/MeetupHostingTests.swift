@@ -7,14 +7,19 @@ import Testing
 /// What a host does to their meetup beside editing it, and what those going keep: declining an
 /// application, closing signups, saving a meetup, and the calendar of meetups one goes to.
 @Suite struct MeetupHostingTests {
+    private func fields(title: String, mode: String = "firstCome", capacity: Int = 5, startsAt: Date = Date().addingTimeInterval(3 * 86_400))
+        -> [(String, String)]
+    {
+        [
+            ("title", title), ("description", ""), ("starts_at", LocalDateTime.text(startsAt, .current)), ("duration", "60"),
+            ("place_name", "Yeouido Park"), ("address", ""), ("latitude", ""), ("longitude", ""), ("place_note", ""), ("region", "seoul"),
+            ("time_slot", "afterWork"), ("distance", "5"), ("pace", "average"), ("style", "run"), ("capacity", String(capacity)),
+            ("signup_mode", mode), ("deadline", ""), ("gender_rule", "any"),
+        ]
+    }
+
     private func host(_ browser: Browser, title: String, mode: String = "firstCome", capacity: Int = 5) throws -> String {
-        let start = LocalDateTime.text(Date().addingTimeInterval(3 * 86_400), .current)
-        return try #require(browser.post("/meetups", [
-            ("title", title), ("description", ""), ("starts_at", start), ("duration", "60"), ("place_name", "Yeouido Park"),
-            ("address", ""), ("latitude", ""), ("longitude", ""), ("place_note", ""), ("region", "seoul"), ("time_slot", "afterWork"),
-            ("distance", "5"), ("pace", "average"), ("style", "run"), ("capacity", String(capacity)), ("signup_mode", mode), ("deadline", ""),
-            ("gender_rule", "any"),
-        ], from: "/meetups/new").headers["Location"])
+        try #require(browser.post("/meetups", fields(title: title, mode: mode, capacity: capacity), from: "/meetups/new").headers["Location"])
     }
 
     @Test func aDeclinedApplicantIsToldAndOnlyTheHostMayDecline() throws {
@@ -163,6 +168,52 @@ import Testing
         // It is linked from the header, and it is a member's own page
         #expect(mina.get("/").bodyText.contains(#"href="/meetups/mine""#))
         #expect(site.browser().get("/meetups/mine").status == .seeOther)
+    }
+
+    @Test func thoseGoingAreRemindedTheDayBeforeAndAnHourBeforeOnceEach() throws {
+        let site = try TestSite()
+        let people = site.members("hostess", "mina", "jun", "kim")
+        let (hostess, mina, jun, kim) = (people[0], people[1], people[2], people[3])
+        let url = try host(hostess, title: "Hill repeats", capacity: 1)
+        mina.post(url + "/apply", [], from: url)
+        jun.post(url + "/apply", [], from: url)  // waitlisted: not going
+        let id = try #require(Int64(url.split(separator: "/").last ?? ""))
+        let startsAt = try #require(try site.database.meetups.meetup(id: id)).startsAt
+        let reminders = { (browser: Browser) in browser.get("/notifications").bodyText.components(separatedBy: "Hill repeats, ").count - 1 }
+
+        // Three days ahead, nothing is due
+        try site.app.sweep(now: startsAt.addingTimeInterval(-3 * 86_400 + 60))
+        #expect(reminders(mina) == 0)
+        // A day ahead, Mina is reminded once, naming the meetup, its time and place; Jun is not
+        try site.app.sweep(now: startsAt.addingTimeInterval(-20 * 3_600))
+        try site.app.sweep(now: startsAt.addingTimeInterval(-19 * 3_600))
+        let day = mina.get("/notifications").bodyText
+        #expect(day.contains("Coming up: Hill repeats, ") && day.contains(", at Yeouido Park"))
+        #expect(reminders(mina) == 1 && reminders(jun) == 0 && reminders(hostess) == 0)
+        // Within the hour, once more
+        try site.app.sweep(now: startsAt.addingTimeInterval(-30 * 60))
+        try site.app.sweep(now: startsAt.addingTimeInterval(-20 * 60))
+        #expect(mina.get("/notifications").bodyText.contains("Starting within the hour: Hill repeats, "))
+        #expect(reminders(mina) == 2)
+
+        // A meetup moved is reminded again for its new time; one called off reminds nobody
+        let moved = try host(hostess, title: "Track night")
+        kim.post(moved + "/apply", [], from: moved)
+        let movedID = try #require(Int64(moved.split(separator: "/").last ?? ""))
+        let first = try #require(try site.database.meetups.meetup(id: movedID)).startsAt
+        try site.app.sweep(now: first.addingTimeInterval(-20 * 3_600))
+        let later = fields(title: "Track night", startsAt: first.addingTimeInterval(2 * 86_400))
+        #expect(hostess.post(moved + "/edit", later, from: moved + "/edit").status == .seeOther)
+        #expect(kim.post(moved + "/confirm", [], from: moved).status == .seeOther, "she keeps her place after the move")
+        let second = try #require(try site.database.meetups.meetup(id: movedID)).startsAt
+        try site.app.sweep(now: second.addingTimeInterval(-20 * 3_600))
+        #expect(kim.get("/notifications").bodyText.components(separatedBy: "Coming up: Track night").count - 1 == 2)
+        let called = try host(hostess, title: "Rained out")
+        kim.post(called + "/apply", [], from: called)
+        hostess.post(called + "/call-off", [("reason", "Storm")], from: called + "/call-off")
+        let calledID = try #require(Int64(called.split(separator: "/").last ?? ""))
+        try site.app.sweep(now: try #require(try site.database.meetups.meetup(id: calledID)).startsAt.addingTimeInterval(-30 * 60))
+        #expect(!kim.get("/notifications").bodyText.contains("Rained out, "))
     }
 
     @Test func aSavedMeetupIsListedUntilItIsUnsaved() throws {

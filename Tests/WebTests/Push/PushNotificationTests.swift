@@ -1,7 +1,7 @@
 import Foundation
 import HTTP
 import Network
-import Storage
+@testable import Storage
 import Testing
 import TestSupport
 @testable import Web
@@ -111,6 +111,30 @@ import TestSupport
         let pushed = try #require(try payloads().first)
         #expect(pushed["url"] as? String == meetup)
         #expect((pushed["body"] as? String)?.contains("cancelled a meetup you signed up for: Typhoon warning") == true)
+    }
+
+    @Test func aReminderReachesTheLockScreenAndCanBeTurnedOff() throws {
+        let (host, mina) = { let b = site.members("host", "mina"); return (b[0], b[1]) }()
+        let meetup = hostMeetup(host)
+        mina.post(meetup + "/apply", [], from: meetup)
+        host.post(meetup + "/applications/mina/accept", [], from: meetup)
+        try turnOn(mina)
+        // It starts in 20 hours (the push service takes tokens made now, not in a simulated future)
+        let id = try #require(Int64(meetup.split(separator: "/").last ?? ""))
+        let startsAt = Date().addingTimeInterval(20 * 3_600)
+        try site.database.write { db in try db.execute("UPDATE meetups SET startsAt = ?, deadline = ? WHERE id = ?", [startsAt, startsAt, id]) }
+        try site.app.sweep()
+        #expect(try site.app.runPush().delivered == 1)
+        let pushed = try #require(try payloads().first)
+        #expect(pushed["url"] as? String == meetup)
+        #expect((pushed["body"] as? String)?.hasPrefix("Coming up: Dawn 10K, ") == true && (pushed["body"] as? String)?.contains("\n") == false)
+        // Without reminders among her kinds, the hour's reminder stays a notification
+        let kinds = PushKind.allCases.filter { $0 != .reminders }.map { ("kind", $0.rawValue) }
+        #expect(mina.post("/settings/notifications", kinds, from: "/settings/notifications").status == .seeOther)
+        try site.database.write { db in try db.execute("UPDATE meetups SET startsAt = ? WHERE id = ?", [Date().addingTimeInterval(30 * 60), id]) }
+        try site.app.sweep()
+        #expect(try site.app.runPush().delivered == 0)
+        #expect(mina.get("/notifications").bodyText.contains("Starting within the hour: Dawn 10K"))
     }
 
     @Test func aDirectMessageReachesTheLockScreenSayingWhoAndAMutedRoomStaysQuietButForAMention() throws {
