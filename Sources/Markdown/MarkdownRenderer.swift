@@ -25,6 +25,31 @@ public enum MarkdownRenderer {
         render(markdown, linkTags: false, existingUsers: { _ in [] }).html
     }
 
+    /// The words of `markdown` as a reader sees them, on one line: emphasis, links and code
+    /// marks gone, raw HTML left out, blocks joined by a space. For a page's title and its
+    /// heading: "**Bold finish** at Yeouido" is "Bold finish at Yeouido".
+    public static func plainText(_ markdown: String) -> String {
+        let length = markdown.utf8.count
+        guard let root = markdown.withCString({ cmark_parse_document($0, length, options) }) else { return "" }
+        defer { cmark_node_free(root) }
+        guard let iterator = cmark_iter_new(root) else { return "" }
+        defer { cmark_iter_free(iterator) }
+        var text = ""
+        while case let event = cmark_iter_next(iterator), event != CMARK_EVENT_DONE {
+            guard let node = cmark_iter_get_node(iterator) else { continue }
+            switch (event, cmark_node_get_type(node)) {
+            case (CMARK_EVENT_ENTER, CMARK_NODE_TEXT), (CMARK_EVENT_ENTER, CMARK_NODE_CODE), (CMARK_EVENT_ENTER, CMARK_NODE_CODE_BLOCK):
+                text += cmark_node_get_literal(node).map { String(cString: $0) } ?? ""
+            case (CMARK_EVENT_ENTER, CMARK_NODE_SOFTBREAK), (CMARK_EVENT_ENTER, CMARK_NODE_LINEBREAK),
+                 (CMARK_EVENT_EXIT, CMARK_NODE_PARAGRAPH), (CMARK_EVENT_EXIT, CMARK_NODE_HEADING):
+                text += " "
+            default:
+                continue
+            }
+        }
+        return text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    }
+
     /// True when `markdown` holds raw HTML or a link a browser would run (`javascript:`,
     /// `vbscript:`, `data:`, `file:`): what rendering drops, refused outright where an admin
     /// writes a page (the operator's documents).

@@ -65,6 +65,9 @@ enum WebTargets {
         let html = document.html.lowercased()
         if html.contains("<script") || html.contains("href=\"javascript:") || html.contains(" onerror=") { violated("unsafe HTML out of Markdown") }
         guard document.tags.allSatisfy(References.isTag) else { violated("an invalid tag extracted") }
+        // A page's title from it: one line of words, no markup a browser would read.
+        let title = MarkdownRenderer.plainText(text)
+        if title.contains("\n") || title.hasPrefix(" ") || title.hasSuffix(" ") { violated("a plain-text title that is not one trimmed line") }
     }
 
     /// A chat message as a form sends it, with a place picked on the map, and its text rendered

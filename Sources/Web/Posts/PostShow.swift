@@ -1,5 +1,6 @@
 import Formats
 import HTTP
+import Markdown
 import Storage
 
 /// A post with its comment thread.
@@ -19,9 +20,9 @@ extension App {
         let item = try feedItem(context)
         let language = context.language
         let thread = try database.comments.thread(postID: item.post.storedID, viewerID: context.user?.id)
-        let title = item.post.body.isEmpty
-            ? localizer.text(.posts.title_by, language, ["name": item.author.displayName])
-            : String(item.post.body.prefix(60))
+        // The words as the page shows them, not the Markdown that makes them.
+        let words = MarkdownRenderer.plainText(item.post.body)
+        let title = words.isEmpty ? localizer.text(.posts.title_by, language, ["name": item.author.displayName]) : words.clipped(60)
         let replyingTo = context.form["reply"].flatMap(Checked.id)
         var canModerate = false
         if let crewID = item.post.crewID, let viewer = context.user, item.author.id != viewer.id {

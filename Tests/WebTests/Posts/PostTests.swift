@@ -47,6 +47,18 @@ import Storage
         #expect(mina.post(postURL + "/delete", [], from: postURL).status == .seeOther)
         #expect(jun.get(postURL).status == .notFound)
     }
+    @Test func aPostsTitleAndHeadingAreItsWordsNotItsMarkdown() throws {
+        let site = try TestSite()
+        let mina = site.members("mina")[0]
+        let url = try #require(mina.post("/posts", [("body", "**Bold finish** at [Yeouido](https://example.com/y) `5:01`\n\n<b>raw</b> and _more_")],
+                                         from: "/posts/new").headers["Location"])
+        let page = mina.get(url).bodyText
+        // The tags of raw HTML are left out, as on the page; the words between them stay
+        #expect(page.contains("<title>Bold finish at Yeouido 5:01 raw and more · Moim</title>"))
+        #expect(page.contains(#"<h1 class="visually-hidden">Bold finish at Yeouido 5:01 raw and more</h1>"#))
+        #expect(!page.contains("<title>**Bold"))
+    }
+
     @Test func scriptInAPostIsInert() throws {
         let site = try TestSite()
         let mina = site.browser()
