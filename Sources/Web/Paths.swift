@@ -42,6 +42,8 @@ enum Paths {
     static let newCrew = "/crews/new"
 
     static func crew(_ slug: String) -> String { "/crews/" + slug }
+    /// The link staff share: the crew's page with its invite code filled in.
+    static func crewInvite(_ slug: String, code: String) -> String { crew(slug) + "?code=" + PercentEncoding.encode(code) }
     static func crewMembers(_ slug: String) -> String { crew(slug) + "/members" }
     static func crewLedger(_ slug: String) -> String { crew(slug) + "/ledger" }
     static func crewPay(_ slug: String) -> String { crew(slug) + "/pay" }
@@ -92,6 +94,10 @@ enum Paths {
 
     static func login(next: String) -> String {
         next == home ? login : login + "?next=" + PercentEncoding.encode(next)
+    }
+
+    static func signup(next: String) -> String {
+        next == home ? signup : signup + "?next=" + PercentEncoding.encode(next)
     }
 
     /// `path` if it is a path on this site, else the home page: never redirect off-site.

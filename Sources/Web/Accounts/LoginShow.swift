@@ -7,6 +7,7 @@ struct LoginView: PageView {
     /// Where to go once signed in.
     let next: String
     var passkeyNext: String { next }
+    var signupURL: String { Paths.signup(next: next) }
     let error: String?
     /// "Continue with …" for each sign-in provider.
     let providers: [ProviderButton]

@@ -4,7 +4,8 @@ import Storage
 extension App {
     /// `POST /signup`: creates the account and signs it in.
     func signupCreate(_ context: RequestContext) throws -> HTTPResponse {
-        guard context.user == nil else { return .redirect(to: Paths.home) }
+        let next = Paths.local(context.form["next"])
+        guard context.user == nil else { return .redirect(to: next) }
         let address = AddressKey.of(context.request.remoteAddress)
         let form = SignupForm(context.form)
         if let wait = signupLimit.retryAfter(address) {
@@ -39,7 +40,7 @@ extension App {
         }
         signupLimit.record(address)
         if mailEnabled { try sendVerificationLink(user) }
-        var response = redirect(to: Paths.home, flash: mailEnabled ? \.welcome_verify : \.welcome)
+        var response = redirect(to: next, flash: mailEnabled ? \.welcome_verify : \.welcome)
         try signIn(user, in: context, on: &response)
         return response
     }

@@ -15,12 +15,15 @@ struct SignupView: PageView {
     /// "Continue with …" for each sign-in provider: an account without inventing a password.
     var providers: [ProviderButton] = []
     var hasProviders: Bool { !providers.isEmpty }
+    /// Where to go once signed up (an invite link's crew), and the way to sign in instead.
+    let next: String
+    var loginURL: String { Paths.login(next: next) }
 }
 
 extension App {
     /// `GET /signup`
     func signupShow(_ context: RequestContext) throws -> HTTPResponse {
-        guard context.user == nil else { return .redirect(to: Paths.home) }
+        guard context.user == nil else { return .redirect(to: Paths.local(context.form["next"])) }
         return try renderSignup(SignupForm(URLEncodedForm()), errors: FieldErrors(), context)
     }
 
@@ -30,8 +33,9 @@ extension App {
         var fields = form.profile
         if fields.language.isEmpty { fields.language = language.rawValue }
         let consent = ConsentView(form.consent, current: try currentDocuments(), asking: ConsentView.signup)
+        let next = Paths.local(context.form["next"])
         let view = SignupView(username: form.username, email: form.email, profile: profileForm(fields, language), consent: consent,
-                              errors: errors.localized(localizer, language), refusal: refusal, providers: providerButtons(next: Paths.home))
+                              errors: errors.localized(localizer, language), refusal: refusal, providers: providerButtons(next: next), next: next)
         return page(view, context, title: localizer.text(.signup.title, language),
                     status: status ?? (errors.isEmpty ? .ok : .unprocessableContent))
     }

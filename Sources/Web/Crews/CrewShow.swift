@@ -18,8 +18,14 @@ struct CrewPageView: PageView {
     let payURL: String
     let needsCode: Bool
     let asksApproval: Bool
-    /// Shown to staff, who pass it on.
+    /// Shown to staff, who pass it on, with the link that carries it.
     let inviteCode: String?
+    let inviteLink: String?
+    /// The code an invite link brought (`?code=`), filled in for the newcomer.
+    let typedCode: String
+    /// For visitors: sign in or sign up, and come back here (with the invite's code).
+    let loginURL: String
+    let signupURL: String
     let report: ReportFormView
     /// The viewer's role in the crew.
     let roleLabel: String?
@@ -193,7 +199,11 @@ extension App {
 
     /// The crew page around one tab: header, join controls and tab navigation.
     func crewPage(_ crew: Crew, tab: CrewTab, role: CrewRole?, _ context: RequestContext) throws -> CrewPageView {
-        CrewPageView(
+        // An invite link's code: letters and digits, as codes are made.
+        let typedCode = String((context.request.query["code"] ?? "").uppercased().unicodeScalars
+            .filter { ("A"..."Z").contains($0) || ("0"..."9").contains($0) }.prefix(6).map(Character.init))
+        let back = typedCode.isEmpty ? Paths.crew(crew.slug) : Paths.crewInvite(crew.slug, code: typedCode)
+        return CrewPageView(
             crew: crewCard(crew, context.language),
             tab: CrewTabMarks(current: tab),
             tabs: CrewTabLinks(base: Paths.crew(crew.slug)),
@@ -209,6 +219,10 @@ extension App {
             needsCode: crew.joinPolicy == .invite,
             asksApproval: crew.joinPolicy == .approval,
             inviteCode: role?.isStaff == true ? crew.inviteCode : nil,
+            inviteLink: role?.isStaff == true ? crew.inviteCode.map { publicURL(context).origin + Paths.crewInvite(crew.slug, code: $0) } : nil,
+            typedCode: typedCode,
+            loginURL: Paths.login(next: back),
+            signupURL: Paths.signup(next: back),
             report: reportForm(.crew, try crew.storedID, context),
             roleLabel: role.map { localizer.text($0.textKey, context.language) },
             talk: role?.isMember == true ? try crewTalk(crew, viewerID: context.user?.storedID ?? 0, isStaff: role?.isStaff == true, context.language) : nil,

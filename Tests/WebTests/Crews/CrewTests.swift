@@ -13,6 +13,40 @@ import Storage
         ], files: [], from: "/crews/new")
     }
 
+    @Test func anInviteLinkBringsANewcomerBackToTheCrewAfterSignupOrLogin() throws {
+        let site = try TestSite()
+        let owner = site.members("owner")[0]
+        let crew = try #require(owner.startCrew("Night Owls", policy: "invite"))
+        // Staff see the link to pass on, with the code in it
+        let staffPage = owner.get(crew).bodyText
+        let link = try #require(staffPage.firstMatch(of: /readonly value="http:\/\/[^"\/]+(\/crews\/night-owls\?code=([A-Z0-9]{6}))"/))
+        let (invite, code) = (String(link.1), String(link.2))
+
+        // A visitor who follows it is offered to sign up or sign in, and either way back here
+        let visitor = site.browser()
+        let page = visitor.get(invite).bodyText
+        let back = PercentEncoding.encode(invite)
+        #expect(page.contains("/signup?next=" + back) && page.contains("/login?next=" + back))
+        let signupForm = visitor.get("/signup?next=" + back).bodyText
+        #expect(signupForm.contains(#"name="next" value="\#(invite)""#))
+        let created = visitor.signUp(username: "newbie", extra: [("next", invite)])
+        #expect(created.status == .seeOther && created.headers["Location"] == invite)
+        // Signed in now, the code is filled in and joining works
+        let joinPage = visitor.get(invite).bodyText
+        #expect(joinPage.contains(#"value="\#(code)" required"#))
+        #expect(visitor.post(crew + "/join", [("code", code)], from: invite).status == .seeOther)
+        #expect(visitor.get(crew).bodyText.contains("/leave"))
+
+        // Someone with an account signs in from the link and comes back the same way
+        let member = site.members("member")[0]
+        member.logOut()
+        let login = member.post("/login", [("login", "member"), ("password", "correct horse battery"), ("next", invite)])
+        #expect(login.status == .seeOther && login.headers["Location"] == invite)
+        // A hostile way back goes home instead, and a hostile code is dropped
+        #expect(site.browser().signUp(username: "evil", extra: [("next", "//evil.example/x")]).headers["Location"] == "/")
+        #expect(!site.browser().get(crew + "?code=%22%3E%3Cscript%3E").bodyText.contains("<script>"))
+    }
+
     @Test func aKoreanNamedCrewGetsAUsableSlugAndCollisionsGetDistinctOnes() throws {
         let site = try TestSite()
         let owner = site.browser()
