@@ -41,6 +41,9 @@ enum TextKeys {
             "struct CountKey: Hashable, Sendable {",
             "    let name: String",
             "    fileprivate init(_ name: String) { self.name = name }",
+            "    /// Its text for a count a language calls one, and for any other.",
+            "    var one: TextKey { TextKey(name + \"_one\") }",
+            "    var other: TextKey { TextKey(name + \"_other\") }",
             "}",
             "",
         ]

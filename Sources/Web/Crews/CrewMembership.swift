@@ -21,7 +21,7 @@ extension App {
         let user = try context.requireUser()
         let crew = try crew(context)
         let fee = try storageAction(context, Self.crewRefusals) { try database.crews.leaveCrew(id: crew.storedID, userID: user.storedID) }
-        fee.map { refundJoinFee($0, reason: localizer.text(.payments.refund_reasons.left, context.language, ["days": String(crew.refundDays)])) }
+        fee.map { refundJoinFee($0, reason: localizer.count(.payments.refund_reasons.left, crew.refundDays, context.language)) }
         return redirect(to: Paths.crew(crew.slug), flash: fee == nil ? \.crew_left : \.crew_left_refunded)
     }
 

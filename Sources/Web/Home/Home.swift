@@ -9,8 +9,9 @@ struct HomeView: PageView {
     var posts: [PostCardView] { feed.posts }
     var hasPosts: Bool { feed.hasPosts }
     var olderURL: String? { feed.olderURL }
-    /// Explore shows visitors how many have joined.
+    /// Explore shows visitors how many have joined: the number, and the words after it.
     var memberCount: String?
+    var membersSoFar: String?
     /// Home greets the member in the side card.
     var welcome: String?
 }
@@ -32,7 +33,9 @@ extension App {
         let language = context.language
         let page = try database.feed.publicFeed(before: cursor(context), viewerID: context.user?.id)
         var view = HomeView(exploring: true, feed: feed(page, path: context.request.path, context))
-        view.memberCount = localizer.number(try memberCount.value { try database.accounts.userCount() }, language)
+        let members = try memberCount.value { try database.accounts.userCount() }
+        view.memberCount = localizer.number(members, language)
+        view.membersSoFar = localizer.text(localizer.counted(.home.members, members, language), language)
         return self.page(view, context, title: localizer.text(.feed.explore_title, language), section: .feed)
     }
 }

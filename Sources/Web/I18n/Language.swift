@@ -5,6 +5,15 @@ import Foundation
 public enum Language: String, CaseIterable, Sendable {
     case en, ko
 
+    /// Whether a text counting `count` takes its singular form (CLDR's plural category "one"):
+    /// in English for 1 alone; Korean nouns do not change with a count.
+    func isSingular(_ count: Int) -> Bool {
+        switch self {
+        case .en: count == 1
+        case .ko: false
+        }
+    }
+
     /// How many language ranges of an `Accept-Language` header are read.
     static let rangeLimit = 32
 

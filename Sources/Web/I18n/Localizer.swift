@@ -100,9 +100,15 @@ public struct Localizer: Sendable {
         }
     }
 
-    /// A counted noun: `key_one` for 1 ("1 report"), else `key_other` with `{count}` ("3 reports").
-    func count(_ key: CountKey, _ count: Int, _ language: Language) -> String {
-        count == 1 ? text(named: key.name + "_one", language) : text(named: key.name + "_other", language, ["count": number(count, language)])
+    /// A counted text: `key_one` where the language calls the count one ("1 report"), else
+    /// `key_other`, with `{count}` and any other `values` filled in ("3 reports").
+    func count(_ key: CountKey, _ count: Int, _ language: Language, _ values: [String: String] = [:]) -> String {
+        text(counted(key, count, language), language, values.merging(["count": number(count, language)]) { _, counted in counted })
+    }
+
+    /// The text of `key` for `count` in `language`, for a message filled in later.
+    func counted(_ key: CountKey, _ count: Int, _ language: Language) -> TextKey {
+        language.isSingular(count) ? key.one : key.other
     }
 
     /// A month and year, e.g. "November 2026" or "2026년 11월".

@@ -81,9 +81,8 @@ extension App {
             let shown = groups.prefix(10).map { describe($0, language) }
             let count = groups.count
             let subject = count > 0
-                ? localizer.text(count == 1 ? .mail.digest.subject_one : .mail.digest.subject_other, language, ["count": String(count), "site": siteName])
-                : localizer.text(waiting == 1 ? .mail.digest.messages_subject_one : .mail.digest.messages_subject_other, language,
-                                 ["count": String(waiting), "site": siteName])
+                ? localizer.count(.mail.digest.subject, count, language, ["site": siteName])
+                : localizer.count(.mail.digest.messages_subject, waiting, language, ["site": siteName])
             let view = DigestMail(
                 frame: frame(user, subject: subject, language: language, unsubscribe: (settings.unsubscribeToken, .digest)),
                 greeting: greeting(user, language), intro: localizer.text(.mail.digest.intro, language),

@@ -13,7 +13,7 @@ extension App {
         let text = { (key: TextKey, arguments: [String: String]) in self.localizer.text(key, context.language, arguments) }
         switch try database.meetups.checkIn(meetupID: meetup.storedID, userID: user.storedID, code: code) {
         case .checkedIn: return redirect(to: Paths.meetup(try meetup.storedID) + "#checkin", flash: \.checked_in)
-        case .wrongCode(let left): throw HTTPError(.unprocessableContent, message: text(.meetups.checkin.wrong, ["left": String(left)]))
+        case .wrongCode(let left): throw HTTPError(.unprocessableContent, message: localizer.count(.meetups.checkin.wrong, left, context.language))
         case .locked: throw HTTPError(.forbidden, message: text(.meetups.checkin.locked, [:]))
         case .notOpen: throw HTTPError(.conflict, message: text(.meetups.checkin.not_open, [:]))
         case .notGoing: throw HTTPError(.forbidden, message: text(.meetups.checkin.not_going, [:]))

@@ -21,7 +21,7 @@ extension App {
         guard let kind, isNewAccount(user), let cap = limits.perDay[kind] else { return }
         let since = Date().addingTimeInterval(-86_400)
         if try database.moderation.createdCount(kind, userID: user.storedID, since: since) >= cap {
-            throw HTTPError(.tooManyRequests, message: localizer.text(.moderation.new_account_cap, language, ["days": String(limits.days)]),
+            throw HTTPError(.tooManyRequests, message: localizer.count(.moderation.new_account_cap, limits.days, language),
                             headers: ["Retry-After": "3600"])
         }
     }

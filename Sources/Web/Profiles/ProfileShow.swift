@@ -43,6 +43,9 @@ struct ProfileHeadView {
     let postCount: String
     let followerCount: String
     let followingCount: String
+    /// "post" or "posts", "follower" or "followers": the words after the counts.
+    let postsLabel: String
+    let followersLabel: String
     let followersURL: String
     let followingURL: String
     let atomURL: String
@@ -136,6 +139,8 @@ extension App {
             postCount: localizer.number(counts.posts, language),
             followerCount: localizer.number(counts.followers, language),
             followingCount: localizer.number(counts.following, language),
+            postsLabel: localizer.text(localizer.counted(.profile.post_stat, counts.posts, language), language),
+            followersLabel: localizer.text(localizer.counted(.profile.follower_stat, counts.followers, language), language),
             followersURL: Paths.followers(user.username),
             followingURL: Paths.following(user.username),
             atomURL: Paths.userFeed(user.username)

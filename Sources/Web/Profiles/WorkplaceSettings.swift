@@ -69,7 +69,8 @@ extension App {
             let next = context.form["next"].flatMap(Self.meetupAddress)
             return redirect(to: next ?? Paths.settings + "#workplace", flash: \.workplace_verified)
         case .wrongCode(let left):
-            errors.add("work_code", left > 0 ? .errors.work_code_wrong : .errors.work_code_used_up, ["left": String(left)])
+            errors.add("work_code", left > 0 ? localizer.counted(.errors.work_code_wrong, left, context.language) : .errors.work_code_used_up,
+                       ["count": localizer.number(left, context.language)])
         case .noCode:
             errors.add("work_code", .errors.work_code_expired)
         case .addressTaken:

@@ -63,7 +63,8 @@ extension App {
             weeks: weeks,
             totalDistance: distanceText(totalMeters, units: units, language),
             totalTime: durationText(totalSeconds),
-            runCount: records.count)
+            runCount: records.count,
+            runsLabel: localizer.text(localizer.counted(.records.runs, records.count, language), language))
         return page(view, context, title: localizer.monthYear(month, language), section: .records)
     }
 }
@@ -81,6 +82,8 @@ struct RecordsView: PageView {
     let totalDistance: String
     let totalTime: String
     let runCount: Int
+    /// "run" or "runs", under the count.
+    let runsLabel: String
 }
 
 struct CalendarWeekView {

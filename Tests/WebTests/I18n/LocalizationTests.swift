@@ -10,6 +10,30 @@ import HTTP
         #expect(Language.preferred(by: "ko," + flood) == .ko)
     }
 
+    /// Counted texts follow each language's plural rule: English says "1 member", "2 members";
+    /// Korean nouns do not change with a number.
+    @Test func countedTextsTakeEachLanguagesPluralForm() throws {
+        let site = try TestSite()
+        let mina = site.members("mina")[0]
+        #expect(site.browser().get("/explore").bodyText.contains("<strong>1</strong> member so far"))
+        #expect(mina.post("/posts", [("body", "First run")], from: "/posts/new").status == .seeOther)
+        let profile = site.browser().get("/u/mina").bodyText
+        #expect(profile.contains("<strong>1</strong> post ·") && profile.contains("<strong>0</strong> followers"))
+        let jun = site.members("jun")[0]
+        jun.post("/u/mina/follow", [], from: "/u/mina")
+        #expect(site.browser().get("/u/mina").bodyText.contains("<strong>1</strong> follower</a>"))
+        // The member count is kept a while: a site of its own counts two
+        let two = try TestSite()
+        _ = two.members("ara", "bora")
+        #expect(two.browser().get("/explore").bodyText.contains("<strong>2</strong> members so far"))
+        #expect(two.browser(language: "ko").get("/explore").bodyText.contains("<strong>2</strong> 명이 함께하고 있어요"))
+
+        let localizer = site.app.localizer
+        #expect(localizer.count(.meetups.groups.left, 1, .en) == "1 place left" && localizer.count(.meetups.groups.left, 2, .en) == "2 places left")
+        #expect(localizer.count(.meetups.groups.left, 1, .ko) == localizer.text(.meetups.groups.left_other, .ko, ["count": "1"]))
+        #expect(localizer.count(.meetups.checkin.wrong, 1, .en) == "That is not the code. 1 try left.")
+    }
+
     @Test func koreanBrowsersGetKoreanPages() throws {
         let site = try TestSite()
         let page = site.browser(language: "ko-KR,ko;q=0.9,en;q=0.5").get("/signup")
