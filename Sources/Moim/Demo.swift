@@ -153,7 +153,7 @@ struct Demo: ParsableCommand {
                 id: nil, hostID: host, crewID: nil, crewOnly: false, title: "\(city.name) \(Int(km))K #\(number + 1)",
                 description: "An easy run, all paces welcome.", descriptionHTML: "<p>An easy run, all paces welcome.</p>\n",
                 startsAt: startsAt, durationMinutes: 60, placeName: "\(city.name) meeting point", address: "", latitude: latitude,
-                longitude: longitude, placeNote: "", region: city.region, timeSlot: .weekend, distanceKm: km, pace: .average,
+                longitude: longitude, placeNote: "", region: city.region, timeSlot: Meetup.TimeSlot(startingAt: startsAt, in: TimeZone(identifier: "Asia/Seoul") ?? .current), distanceKm: km, pace: .average,
                 style: .run, capacity: 10, signupMode: .firstCome, deadline: startsAt.addingTimeInterval(-3_600), afterParty: false,
                 genderRule: .any, minAge: nil, maxAge: nil, jobs: "", acceptedCount: 0, closedAt: nil, sequence: 0, createdAt: now,
                 updatedAt: now)

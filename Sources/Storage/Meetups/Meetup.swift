@@ -2,7 +2,22 @@ import Foundation
 
 /// A run (or walk, or game) people sign up for.
 public struct Meetup: Codable, Sendable, Equatable, StoredRecord {
-    public enum TimeSlot: String, Codable, Sendable, CaseIterable { case beforeWork, afterWork, weekend }
+    public enum TimeSlot: String, Codable, Sendable, CaseIterable {
+        case beforeWork, afterWork, weekend
+
+        /// The slot of a meetup that starts at `start`, on the clock of `timeZone`: Saturday and
+        /// Sunday are the weekend; a weekday before noon is before work, from noon after it.
+        public init(startingAt start: Date, in timeZone: TimeZone) {
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = timeZone
+            let parts = calendar.dateComponents([.weekday, .hour], from: start)
+            if parts.weekday == 1 || parts.weekday == 7 {
+                self = .weekend
+            } else {
+                self = (parts.hour ?? 0) < 12 ? .beforeWork : .afterWork
+            }
+        }
+    }
     public enum Pace: String, Codable, Sendable, CaseIterable { case beginner, average, fast, elite }
     public enum Style: String, Codable, Sendable, CaseIterable { case walk, jog, run, interval }
     public enum SignupMode: String, Codable, Sendable, CaseIterable { case firstCome, approval, lottery }

@@ -113,7 +113,6 @@ extension App {
             f: form,
             timeZone: Formatters.offsetName(localizer.timeZone, at: Date()),
             regions: choices(Choices.regions, labels: TextKey.choices.region.named, selected: form.region, language),
-            slots: choices(Meetup.TimeSlot.allCases.map(\.rawValue), labels: TextKey.meetups.slot.named, selected: form.timeSlot, language),
             paces: choices(Meetup.Pace.allCases.map(\.rawValue), labels: TextKey.meetups.pace.named, selected: form.pace, language),
             styles: choices(Meetup.Style.allCases.map(\.rawValue), labels: TextKey.meetups.style.named, selected: form.style, language),
             modes: choices(Meetup.SignupMode.allCases.map(\.rawValue), labels: TextKey.meetups.mode.named, selected: form.signupMode, language),
@@ -178,7 +177,6 @@ struct MeetupFormView: PageView {
     /// A meetup of a crew can be for its members only.
     var hasCrew: Bool { !f.crew.isEmpty }
     let regions: [Choice]
-    let slots: [Choice]
     let paces: [Choice]
     let styles: [Choice]
     let modes: [Choice]

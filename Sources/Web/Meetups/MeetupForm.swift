@@ -17,7 +17,6 @@ struct MeetupForm {
     var longitude: String = ""
     var placeNote: String = ""
     var region: String = ""
-    var timeSlot: String = "afterWork"
     var distance: String = ""
     var pace: String = "average"
     var style: String = "run"
@@ -41,7 +40,7 @@ struct MeetupForm {
         let text = { (name: String) in (form[name] ?? "").trimmed }
         title = text("title"); description = text("description"); startsAt = text("starts_at"); duration = text("duration")
         placeName = text("place_name"); address = text("address"); latitude = text("latitude"); longitude = text("longitude")
-        placeNote = text("place_note"); region = text("region"); timeSlot = text("time_slot"); distance = text("distance")
+        placeNote = text("place_note"); region = text("region"); distance = text("distance")
         pace = text("pace"); style = text("style"); capacity = text("capacity"); signupMode = text("signup_mode")
         deadline = text("deadline"); afterParty = form["after_party"] == "on"; genderRule = text("gender_rule")
         minAge = text("min_age"); maxAge = text("max_age"); jobs = form.values("jobs"); crewOnly = form["crew_only"] == "on"
@@ -70,7 +69,7 @@ struct MeetupForm {
         startsAt = LocalDateTime.text(meetup.startsAt, timeZone); duration = String(meetup.durationMinutes)
         placeName = meetup.placeName; address = meetup.address
         latitude = meetup.latitude.map { String($0) } ?? ""; longitude = meetup.longitude.map { String($0) } ?? ""
-        placeNote = meetup.placeNote; region = meetup.region ?? ""; timeSlot = meetup.timeSlot.rawValue
+        placeNote = meetup.placeNote; region = meetup.region ?? ""
         distance = meetup.distanceKm.map { String($0) } ?? ""; pace = meetup.pace.rawValue; style = meetup.style.rawValue
         capacity = String(meetup.capacity); signupMode = meetup.signupMode.rawValue; deadline = LocalDateTime.text(meetup.deadline, timeZone)
         afterParty = meetup.afterParty; genderRule = meetup.genderRule.rawValue
@@ -110,9 +109,10 @@ struct MeetupForm {
             errors.add("latitude", .errors.meetup_coordinates)
         }
         if !region.isEmpty, !Choices.regions.contains(region) { errors.add("region", .errors.choice) }
-        let slot = Meetup.TimeSlot(rawValue: timeSlot), paceValue = Meetup.Pace(rawValue: pace), styleValue = Meetup.Style(rawValue: style)
+        // The slot is the start's, never a separate choice that could say otherwise.
+        let slot = start.map { Meetup.TimeSlot(startingAt: $0, in: timeZone) }
+        let paceValue = Meetup.Pace(rawValue: pace), styleValue = Meetup.Style(rawValue: style)
         let mode = Meetup.SignupMode(rawValue: signupMode), rule = Meetup.GenderRule(rawValue: genderRule)
-        if slot == nil { errors.add("time_slot", .errors.choice) }
         if paceValue == nil { errors.add("pace", .errors.choice) }
         if styleValue == nil { errors.add("style", .errors.choice) }
         if mode == nil { errors.add("signup_mode", .errors.choice) }

@@ -28,6 +28,21 @@ import Testing
         form(changes).validate(host: host, crewID: crewID, timeZone: seoul, now: now).1.fields
     }
 
+    /// The slot comes from the start on the site's clock: a 7:00 run on a weekday is a morning
+    /// one, whatever the form says.
+    @Test func theTimeSlotIsTheStartsNeverAContradictingChoice() throws {
+        func slot(_ start: String) throws -> Meetup.TimeSlot {
+            try #require(form([("starts_at", start), ("time_slot", "afterWork")]).validate(host: host, crewID: nil, timeZone: seoul, now: now).0).timeSlot
+        }
+        #expect(try slot("2026-12-01T07:00") == .beforeWork)  // a Tuesday
+        #expect(try slot("2026-12-01T11:59") == .beforeWork)
+        #expect(try slot("2026-12-01T12:00") == .afterWork)
+        #expect(try slot("2026-12-01T19:30") == .afterWork)
+        #expect(try slot("2026-12-05T07:00") == .weekend)  // a Saturday
+        #expect(try slot("2026-12-06T23:30") == .weekend)  // a Sunday, late: Seoul's, not UTC's Sunday
+        #expect(try slot("2026-12-07T00:30") == .beforeWork)  // Monday just after midnight in Seoul (Sunday in UTC)
+    }
+
     @Test func aValidFormMakesTheMeetupAtTheSitesWallClock() throws {
         let (meetup, errors) = form().validate(host: host, crewID: nil, timeZone: seoul, now: now)
         #expect(errors.isEmpty)
