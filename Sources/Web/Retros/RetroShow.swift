@@ -33,9 +33,10 @@ extension App {
             .map { Choice(value: $0.username, label: $0.displayName, selected: false) }
         tab.written = written.map { item in
             WrittenFeedbackView(
-                recipient: item.recipient.displayName, keyword: item.feedback.keyword,
+                id: item.feedback.id ?? 0, recipient: item.recipient.displayName, keyword: item.feedback.keyword,
                 kind: localizer.text(item.feedback.kind.textKey, language), description: item.feedback.description,
-                isContinue: item.feedback.kind == .continue, editURL: base + "/feedback/\(item.feedback.id ?? 0)")
+                toStart: item.feedback.toStart, isContinue: item.feedback.kind == .continue,
+                editURL: base + "/feedback/\(item.feedback.id ?? 0)")
         }
         tab.keepGoing = received.filter { $0.feedback.kind == .continue }.map(chip)
         tab.stopDoing = received.filter { $0.feedback.kind == .stop }.map(chip)

@@ -86,10 +86,13 @@ struct FeedbackChipView {
 }
 
 struct WrittenFeedbackView {
+    /// For the ids of its edit form's fields.
+    let id: Int64
     let recipient: String
     let keyword: String
     let kind: String
     let description: String
+    let toStart: String
     let isContinue: Bool
     let editURL: String
 }
