@@ -1,18 +1,26 @@
 import Foundation
 
 extension FeedStore {
-    /// The newest notifications of `userID`.
-    public func notifications(userID: Int64, limit: Int = 50) throws -> [NotificationItem] {
+    /// A page of the notifications of `userID`, newest first: the newest, or those older than
+    /// the id `before`; and whether older ones remain.
+    public func notifications(userID: Int64, before: Int64? = nil, limit: Int = 50) throws -> (items: [NotificationItem], more: Bool) {
         try database.read { db in
-            let notifications = try db.records(Notification.self, "SELECT \(Notification.selection.bare) FROM notifications WHERE userID = ? ORDER BY id DESC LIMIT ?", [userID, limit])
-            return try database.items(db, notifications)
+            let notifications = try db.records(Notification.self, """
+                SELECT \(Notification.selection.bare) FROM notifications WHERE userID = ? AND id < ? ORDER BY id DESC LIMIT ?
+                """, [userID, before ?? Int64.max, limit + 1])
+            return (try database.items(db, Array(notifications.prefix(limit))), notifications.count > limit)
         }
     }
 
-    public func markNotificationsRead(userID: Int64, now: Date = Date()) throws {
+    /// Marks read the member's notifications with ids in `shown` (a page's, oldest to newest):
+    /// what the page showed, not what it did not. Returns how many were unread.
+    @discardableResult
+    public func markNotificationsRead(userID: Int64, shown: ClosedRange<Int64>, now: Date = Date()) throws -> Int {
         try database.write { db in
-            try db.execute("UPDATE notifications SET readAt = ? WHERE userID = ? AND readAt IS NULL", [now, userID])
-            db.changed(.notifications(userID: userID))
+            let marked = try db.execute("UPDATE notifications SET readAt = ? WHERE userID = ? AND readAt IS NULL AND id BETWEEN ? AND ?",
+                                        [now, userID, shown.lowerBound, shown.upperBound])
+            if marked > 0 { db.changed(.notifications(userID: userID)) }
+            return marked
         }
     }
 }

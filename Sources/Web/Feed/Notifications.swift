@@ -1,3 +1,4 @@
+import Formats
 import HTTP
 import Storage
 
@@ -6,6 +7,8 @@ struct NotificationsView: PageView {
     static let template = "notifications"
     let notifications: [NotificationView]
     var hasNotifications: Bool { !notifications.isEmpty }
+    /// The next page, of older ones.
+    let olderURL: String?
 }
 
 /// One line of the list: several follows (or comments on one post, applications to one
@@ -27,17 +30,23 @@ struct NotificationView {
 }
 
 extension App {
-    /// `GET /notifications`: the newest notifications; viewing them marks them read.
+    /// `GET /notifications` (`?before=` an id for older ones): a page of notifications, newest
+    /// first; those the page shows are marked read, and only those.
     func notifications(_ context: RequestContext) throws -> HTTPResponse {
         let user = try context.requireUser()
         let language = context.language
-        let groups = Self.grouped(try database.feed.notifications(userID: user.storedID))
-        let views = groups.map { describe($0, language) }
-        // A write only when the bell had something to clear: most views have nothing unread.
-        if context.notices.unreadNotifications > 0 { try database.feed.markNotificationsRead(userID: user.storedID) }
+        let before = context.form["before"].flatMap(Checked.id)
+        let page = try database.feed.notifications(userID: user.storedID, before: before)
+        let views = Self.grouped(page.items).map { describe($0, language) }
         var context = context
-        context.notices.unreadNotifications = 0
-        return page(NotificationsView(notifications: views), context, title: localizer.text(.notifications.title, language))
+        // A write only when the bell had something to clear: most views have nothing unread.
+        let ids = page.items.compactMap(\.notification.id)
+        if context.notices.unreadNotifications > 0, let oldest = ids.min(), let newest = ids.max() {
+            let marked = try database.feed.markNotificationsRead(userID: user.storedID, shown: oldest...newest)
+            context.notices.unreadNotifications = max(0, context.notices.unreadNotifications - marked)
+        }
+        let older = page.more ? ids.min().map { Paths.notifications + "?before=\($0)" } : nil
+        return self.page(NotificationsView(notifications: views, olderURL: older), context, title: localizer.text(.notifications.title, language))
     }
 
     /// One line for a group of notifications (the newest first), as the page and the digest

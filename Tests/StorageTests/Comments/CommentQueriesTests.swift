@@ -12,7 +12,7 @@ import TestSupport
 
     /// Notification kinds each member has, by id.
     func kinds(_ database: AppDatabase, _ userID: Int64) throws -> [Storage.Notification.Kind] {
-        try database.feed.notifications(userID: userID).map(\.notification.kind)
+        try database.feed.notifications(userID: userID).items.map(\.notification.kind)
     }
 
     @Test func eachPersonIsToldOnceOfAReply() throws {

@@ -38,7 +38,7 @@ private struct Crews {
 
         let approval = try crews.crew(.approval)
         #expect(try crews.database.crews.joinCrew(id: approval, userID: crews.ids["hana"]!, inviteCode: nil) == .pending)
-        #expect(try crews.database.feed.notifications(userID: crews.ids["owner"]!).first?.notification.kind == .crewRequest)
+        #expect(try crews.database.feed.notifications(userID: crews.ids["owner"]!).items.first?.notification.kind == .crewRequest)
         #expect(try crews.database.crews.crewMembers(crewID: approval, pending: true).map(\.user.username) == ["hana"])
     }
 
@@ -52,8 +52,8 @@ private struct Crews {
         try crews.database.crews.decideJoinRequest(crewID: crew, applicantID: jun, by: owner, accept: false)
         #expect(try crews.database.crews.crewRole(crewID: crew, userID: mina) == .member)
         #expect(try crews.database.crews.crewRole(crewID: crew, userID: jun) == nil)
-        #expect(try crews.database.feed.notifications(userID: mina).first?.notification.kind == .crewAccepted)
-        #expect(try crews.database.feed.notifications(userID: jun).first?.notification.kind == .crewRejected)
+        #expect(try crews.database.feed.notifications(userID: mina).items.first?.notification.kind == .crewAccepted)
+        #expect(try crews.database.feed.notifications(userID: jun).items.first?.notification.kind == .crewRejected)
         #expect(try crews.database.crews.crew(slug: "han-river")?.memberCount == 2)
     }
 

@@ -107,7 +107,7 @@ private struct Fixture {
         let item = try #require(try fixture.database.feed.feedItem(postID: postID, viewerID: jun))
         #expect(item.post.likeCount == 1 && item.likedByViewer && item.bookmarkedByViewer)
         #expect(try fixture.database.profiles.memberProfile(username: "mina", viewerID: nil)?.counts.followers == 1)
-        #expect(try fixture.database.feed.notifications(userID: fixture.ids["mina"]!).count == 1)
+        #expect(try fixture.database.feed.notifications(userID: fixture.ids["mina"]!).items.count == 1)
         try fixture.database.posts.unlike(postID: postID, userID: jun)
         try fixture.database.posts.unlike(postID: postID, userID: jun)
         #expect(try fixture.database.feed.feedItem(postID: postID, viewerID: jun)?.post.likeCount == 0)
@@ -126,7 +126,7 @@ private struct Fixture {
         let item = try #require(try fixture.database.feed.feedItem(postID: postID, viewerID: jun))
         #expect(item.post.likeCount == 1 && item.bookmarkedByViewer)
         #expect(try fixture.database.profiles.memberProfile(username: "mina", viewerID: nil)?.counts.followers == 1)
-        #expect(try fixture.database.feed.notifications(userID: fixture.ids["mina"]!).count == 1)
+        #expect(try fixture.database.feed.notifications(userID: fixture.ids["mina"]!).items.count == 1)
         try fixture.database.close()
     }
 
@@ -143,8 +143,8 @@ private struct Fixture {
         #expect(thread.map(\.comment.bodyHTML) == ["nice", "agreed @jun @mina", "thanks"])
         #expect(thread.map(\.comment.depth) == [0, 1, 0])
         // jun: comment notification not his (he commented); reply from hana once (not also a mention).
-        #expect(try fixture.database.feed.notifications(userID: jun).map(\.notification.kind) == [.reply])
-        #expect(Set(try fixture.database.feed.notifications(userID: mina).map(\.notification.kind)) == [.comment])
+        #expect(try fixture.database.feed.notifications(userID: jun).items.map(\.notification.kind) == [.reply])
+        #expect(Set(try fixture.database.feed.notifications(userID: mina).items.map(\.notification.kind)) == [.comment])
 
         try fixture.database.comments.deleteComment(id: first.storedID, authorID: jun)
         let afterDelete = try fixture.database.comments.thread(postID: postID)

@@ -51,7 +51,7 @@ private func makeUsers(_ database: AppDatabase, _ count: Int, gender: String? = 
         try database.meetups.cancelApplication(meetupID: id, userID: users[1], now: now)
         #expect(try database.meetups.application(meetupID: id, userID: users[3])?.status == .accepted)
         #expect(try database.meetups.application(meetupID: id, userID: users[4])?.waitlistPlace == 1)
-        #expect(try database.feed.notifications(userID: users[3]).first?.notification.kind == .meetupPromoted)
+        #expect(try database.feed.notifications(userID: users[3]).items.first?.notification.kind == .meetupPromoted)
         #expect(try database.meetups.meetup(id: id)?.acceptedCount == 2)
     }
 
@@ -65,7 +65,7 @@ private func makeUsers(_ database: AppDatabase, _ count: Int, gender: String? = 
         try database.meetups.decideApplication(meetupID: id, userID: users[1], by: users[0], accept: true)
         #expect(throws: StorageError.full) { try database.meetups.decideApplication(meetupID: id, userID: users[2], by: users[0], accept: true) }
         try database.meetups.decideApplication(meetupID: id, userID: users[2], by: users[0], accept: false)
-        #expect(try database.feed.notifications(userID: users[2]).first?.notification.kind == .meetupRejected)
+        #expect(try database.feed.notifications(userID: users[2]).items.first?.notification.kind == .meetupRejected)
     }
 
     @Test func fiftyApplicantsForThreePlacesYieldExactlyThree() throws {

@@ -11,7 +11,7 @@ import TestSupport
     }
 
     func mentions(_ database: AppDatabase, _ userID: Int64) throws -> Int {
-        try database.feed.notifications(userID: userID).count { $0.notification.kind == .mention }
+        try database.feed.notifications(userID: userID).items.count { $0.notification.kind == .mention }
     }
 
     @Test func aPostKeepsItsPhotosInOrderAndItsAuthorAloneDeletesIt() throws {

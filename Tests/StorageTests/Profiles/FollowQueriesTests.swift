@@ -12,7 +12,7 @@ import TestSupport
         for follower in ids.dropFirst() { try database.profiles.follow(followerID: follower, followeeID: mina) }
         try database.profiles.follow(followerID: ids[1], followeeID: mina)
         try database.profiles.follow(followerID: mina, followeeID: mina)
-        #expect(try database.feed.notifications(userID: mina).filter { $0.notification.kind == .follow }.count == 3)
+        #expect(try database.feed.notifications(userID: mina).items.filter { $0.notification.kind == .follow }.count == 3)
         #expect(try database.profiles.memberProfile(username: "mina", viewerID: ids[1])?.counts.followers == 3)
         // Two to a page, then the rest
         let first = try database.profiles.follows(of: mina, followers: true, after: nil, limit: 2)

@@ -114,7 +114,7 @@ import Testing
         }
         let mina = try user("mina", .member), jun = try user("jun", .member), hana = try user("hana", .member), staff = try user("staff", .admin)
         try database.profiles.follow(followerID: jun.storedID, followeeID: mina.storedID)
-        try database.feed.markNotificationsRead(userID: mina.storedID)
+        try database.feed.markNotificationsRead(userID: mina.storedID, shown: 1...Int64.max)
         try database.profiles.follow(followerID: hana.storedID, followeeID: mina.storedID)
         for reason in ["first", "second"] {
             try database.moderation.sanction(.warn, userID: mina.storedID, by: staff.storedID, until: nil, reason: reason)

@@ -1,10 +1,42 @@
 import Foundation
 import Testing
 import HTTP
-import Storage
+@testable import Storage
 @testable import Web
 
 @Suite struct FeedTests {
+    /// Sixty notifications: the page shows fifty and marks those read, the rest wait (and the
+    /// bell says so) until the older page shows them.
+    @Test func notificationsPageBackAndOnlyThoseShownAreMarkedRead() throws {
+        let site = try TestSite()
+        let people = site.members("mina", "jun")
+        let (mina, minaID, junID) = (people[0], try #require(try site.database.accounts.user(username: "mina")?.id),
+                                     try #require(try site.database.accounts.user(username: "jun")?.id))
+        try site.database.write { db in
+            for number in 1...60 {
+                try site.database.insertNotification(db, userID: minaID, kind: .meetupChanged, actorID: junID, postID: nil, commentID: nil,
+                                                     detail: "Change #\(number).", now: Date().addingTimeInterval(Double(number - 100)))
+            }
+        }
+        let unread = { try site.database.readRows { db in try db.value("SELECT count(*) FROM notifications WHERE userID = ? AND readAt IS NULL", [minaID], as: Int.self) } }
+        #expect(mina.get("/").bodyText.contains(#"<span class="bubble">60</span>"#))
+
+        let first = mina.get("/notifications").bodyText
+        #expect(first.contains("Change #60.") && first.contains("Change #11.") && !first.contains("Change #10."))
+        #expect(try unread() == 10)
+        #expect(first.contains(#"<span class="bubble">10</span>"#), "the bell counts what is still unread")
+        let older = try #require(first.firstMatch(of: /href="(\/notifications\?before=\d+)" rel="next"/)?.1)
+
+        let second = mina.get(String(older)).bodyText
+        #expect(second.contains("Change #10.") && second.contains("Change #1.") && !second.contains("Change #11."))
+        #expect(!second.contains("rel=\"next\""))
+        #expect(try unread() == 0)
+        // Hostile cursors are the first page
+        for before in ["1e400", "-1", "abc", String(repeating: "9", count: 30)] {
+            #expect(mina.get("/notifications?before=" + before).status == .ok)
+        }
+    }
+
     @Test func followsOfOnePersonAreOneLineAndOtherNotificationsStayApart() throws {
         let site = try TestSite()
         let people = site.members("mina", "jun", "hana", "sora", "dawn")
