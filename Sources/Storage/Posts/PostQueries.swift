@@ -16,12 +16,7 @@ extension PostStore {
                             hiddenAt: nil, commentsLocked: false)
             post.id = try db.insert(post)
             let postID = try post.storedID
-            for (position, photo) in photos.enumerated() {
-                var row = Photo(id: nil, postID: postID, position: position, fileName: photo.fileName,
-                                mediaType: photo.mediaType, width: photo.width, height: photo.height, byteCount: photo.byteCount,
-                                tone: photo.tone, jpegWidths: photo.jpegWidths)
-                row.id = try db.insert(row)
-            }
+            try insertPhotos(db, photos, postID: postID, from: 0)
             try database.replaceSearchKeys(db, postID: postID, body: content.body, tags: content.tags)
             try database.notifyMentions(db, actorID: authorID, userIDs: content.mentionedUserIDs, postID: postID, commentID: nil, now: now)
             return post
@@ -29,9 +24,25 @@ extension PostStore {
     }
 
     /// Changes a post's text; only its author may. Mentions new to this edit are notified.
-    public func updatePost(id: Int64, authorID: Int64, content: PostContent, now: Date = Date()) throws -> Post {
+    /// Changes a post's text and its photos: those with ids in `removing` go (the post's own;
+    /// the rest keep their order), `adding` come after them. `.full` past ten photos, and
+    /// `.rejected` for a post left with neither text nor photo. Returns the post and the files of
+    /// the photos removed, for the caller to delete once this committed.
+    @discardableResult
+    public func updatePost(id: Int64, authorID: Int64, content: PostContent, removing: Set<Int64> = [], adding: [NewPhoto] = [],
+                           now: Date = Date()) throws -> (post: Post, removedFiles: [String]) {
         try database.write { db in
             guard var post = try db.record(Post.self, id: id), post.authorID == authorID else { throw StorageError.notFound }
+            let photos = try db.records(Photo.self, "SELECT \(Photo.selection.bare) FROM photos WHERE postID = ? ORDER BY position", [id])
+            let (gone, kept) = (photos.filter { removing.contains($0.id ?? 0) }, photos.filter { !removing.contains($0.id ?? 0) })
+            guard kept.count + adding.count <= Self.maximumPhotos else { throw StorageError.full }
+            guard !content.body.isEmpty || kept.count + adding.count > 0 else { throw StorageError.rejected }
+            for photo in gone { try db.execute("DELETE FROM photos WHERE id = ?", [photo.id]) }
+            // Closed up in order: each moves down to a place already free.
+            for (position, photo) in kept.enumerated() where photo.position != position {
+                try db.execute("UPDATE photos SET position = ? WHERE id = ?", [position, photo.id])
+            }
+            try insertPhotos(db, adding, postID: id, from: kept.count)
             let alreadyNotified = Set(try db.values("""
                 SELECT userID FROM notifications WHERE postID = ? AND commentID IS NULL AND kind = 'mention'
                 """, [id], as: Int64.self))
@@ -42,7 +53,19 @@ extension PostStore {
             try database.replaceSearchKeys(db, postID: id, body: content.body, tags: content.tags)
             let newMentions = content.mentionedUserIDs.filter { !alreadyNotified.contains($0) }
             try database.notifyMentions(db, actorID: authorID, userIDs: newMentions, postID: id, commentID: nil, now: now)
-            return post
+            return (post, gone.map(\.fileName))
+        }
+    }
+
+    /// The most photos a post holds (the schema's positions 0 to 9).
+    public static let maximumPhotos = 10
+
+    private func insertPhotos(_ db: SQLConnection, _ photos: [NewPhoto], postID: Int64, from first: Int) throws {
+        for (offset, photo) in photos.enumerated() {
+            var row = Photo(id: nil, postID: postID, position: first + offset, fileName: photo.fileName,
+                            mediaType: photo.mediaType, width: photo.width, height: photo.height, byteCount: photo.byteCount,
+                            tone: photo.tone, jpegWidths: photo.jpegWidths)
+            row.id = try db.insert(row)
         }
     }
 

@@ -8,7 +8,7 @@ extension App {
         let user = try context.requireUser()
         let item = try feedItem(context)
         guard item.author.id == user.id else { throw HTTPError(.notFound) }
-        return renderPostForm(body: item.post.body, errors: FieldErrors(), badFile: nil, editing: item.post.id, context)
+        return renderPostForm(body: item.post.body, errors: FieldErrors(), badFile: nil, editing: item.post.id, photos: item.photos, context)
     }
 
     /// `POST /posts/:id/edit`
@@ -19,11 +19,24 @@ extension App {
         try requireCanPost(user, nil, context)
         let form = PostForm(context)
         let postID = try item.post.storedID
-        let (_, errors, _) = try form.validate(requirePhotosOrText: item.photos.isEmpty, images: media.images)
+        // Photos ticked to go (the post's own), and room for new ones beside those that stay.
+        let removing = Set(context.form.values("remove").compactMap(Checked.id)).intersection(item.photos.compactMap(\.id))
+        let kept = item.photos.count - removing.count
+        let (images, errors, badFile) = try form.validate(requirePhotosOrText: kept == 0, images: media.images, room: PostForm.maximumPhotos - kept)
         guard errors.isEmpty else {
-            return renderPostForm(body: form.body, errors: errors, badFile: nil, editing: postID, context)
+            return renderPostForm(body: form.body, errors: errors, badFile: badFile, editing: postID, photos: item.photos, removing: removing, context)
         }
-        _ = try database.posts.updatePost(id: postID, authorID: user.storedID, content: postContent(form.body))
+        let content = try postContent(form.body)
+        let added = try media.save(images)
+        do {
+            let (_, removed) = try storageAction(context, [.full: .errors.photo_count, .rejected: .errors.post_empty]) {
+                try database.posts.updatePost(id: postID, authorID: user.storedID, content: content, removing: removing, adding: added)
+            }
+            media.delete(removed)
+        } catch {
+            media.delete(added.map(\.fileName))
+            throw error
+        }
         return redirect(to: Paths.post(postID), flash: \.post_saved)
     }
 

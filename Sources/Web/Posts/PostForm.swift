@@ -5,7 +5,7 @@ import Storage
 /// The new-post and edit-post form: Markdown text and up to ten photos.
 struct PostForm {
     static let maximumLength = 10_000
-    static let maximumPhotos = 10
+    static let maximumPhotos = PostStore.maximumPhotos
 
     var body: String
     var photos: PhotoUploads
@@ -22,11 +22,14 @@ struct PostForm {
 
     /// Checks the text and every photo; on success, the photos ready to store. Throws only
     /// when every decoding slot stays busy (503).
-    func validate(requirePhotosOrText: Bool = true, images processor: ImageProcessor) throws -> (images: [ProcessedImage], errors: FieldErrors, badFile: String?) {
+    /// `room`: how many new photos the post can take (fewer when editing one that has some).
+    func validate(requirePhotosOrText: Bool = true, images processor: ImageProcessor, room: Int = maximumPhotos)
+        throws -> (images: [ProcessedImage], errors: FieldErrors, badFile: String?)
+    {
         var errors = FieldErrors()
         if !body.fits(0, Self.maximumLength) { errors.add("body", .errors.post_length) }
         if requirePhotosOrText, body.isEmpty, photos.isEmpty { errors.add("body", .errors.post_empty) }
-        let (images, badFile) = try photos.process(maximum: Self.maximumPhotos, with: processor, errors: &errors)
+        let (images, badFile) = try photos.process(maximum: max(0, room), with: processor, errors: &errors)
         return (images, errors, badFile)
     }
 }

@@ -1,4 +1,5 @@
 import HTTP
+import Storage
 
 /// The compose form, for a new post or an edit.
 struct PostFormView: PageView {
@@ -11,6 +12,23 @@ struct PostFormView: PageView {
     var hasErrors: Bool { !errors.isEmpty }
     /// The crew a new post is written in (`?crew=slug`).
     let crew: String?
+    /// An edited post's photos, each with a box to remove it.
+    var photos: [EditedPhotoView] = []
+    var hasPhotos: Bool { !photos.isEmpty }
+    /// Photos the post may still take.
+    var room: Int = PostForm.maximumPhotos
+    var hasRoom: Bool { room > 0 }
+}
+
+/// A photo of a post being edited.
+struct EditedPhotoView {
+    let id: Int64
+    let url: String
+    let width: Int
+    let height: Int
+    let alt: String
+    /// Ticked to go when the form is saved.
+    let removing: Bool
 }
 
 extension App {
@@ -21,13 +39,19 @@ extension App {
     }
 
     /// The compose form, for a new post or (with `editing`) an existing one.
-    func renderPostForm(body: String, errors: FieldErrors, badFile: String?, editing: Int64?, _ context: RequestContext) -> HTTPResponse {
+    func renderPostForm(body: String, errors: FieldErrors, badFile: String?, editing: Int64?, photos: [Photo] = [], removing: Set<Int64> = [],
+                        _ context: RequestContext) -> HTTPResponse {
         let language = context.language
         var messages = errors.localized(localizer, language)
         if let badFile, let message = messages["photos"] { messages["photos"] = "\(badFile): \(message)" }
-        let view = PostFormView(
+        var view = PostFormView(
             body: body, action: editing.map { Paths.post($0) + "/edit" } ?? "/posts", editing: editing != nil,
             errors: messages, crew: editing == nil ? context.form["crew"] : nil)
+        view.photos = photos.enumerated().map { index, photo in
+            EditedPhotoView(id: photo.id ?? 0, url: Paths.media(photo.fileName), width: photo.width, height: photo.height,
+                            alt: localizer.text(.posts.photo_number, language, ["number": String(index + 1)]), removing: removing.contains(photo.id ?? 0))
+        }
+        view.room = PostForm.maximumPhotos - photos.count + removing.count
         return page(view, context, title: localizer.text(editing == nil ? .posts.new_title : .posts.edit_title, language),
                     section: .feed, status: errors.isEmpty ? .ok : .unprocessableContent)
     }

@@ -20,6 +20,57 @@ import Storage
         #expect(try site.database.feed.publicFeed(before: nil, viewerID: nil).items.isEmpty)
         #expect(try FileManager.default.contentsOfDirectory(atPath: configuration.mediaDirectory).isEmpty)
     }
+    @Test func editingAPostRemovesAndAddsPhotos() throws {
+        let configuration = TestSite.configuration()
+        let site = try TestSite(configuration: configuration)
+        let people = site.members("mina", "jun")
+        let (mina, jun) = (people[0], people[1])
+        let photo = try fixture("gps.jpg")
+        let url = try #require(mina.postMultipart("/posts", [("body", "Two views")], files: [("photos", "a.jpg", photo), ("photos", "b.jpg", photo)],
+                                                  from: "/posts/new").headers["Location"])
+        let postID = try #require(Int64(url.split(separator: "/").last ?? ""))
+        let photos = { try site.database.feed.feedItem(postID: postID, viewerID: nil)?.photos ?? [] }
+        let media = { Set(try FileManager.default.contentsOfDirectory(atPath: configuration.mediaDirectory)) }
+        let (first, second) = (try photos()[0], try photos()[1])
+        let before = try media()
+        #expect(before.contains(first.fileName) && before.contains(second.fileName))
+        // The edit form shows them, each with a box to remove it, and room for eight more
+        let form = mina.get(url + "/edit").bodyText
+        #expect(form.contains(#"name="remove" value="\#(first.id ?? 0)""#) && form.contains(#"name="photos" type="file""#))
+
+        // Remove the first, add one: the second comes first, the new one after it; the first's file is gone
+        let edited = mina.postMultipart(url + "/edit", [("body", "Two views"), ("remove", String(first.id ?? 0))], files: [("photos", "c.jpg", photo)],
+                                        from: url + "/edit")
+        #expect(edited.status == .seeOther)
+        let now = try photos()
+        #expect(now.count == 2 && now[0].fileName == second.fileName && now[1].fileName != first.fileName)
+        #expect(now.map(\.position) == [0, 1])
+        let after = try media()
+        #expect(!after.contains(first.fileName) && after.contains(now[1].fileName))
+        let page = jun.get(url).bodyText
+        #expect(!page.contains(first.fileName) && page.contains(now[1].fileName), "as the post shows, to others too")
+
+        // More than ten in all is refused, and nothing is kept of it
+        let nine = (0..<9).map { ("photos", "p\($0).jpg", photo) }
+        let tooMany = mina.postMultipart(url + "/edit", [("body", "Two views")], files: nine, from: url + "/edit")
+        #expect(tooMany.status == .unprocessableContent && tooMany.bodyText.contains("Attach at most 10 photos."))
+        let unchanged = try media()
+        #expect(try photos().count == 2 && unchanged == after)
+        // Removing every photo of a post with no text is refused
+        let empty = mina.postMultipart(url + "/edit", [("body", ""), ("remove", String(now[0].id ?? 0)), ("remove", String(now[1].id ?? 0))],
+                                       files: [], from: url + "/edit")
+        let stillTwo = try photos().count
+        #expect(empty.status == .unprocessableContent && stillTwo == 2)
+        // Someone else's photo id is not this post's to remove, and another member cannot edit it
+        let junsPost = try #require(jun.postMultipart("/posts", [("body", "Mine")], files: [("photos", "j.jpg", photo)], from: "/posts/new").headers["Location"])
+        let junsID = try #require(Int64(junsPost.split(separator: "/").last ?? ""))
+        let junsPhoto = try #require(try site.database.feed.feedItem(postID: junsID, viewerID: nil)?.photos.first)
+        #expect(mina.postMultipart(url + "/edit", [("body", "Two views"), ("remove", String(junsPhoto.id ?? 0))], files: [], from: url + "/edit").status == .seeOther)
+        #expect(try media().contains(junsPhoto.fileName))
+        #expect(jun.postMultipart(url + "/edit", [("body", "x"), ("remove", String(now[0].id ?? 0))], files: [], from: url).status == .notFound)
+        #expect(try photos().count == 2)
+    }
+
     @Test func anOversizedPhotoIsRefused() throws {
         let site = try TestSite()
         let mina = site.browser()
