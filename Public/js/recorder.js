@@ -96,6 +96,24 @@
 
   function save() { return Outbox.transaction(["runs"], "readwrite", runs => runs.put(run)); }
 
+  // The form's choices (the note, who sees the run, its meetup) are kept with the run, so a
+  // reload, a killed tab or a crash brings them back with the points.
+  function choices() {
+    let fields = [];
+    new FormData(form).forEach((value, name) => { if (typeof value === "string" && name !== "_csrf") fields.push([name, value]); });
+    return fields;
+  }
+  function restore(fields) {
+    (fields || []).forEach(([name, value]) => {
+      let field = form.elements.namedItem(name);
+      if (!field) return;
+      if (field.type === "checkbox") field.checked = true;
+      else field.value = value;  // a text, a choice, or a group of radio buttons
+    });
+  }
+  form.addEventListener("change", () => { if (run && run.state !== "finished") { run.choices = choices(); save(); } });
+  form.addEventListener("input", () => { if (run && run.state !== "finished") { run.choices = choices(); save(); } });
+
   function keep(point) {
     points.push(point);
     Outbox.transaction(["points"], "readwrite", store => store.add(point));
@@ -175,6 +193,7 @@
     if (!existing) forget();
     run = existing || { key: crypto.randomUUID(), startedAt: Date.now(), state: "running", seg: 0 };
     if (existing && existing.state !== "paused") run.state = "running";  // the same segment: a reload is no pause
+    run.choices = choices();
     save();
     $("resume").hidden = true;
     show(run.state === "paused" ? ["resume", "finish", "discard"] : ["pause", "finish"]);
@@ -190,8 +209,7 @@
     $("resume").hidden = true;
     if (points.length < 2) return discard(true);
     run.state = "finished";
-    let fields = [];
-    new FormData(form).forEach((value, name) => { if (typeof value === "string" && name !== "_csrf") fields.push([name, value]); });
+    let fields = choices();
     show([]);
     status(text("tSending"));
     Outbox.put({ key: run.key, csrf: form.querySelector("[name=_csrf]").value, fields, gpx: Outbox.gpx(points) }).then(forget).then(send);
@@ -247,6 +265,7 @@
     if (found[0].length) {
       run = found[0][0];
       points = found[1];
+      restore(run.choices);
       let started = new Date(run.startedAt).toLocaleTimeString(document.documentElement.lang, { hour: "2-digit", minute: "2-digit" });
       $("resume-text").textContent = text("tResume", { time: started });
       $("resume").hidden = false;

@@ -20,6 +20,7 @@ from selenium import webdriver
 from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select
 from selenium.webdriver.support.wait import WebDriverWait
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "script"))  # screenshots.py: driving the site
@@ -97,7 +98,7 @@ def announcement(driver):
 
 def records(data):
     with sqlite3.connect(os.path.join(data, "moim.sqlite")) as database:
-        return database.execute("SELECT distanceMeters, durationSeconds, splits, length(track), clientKey FROM records").fetchall()
+        return database.execute("SELECT distanceMeters, durationSeconds, splits, length(track), clientKey, visibility, note FROM records").fetchall()
 
 
 def main():
@@ -127,6 +128,10 @@ def main():
         WebDriverWait(driver, 10).until(lambda d: d.find_element(By.ID, "recorder").is_displayed())
         controls = driver.find_elements(By.CSS_SELECTOR, "#recorder [data-role=controls] button:not([hidden])")
         check(all(c.size["height"] >= 48 for c in controls), "the recorder's buttons are at least 48 px tall")
+        # Only me, with a note: chosen before Start, kept through the reload below.
+        Select(driver.find_element(By.ID, "visibility")).select_by_value("private")
+        driver.find_element(By.ID, "note").send_keys("Tempo by the river")
+        driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", button(driver, "start"))
         button(driver, "start").click()
         real_start = time.time() * 1000
 
@@ -161,6 +166,9 @@ def main():
                 check("was not finished" in role(driver, "resume-text").text, "after a reload the page offers to resume the run")
                 after = len(driver.execute_script("return document.querySelector('[data-role=route]').getAttribute('points').split(' ')"))
                 check(after >= kept, f"the resumed run has every point it had ({after} of {kept})")
+                check(driver.find_element(By.ID, "visibility").get_attribute("value") == "private"
+                      and driver.find_element(By.ID, "note").get_attribute("value") == "Tempo by the river",
+                      "and the choices made before Start: Only me, and the note")
                 if output:
                     driver.execute_script("scrollTo(0, document.getElementById('recorder').offsetTop - 110)")
                     time.sleep(0.3)
@@ -195,7 +203,8 @@ def main():
         saved = records(data)
         check(len(saved) == 1, f"the run arrived once when the network was back ({len(saved)} records)")
         if saved:
-            distance, duration, splits, track, key = saved[0]
+            distance, duration, splits, track, key, visibility, note = saved[0]
+            check(visibility == "private" and note == "Tempo by the river", f"saved as chosen before the reload: {visibility}, {note!r}")
             check(abs(distance - length) / length < 0.01, f"its distance {distance} m is within 1% of the route's {length:.0f} m")
             check(abs(duration - length / PACE) / (length / PACE) < 0.05, f"its moving time {duration} s is the run's ({length / PACE:.0f} s)")
             check(len((splits or "").split(",")) == 5, f"five kilometre splits: {splits}")
