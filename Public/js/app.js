@@ -1,5 +1,5 @@
 // The service worker (offline page, cached assets, push notifications), registered where the
-// browser has it; and when a member signs out, whatever it cached, runs kept on this phone and
+// browser has it; a meetup form's sport fields; and when a member signs out, whatever it cached, runs kept on this phone and
 // this browser's push subscription go with them. Nothing here is needed for the site to work.
 (function () {
   "use strict";
@@ -7,6 +7,17 @@
   if ("geolocation" in navigator) {
     document.querySelectorAll("[data-needs-geolocation]").forEach(function (element) { element.hidden = false; });
   }
+  // A meetup's form shows the chosen sport's details only (without the script, each sport's
+  // under its own heading).
+  document.querySelectorAll("[data-sport-select]").forEach(function (select) {
+    function show() {
+      select.form.querySelectorAll("[data-sport-fields]").forEach(function (part) {
+        part.hidden = part.getAttribute("data-sport-fields").split(" ").indexOf(select.value) < 0;
+      });
+    }
+    select.addEventListener("change", show);
+    show();
+  });
   // A run finished offline and not sent yet goes now (outbox.js), on whatever page this is.
   if (localStorage.getItem("moim-outbox") && !document.getElementById("recorder")) {
     var outbox = document.createElement("script");

@@ -4,6 +4,11 @@ import Foundation
 public struct Crew: Codable, Sendable, Equatable, StoredRecord {
     public enum Sport: String, Codable, Sendable, CaseIterable {
         case running, trail, cycling, basketball, hiking, other
+
+        /// A meetup of it has a pace and a style (running on roads and trails).
+        public var hasPace: Bool { self == .running || self == .trail }
+        /// A meetup of it covers a distance (a basketball game does not).
+        public var hasDistance: Bool { self != .basketball }
     }
 
     public enum JoinPolicy: String, Codable, Sendable, CaseIterable {

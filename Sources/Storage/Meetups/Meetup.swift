@@ -22,6 +22,15 @@ public struct Meetup: Codable, Sendable, Equatable, StoredRecord {
     public enum Style: String, Codable, Sendable, CaseIterable { case walk, jog, run, interval }
     public enum SignupMode: String, Codable, Sendable, CaseIterable { case firstCome, approval, lottery }
     public enum GenderRule: String, Codable, Sendable, CaseIterable { case any, female, male }
+    /// A meetup is of one of the sports a crew can be of, which decides the details it has.
+    public typealias Sport = Crew.Sport
+    /// A basketball game's level and format.
+    public enum Level: String, Codable, Sendable, CaseIterable { case beginner, intermediate, advanced }
+    public enum GameFormat: String, Codable, Sendable, CaseIterable { case threeOnThree, fiveOnFive, practice }
+    /// A hike's difficulty.
+    public enum Difficulty: String, Codable, Sendable, CaseIterable { case easy, moderate, hard }
+    /// A ride's speed group: under 20 km/h, 20–25, 25–30, over 30.
+    public enum SpeedGroup: String, Codable, Sendable, CaseIterable { case casual, steady, fast, race }
 
     public var id: Int64?
     public var hostID: Int64
@@ -72,6 +81,14 @@ public struct Meetup: Codable, Sendable, Equatable, StoredRecord {
     /// When the host called it off, and why (told to everyone going or waiting).
     public var cancelledAt: Date? = nil
     public var cancelReason: String = ""
+    /// Its sport, and that sport's details (nil for the others'; `pace` and `style` count
+    /// only for running and trail).
+    public var sport: Sport = .running
+    public var level: Level? = nil
+    public var gameFormat: GameFormat? = nil
+    public var ascentMeters: Int? = nil
+    public var difficulty: Difficulty? = nil
+    public var speedGroup: SpeedGroup? = nil
 
     public init(
         id: Int64?,
@@ -187,7 +204,7 @@ public struct Meetup: Codable, Sendable, Equatable, StoredRecord {
 extension Meetup: SQLRecord {
     /// The columns `init(row:)` reads, in its order (queries select `selection`).
     enum Columns: Int, SQLColumn {
-        case id, hostID, crewID, crewOnly, title, description, descriptionHTML, startsAt, durationMinutes, placeName, address, latitude, longitude, placeNote, region, timeSlot, distanceKm, pace, style, capacity, signupMode, deadline, afterParty, genderRule, minAge, maxAge, jobs, acceptedCount, closedAt, sequence, createdAt, updatedAt, hiddenAt, lotterySeed, lotteryCommitment, drawnAt, lotteryResult, checkinCode, workplaceOnly, cancelledAt, cancelReason
+        case id, hostID, crewID, crewOnly, title, description, descriptionHTML, startsAt, durationMinutes, placeName, address, latitude, longitude, placeNote, region, timeSlot, distanceKm, pace, style, capacity, signupMode, deadline, afterParty, genderRule, minAge, maxAge, jobs, acceptedCount, closedAt, sequence, createdAt, updatedAt, hiddenAt, lotterySeed, lotteryCommitment, drawnAt, lotteryResult, checkinCode, workplaceOnly, cancelledAt, cancelReason, sport, level, gameFormat, ascentMeters, difficulty, speedGroup
     }
 
     static let selection = SQLSelection(Columns.self, table: "meetups")
@@ -236,6 +253,12 @@ extension Meetup: SQLRecord {
         workplaceOnly = try column(.workplaceOnly)
         cancelledAt = try column(.cancelledAt)
         cancelReason = try column(.cancelReason)
+        sport = try column(.sport)
+        level = try column(.level)
+        gameFormat = try column(.gameFormat)
+        ascentMeters = try column(.ascentMeters)
+        difficulty = try column(.difficulty)
+        speedGroup = try column(.speedGroup)
     }
 
     func stored(_ column: Columns) -> (any SQLBindable)? {
@@ -281,6 +304,12 @@ extension Meetup: SQLRecord {
         case .workplaceOnly: workplaceOnly
         case .cancelledAt: cancelledAt
         case .cancelReason: cancelReason
+        case .sport: sport.rawValue
+        case .level: level?.rawValue
+        case .gameFormat: gameFormat?.rawValue
+        case .ascentMeters: ascentMeters
+        case .difficulty: difficulty?.rawValue
+        case .speedGroup: speedGroup?.rawValue
         }
     }
 }

@@ -4,6 +4,7 @@ import Foundation
 public struct MeetupFilter: Sendable {
     public var from: Date?
     public var to: Date?
+    public var sport: Meetup.Sport?
     public var timeSlot: Meetup.TimeSlot?
     public var region: String?
     public var minDistance: Double?
@@ -229,7 +230,9 @@ extension AppDatabase {
         if let region = filter.region { add("region = ?", region) }
         if let min = filter.minDistance { add("distanceKm >= ?", min) }
         if let max = filter.maxDistance { add("distanceKm <= ?", max) }
-        if let pace = filter.pace { add("pace = ?", pace.rawValue) }
+        if let sport = filter.sport { add("sport = ?", sport.rawValue) }
+        // A pace is a run's: other sports' meetups state none.
+        if let pace = filter.pace { add("pace = ? AND sport IN ('running', 'trail')", pace.rawValue) }
         if let rule = filter.genderRule { add("genderRule = ?", rule.rawValue) }
         if let age = filter.age { add("(minAge IS NULL OR minAge <= ?) AND (maxAge IS NULL OR maxAge >= ?)", age, age) }
         if let job = filter.job { add("(jobs = '' OR ',' || jobs || ',' LIKE ?)", "%," + job + ",%") }

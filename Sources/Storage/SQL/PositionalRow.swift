@@ -150,6 +150,11 @@ struct ColumnReader<Row: PositionalRow, Column: SQLColumn> {
         try row.decodeRawValue(atIndex: offset + column.rawValue)
     }
 
+    /// A choice that may be unset (NULL).
+    func callAsFunction<Value: RawRepresentable>(_ column: Column) throws -> Value? where Value.RawValue == String {
+        try row.isNull(atIndex: offset + column.rawValue) ? nil : row.decodeRawValue(atIndex: offset + column.rawValue)
+    }
+
     /// The position just after these columns, where a joined row's next table begins.
     var end: Int { offset + Column.allCases.count }
 }

@@ -10,6 +10,8 @@ extension App {
         _ = try context.requireUser()
         var form = MeetupForm()
         form.crew = context.form["crew"] ?? ""
+        // A crew's meetup is of the crew's sport, to begin with.
+        if !form.crew.isEmpty, let crew = try database.crews.crew(slug: form.crew) { form.sport = crew.sport.rawValue }
         return renderMeetupForm(form, errors: FieldErrors(), editing: nil, context)
     }
 
@@ -113,7 +115,12 @@ extension App {
             f: form,
             timeZone: Formatters.offsetName(localizer.timeZone, at: Date()),
             regions: choices(Choices.regions, labels: TextKey.choices.region.named, selected: form.region, language),
+            sports: choices(Meetup.Sport.allCases.map(\.rawValue), labels: TextKey.crews.sport.named, selected: form.sport, language),
             paces: choices(Meetup.Pace.allCases.map(\.rawValue), labels: TextKey.meetups.pace.named, selected: form.pace, language),
+            levels: choices(Meetup.Level.allCases.map(\.rawValue), labels: TextKey.meetups.level.named, selected: form.level, language),
+            formats: choices(Meetup.GameFormat.allCases.map(\.rawValue), labels: TextKey.meetups.format.named, selected: form.gameFormat, language),
+            difficulties: choices(Meetup.Difficulty.allCases.map(\.rawValue), labels: TextKey.meetups.difficulty.named, selected: form.difficulty, language),
+            speeds: choices(Meetup.SpeedGroup.allCases.map(\.rawValue), labels: TextKey.meetups.speed.named, selected: form.speedGroup, language),
             styles: choices(Meetup.Style.allCases.map(\.rawValue), labels: TextKey.meetups.style.named, selected: form.style, language),
             modes: choices(Meetup.SignupMode.allCases.map(\.rawValue), labels: TextKey.meetups.mode.named, selected: form.signupMode, language),
             genders: choices(Meetup.GenderRule.allCases.map(\.rawValue), labels: TextKey.meetups.gender.named, selected: form.genderRule, language),
@@ -177,7 +184,12 @@ struct MeetupFormView: PageView {
     /// A meetup of a crew can be for its members only.
     var hasCrew: Bool { !f.crew.isEmpty }
     let regions: [Choice]
+    let sports: [Choice]
     let paces: [Choice]
+    let levels: [Choice]
+    let formats: [Choice]
+    let difficulties: [Choice]
+    let speeds: [Choice]
     let styles: [Choice]
     let modes: [Choice]
     let genders: [Choice]

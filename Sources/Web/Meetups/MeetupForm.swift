@@ -17,9 +17,15 @@ struct MeetupForm {
     var longitude: String = ""
     var placeNote: String = ""
     var region: String = ""
+    var sport: String = "running"
     var distance: String = ""
     var pace: String = "average"
     var style: String = "run"
+    var level: String = "intermediate"
+    var gameFormat: String = "fiveOnFive"
+    var ascent: String = ""
+    var difficulty: String = "moderate"
+    var speedGroup: String = "steady"
     var capacity: String = "10"
     /// Pace groups, one per line: "5:00 /km, 10" or "5:00 /km, 10, mina" (its leader).
     var groups: String = ""
@@ -42,6 +48,10 @@ struct MeetupForm {
         placeName = text("place_name"); address = text("address"); latitude = text("latitude"); longitude = text("longitude")
         placeNote = text("place_note"); region = text("region"); distance = text("distance")
         pace = text("pace"); style = text("style"); capacity = text("capacity"); signupMode = text("signup_mode")
+        // A form from before meetups had sports is a run's.
+        sport = form["sport"] == nil ? "running" : text("sport")
+        level = text("level"); gameFormat = text("game_format"); ascent = text("ascent"); difficulty = text("difficulty")
+        speedGroup = text("speed_group")
         deadline = text("deadline"); afterParty = form["after_party"] == "on"; genderRule = text("gender_rule")
         minAge = text("min_age"); maxAge = text("max_age"); jobs = form.values("jobs"); crewOnly = form["crew_only"] == "on"
         workplaceOnly = form["workplace_only"] == "on"
@@ -71,6 +81,10 @@ struct MeetupForm {
         latitude = meetup.latitude.map { String($0) } ?? ""; longitude = meetup.longitude.map { String($0) } ?? ""
         placeNote = meetup.placeNote; region = meetup.region ?? ""
         distance = meetup.distanceKm.map { String($0) } ?? ""; pace = meetup.pace.rawValue; style = meetup.style.rawValue
+        sport = meetup.sport.rawValue
+        level = meetup.level?.rawValue ?? level; gameFormat = meetup.gameFormat?.rawValue ?? gameFormat
+        ascent = meetup.ascentMeters.map(String.init) ?? ""; difficulty = meetup.difficulty?.rawValue ?? difficulty
+        speedGroup = meetup.speedGroup?.rawValue ?? speedGroup
         capacity = String(meetup.capacity); signupMode = meetup.signupMode.rawValue; deadline = LocalDateTime.text(meetup.deadline, timeZone)
         afterParty = meetup.afterParty; genderRule = meetup.genderRule.rawValue
         minAge = meetup.minAge.map(String.init) ?? ""; maxAge = meetup.maxAge.map(String.init) ?? ""
@@ -111,15 +125,29 @@ struct MeetupForm {
         if !region.isEmpty, !Choices.regions.contains(region) { errors.add("region", .errors.choice) }
         // The slot is the start's, never a separate choice that could say otherwise.
         let slot = start.map { Meetup.TimeSlot(startingAt: $0, in: timeZone) }
-        let paceValue = Meetup.Pace(rawValue: pace), styleValue = Meetup.Style(rawValue: style)
         let mode = Meetup.SignupMode(rawValue: signupMode), rule = Meetup.GenderRule(rawValue: genderRule)
+        // The sport's own details, and only those: a basketball game states no pace.
+        let sportValue = Meetup.Sport(rawValue: sport)
+        if sportValue == nil { errors.add("sport", .errors.choice) }
+        let running = sportValue?.hasPace == true
+        let paceValue = running ? Meetup.Pace(rawValue: pace) : .average, styleValue = running ? Meetup.Style(rawValue: style) : .run
         if paceValue == nil { errors.add("pace", .errors.choice) }
         if styleValue == nil { errors.add("style", .errors.choice) }
+        let levelValue = sportValue == .basketball ? Meetup.Level(rawValue: level) : nil
+        let formatValue = sportValue == .basketball ? Meetup.GameFormat(rawValue: gameFormat) : nil
+        if sportValue == .basketball, levelValue == nil { errors.add("level", .errors.choice) }
+        if sportValue == .basketball, formatValue == nil { errors.add("game_format", .errors.choice) }
+        let difficultyValue = sportValue == .hiking ? Meetup.Difficulty(rawValue: difficulty) : nil
+        if sportValue == .hiking, difficultyValue == nil { errors.add("difficulty", .errors.choice) }
+        let ascentValue = sportValue == .hiking && !ascent.isEmpty ? Checked.integer(ascent, in: 0...9000) : nil
+        if sportValue == .hiking, !ascent.isEmpty, ascentValue == nil { errors.add("ascent", .errors.meetup_ascent) }
+        let speedValue = sportValue == .cycling ? Meetup.SpeedGroup(rawValue: speedGroup) : nil
+        if sportValue == .cycling, speedValue == nil { errors.add("speed_group", .errors.choice) }
         if mode == nil { errors.add("signup_mode", .errors.choice) }
         if rule == nil { errors.add("gender_rule", .errors.choice) }
         if let rule, rule != .any, host.gender != rule.rawValue { errors.add("gender_rule", .errors.meetup_gender_own) }
-        let km = Checked.decimal(distance, in: 0.1...300)
-        if !distance.isEmpty, km == nil { errors.add("distance", .errors.meetup_distance) }
+        let km = sportValue?.hasDistance == false ? nil : Checked.decimal(distance, in: 0.1...300)
+        if sportValue?.hasDistance != false, !distance.isEmpty, km == nil { errors.add("distance", .errors.meetup_distance) }
         let parsedGroups = Self.paceGroups(groups)
         if parsedGroups == nil { errors.add("groups", .errors.meetup_groups) }
         // With pace groups, the meetup holds what they hold together.
@@ -136,7 +164,7 @@ struct MeetupForm {
         }
         if jobs.contains(where: { !Choices.jobs.contains($0) }) { errors.add("jobs", .errors.choice) }
         if crewOnly, crewID == nil { errors.add("crew_only", .errors.choice) }
-        guard errors.isEmpty, let start, let minutes, let slot, let paceValue, let styleValue, let mode, let rule, let seats, let closes,
+        guard errors.isEmpty, let start, let minutes, let slot, let sportValue, let paceValue, let styleValue, let mode, let rule, let seats, let closes,
               let hostID = host.id else { return (nil, errors) }
         var meetup = Meetup(
             id: nil, hostID: hostID, crewID: crewID, crewOnly: crewOnly, title: title, description: description,
@@ -146,6 +174,10 @@ struct MeetupForm {
             afterParty: afterParty, genderRule: rule, minAge: youngest, maxAge: oldest, jobs: jobs.joined(separator: ","),
             acceptedCount: 0, closedAt: nil, sequence: 0, createdAt: now, updatedAt: now)
         meetup.workplaceOnly = workplaceOnly
+        meetup.sport = sportValue
+        (meetup.level, meetup.gameFormat) = (levelValue, formatValue)
+        (meetup.ascentMeters, meetup.difficulty) = (ascentValue, difficultyValue)
+        meetup.speedGroup = speedValue
         return (meetup, errors)
     }
 }

@@ -36,6 +36,7 @@ struct MeetupFilterForm {
     let eligible: Bool
     /// Only meetups for verified office workers.
     let workplace: Bool
+    let sports: [Choice]
     let slots: [Choice]
     let paces: [Choice]
     let genders: [Choice]
@@ -54,6 +55,7 @@ extension App {
         let day = { (name: String) in form[name].flatMap { Checked.localDateTime($0 + "T00:00", in: self.localizer.timeZone) } }
         filter.from = day("from")
         filter.to = day("to").map { $0.addingTimeInterval(86_400) }
+        filter.sport = form["sport"].flatMap(Meetup.Sport.init(rawValue:))
         filter.timeSlot = form["slot"].flatMap(Meetup.TimeSlot.init(rawValue:))
         filter.region = form["region"].flatMap { Choices.regions.contains($0) ? $0 : nil }
         filter.minDistance = form["min_km"].flatMap { Checked.decimal($0, in: 0...1_000) }
@@ -102,6 +104,7 @@ extension App {
             filters: MeetupFilterForm(
                 q: form["q"] ?? "", from: form["from"] ?? "", to: form["to"] ?? "", minKm: form["min_km"] ?? "",
                 maxKm: form["max_km"] ?? "", age: form["age"] ?? "", open: filter.openOnly, eligible: mine != nil, workplace: filter.workplaceOnly,
+                sports: choices(Meetup.Sport.allCases.map(\.rawValue), labels: TextKey.crews.sport.named, selected: filter.sport?.rawValue, language),
                 slots: choices(Meetup.TimeSlot.allCases.map(\.rawValue), labels: TextKey.meetups.slot.named, selected: filter.timeSlot?.rawValue, language),
                 paces: choices(Meetup.Pace.allCases.map(\.rawValue), labels: TextKey.meetups.pace.named, selected: filter.pace?.rawValue, language),
                 genders: choices(Meetup.GenderRule.allCases.map(\.rawValue), labels: TextKey.meetups.gender.named, selected: filter.genderRule?.rawValue, language),

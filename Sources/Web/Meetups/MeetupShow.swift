@@ -177,9 +177,7 @@ struct MeetupDetailView {
     var when: String { card.when }
     var title: String { card.title }
     var url: String { card.url }
-    var slot: String { card.slot }
-    var pace: String { card.pace }
-    var style: String { card.style }
+    var kind: [String] { card.kind }
     var distance: String? { card.distance }
     var crewOnly: Bool { card.crewOnly }
     var place: String { card.place }

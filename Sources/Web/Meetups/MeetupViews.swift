@@ -7,8 +7,7 @@ import Storage
 extension App {
     /// A meetup as list cards show it.
     func meetupCard(_ meetup: Meetup, _ language: Language) -> MeetupCardView {
-        let text = { (key: TextKey) in self.localizer.text(key, language) }
-        return MeetupCardView(
+        MeetupCardView(
             id: meetup.id ?? 0,
             url: Paths.meetup(meetup.id ?? 0),
             title: meetup.title,
@@ -16,9 +15,7 @@ extension App {
             isoDate: InternetDate.format(meetup.startsAt),
             place: meetup.placeName,
             region: meetup.region.map { localizer.text(TextKey.choices.region.named($0), language, otherwise: $0) },
-            slot: text(meetup.timeSlot.textKey),
-            pace: text(meetup.pace.textKey),
-            style: text(meetup.style.textKey),
+            kind: meetupKind(meetup, language),
             distance: meetup.distanceKm.map { localizer.text(.meetups.km, language, ["km": Self.decimal($0)]) },
             going: localizer.text(.meetups.going_count, language, ["count": String(meetup.acceptedCount), "capacity": String(meetup.capacity)]),
             closed: meetup.isClosed(at: Date()),
@@ -52,6 +49,20 @@ extension App {
         return stamps.compactMap { stamp in
             kept[stamp.id].map { MeetupCardHTML(head: $0.byline, note: notes[stamp.id], tail: $0.content) }
         }
+    }
+
+    /// The chips that say what kind of meetup it is (`MeetupCardView.kind`).
+    func meetupKind(_ meetup: Meetup, _ language: Language) -> [String] {
+        let text = { (key: TextKey) in self.localizer.text(key, language) }
+        var words = [text(meetup.sport.textKey), text(meetup.timeSlot.textKey)]
+        if meetup.sport.hasPace { words += [text(meetup.pace.textKey), text(meetup.style.textKey)] }
+        let named = { (key: TextKey?, value: String) in self.localizer.text(key, language, otherwise: value) }
+        words += [meetup.level.map { named(TextKey.meetups.level.named($0.rawValue), $0.rawValue) },
+                  meetup.gameFormat.map { named(TextKey.meetups.format.named($0.rawValue), $0.rawValue) },
+                  meetup.difficulty.map { named(TextKey.meetups.difficulty.named($0.rawValue), $0.rawValue) },
+                  meetup.ascentMeters.map { localizer.text(.meetups.ascent_chip, language, ["meters": localizer.number($0, language)]) },
+                  meetup.speedGroup.map { named(TextKey.meetups.speed.named($0.rawValue), $0.rawValue) }].compactMap { $0 }
+        return words
     }
 
     /// The eligibility rules in words; empty when anyone may join.
@@ -98,9 +109,10 @@ struct MeetupCardView {
     let isoDate: String
     let place: String
     let region: String?
-    let slot: String
-    let pace: String
-    let style: String
+    /// What kind of meetup, in a few words: its sport, when in the week, and the sport's own
+    /// details (a run's pace and style, a game's level and format, a hike's difficulty and ascent,
+    /// a ride's speed).
+    let kind: [String]
     let distance: String?
     let going: String
     let closed: Bool

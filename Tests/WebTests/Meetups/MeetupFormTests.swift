@@ -43,6 +43,32 @@ import Testing
         #expect(try slot("2026-12-07T00:30") == .beforeWork)  // Monday just after midnight in Seoul (Sunday in UTC)
     }
 
+    /// Each sport has its own details, and only those: a basketball game states no pace, a
+    /// hike its ascent and difficulty, a ride its speed group.
+    @Test func eachSportKeepsItsOwnDetails() throws {
+        func made(_ changes: [(String, String)]) -> (Meetup?, Set<String>) {
+            let (meetup, errors) = form(changes).validate(host: host, crewID: nil, timeZone: seoul, now: now)
+            return (meetup, errors.fields)
+        }
+        let game = try #require(made([("sport", "basketball"), ("level", "advanced"), ("game_format", "threeOnThree"), ("distance", "10"),
+                                      ("pace", "nonsense")]).0)
+        #expect(game.sport == .basketball && game.level == .advanced && game.gameFormat == .threeOnThree)
+        #expect(game.distanceKm == nil && game.difficulty == nil && game.speedGroup == nil, "nothing of other sports")
+        #expect(made([("sport", "basketball"), ("level", ""), ("game_format", "fiveOnFive")]).1 == ["level"])
+        let hike = try #require(made([("sport", "hiking"), ("difficulty", "hard"), ("ascent", "850"), ("distance", "12.5")]).0)
+        #expect(hike.sport == .hiking && hike.ascentMeters == 850 && hike.difficulty == .hard && hike.distanceKm == 12.5 && hike.level == nil)
+        for ascent in ["-1", "9001", "1e400", "nan", "abc", "99999999999999999999"] {
+            #expect(made([("sport", "hiking"), ("difficulty", "easy"), ("ascent", ascent)]).1 == ["ascent"], "ascent \(ascent)")
+        }
+        let ride = try #require(made([("sport", "cycling"), ("speed_group", "fast"), ("distance", "60")]).0)
+        #expect(ride.speedGroup == .fast && ride.distanceKm == 60)
+        #expect(made([("sport", "cycling"), ("speed_group", "warp")]).1 == ["speed_group"])
+        #expect(made([("sport", "curling")]).1.contains("sport"))
+        // A run still needs its pace and style; an old form without a sport is a run's
+        #expect(made([("sport", "running"), ("pace", "")]).1 == ["pace"])
+        #expect(made([]).0?.sport == .running)
+    }
+
     @Test func aValidFormMakesTheMeetupAtTheSitesWallClock() throws {
         let (meetup, errors) = form().validate(host: host, crewID: nil, timeZone: seoul, now: now)
         #expect(errors.isEmpty)

@@ -216,6 +216,33 @@ import Testing
         #expect(!kim.get("/notifications").bodyText.contains("Rained out, "))
     }
 
+    @Test func aBasketballCrewsMeetupIsAGameWithoutAPaceAndTheListFiltersBySport() throws {
+        let site = try TestSite()
+        let people = site.members("coach", "mina")
+        let (coach, mina) = (people[0], people[1])
+        let crew = try #require(coach.postMultipart("/crews", [
+            ("name", "Hoops Friday"), ("sport", "basketball"), ("fee_amount", "0"), ("fee_currency", "KRW"), ("fee_period", "month"), ("join_policy", "open"),
+        ], files: [], from: "/crews/new").headers["Location"])
+        // The crew's sport is the form's to begin with
+        let form = coach.get("/meetups/new?crew=hoops-friday").bodyText
+        #expect(form.contains(#"<option value="basketball" selected>"#) && form.contains(#"name="game_format""#))
+        let game = try #require(coach.post("/meetups", fields(title: "Friday run-in").filter { !["pace", "style", "distance"].contains($0.0) }
+                                           + [("sport", "basketball"), ("level", "intermediate"), ("game_format", "fiveOnFive"), ("crew", "hoops-friday")],
+                                           from: "/meetups/new").headers["Location"])
+        _ = try host(coach, title: "Dawn 10K")
+        let page = mina.get(game).bodyText
+        #expect(page.contains(#"<span class="chip">Basketball</span>"#) && page.contains(#"<span class="chip">5 on 5</span>"#)
+                && page.contains(#"<span class="chip">Intermediate</span>"#))
+        #expect(!page.contains(#"<span class="chip">Average</span>"#) && !page.contains(#"<span class="chip">Run</span>"#), "no pace, no style")
+        // The list filters by sport, and a pace filter finds runs only
+        let games = mina.get("/meetups?sport=basketball").bodyText
+        #expect(games.contains("Friday run-in") && !games.contains("Dawn 10K"))
+        let paced = mina.get("/meetups?pace=average").bodyText
+        #expect(paced.contains("Dawn 10K") && !paced.contains("Friday run-in"))
+        #expect(mina.get("/meetups?sport=%3Cscript%3E").status == .ok)
+        #expect(mina.get(crew).status == .ok)
+    }
+
     @Test func aSavedMeetupIsListedUntilItIsUnsaved() throws {
         let site = try TestSite()
         let people = site.members("hostess", "mina")
