@@ -466,6 +466,24 @@ extension MeetupStore {
     }
 
     /// Share of finished meetups a member attended, over those where attendance was taken.
+    /// What hosts recorded of each of `userIDs` at meetups since `since`: how often they went,
+    /// and how often they did not come although going. For the applicants a host decides on.
+    public func attendanceRecords(userIDs: [Int64], since: Date, now: Date = Date()) throws -> [Int64: (went: Int, noShows: Int)] {
+        guard !userIDs.isEmpty else { return [:] }
+        return try database.readRows { db in
+            let rows = try db.fetchAll("""
+                SELECT a.userID, count(*) FILTER (WHERE a.attended = TRUE) AS went, count(*) FILTER (WHERE a.attended = FALSE) AS noShows
+                FROM meetupApplications a JOIN meetups ON meetups.id = a.meetupID
+                WHERE a.userID IN (\(db.idList("?"))) AND a.status = 'accepted' AND a.attended IS NOT NULL
+                  AND meetups.startsAt >= ? AND meetups.startsAt < ?
+                GROUP BY a.userID
+                """, [SQLConnection.jsonArray(userIDs), since, now]) { row in
+                (try row.decode("userID", as: Int64.self), (went: try row.decode("went", as: Int.self), noShows: try row.decode("noShows", as: Int.self)))
+            }
+            return Dictionary(rows, uniquingKeysWith: { first, _ in first })
+        }
+    }
+
     public func attendance(userID: Int64) throws -> (attended: Int, recorded: Int) {
         try database.readRows { connection in
             try connection.fetchOne("""

@@ -97,7 +97,7 @@ extension App {
             callOffURL: isHost && !meetup.isCancelled && now < meetup.startsAt ? Paths.meetup(meetupID) + "/call-off" : nil,
             going: participants.filter { $0.status == .accepted }.map { participantView($0, meetupID: meetupID) },
             pending: isHost && meetup.signupMode == .approval
-                ? participants.filter { $0.status == .pending }.map { participantView($0, meetupID: meetupID) } : [],
+                ? try applicantViews(participants.filter { $0.status == .pending }, meetupID: meetupID, language, now: now) : [],
             lottery: meetup.signupMode == .lottery ? LotteryView(
                 commitment: meetup.lotteryCommitment ?? "", drawAt: localizer.dateTime(meetup.deadline, language),
                 entrants: participants.count { $0.status == .pending },
@@ -115,6 +115,19 @@ extension App {
             liveVersion: MeetupLiveState.version(meetup, application: application, viewerID: viewer?.id ?? 0, now: now),
             bookmarked: try viewer.map { try database.meetups.isMeetupBookmarked(meetupID: meetupID, userID: $0.storedID) } ?? false)
         return page(view, context, title: meetup.title, section: .meetups)
+    }
+
+    /// Applicants, each with their record of the last six months: "Went 5 · No-show 1".
+    private func applicantViews(_ applicants: [Participant], meetupID: Int64, _ language: Language, now: Date) throws -> [ParticipantView] {
+        let records = try database.meetups.attendanceRecords(userIDs: applicants.compactMap(\.user.id), since: now.addingTimeInterval(-183 * 86_400), now: now)
+        return applicants.map { applicant in
+            var view = participantView(applicant, meetupID: meetupID)
+            let record = records[applicant.user.id ?? 0] ?? (0, 0)
+            view.record = record.went + record.noShows == 0 ? localizer.text(.meetups.record.none, language)
+                : localizer.text(.meetups.record.line, language, ["went": localizer.number(record.went, language),
+                                                                    "no_shows": localizer.number(record.noShows, language)])
+            return view
+        }
     }
 
     private func participantView(_ participant: Participant, meetupID: Int64) -> ParticipantView {
@@ -236,6 +249,8 @@ struct ParticipantView {
     let userID: Int64
     let present: Bool
     let actionBase: String
+    /// For an applicant the host decides on: what hosts recorded of them lately.
+    var record: String? = nil
 }
 
 struct TalkEntryView {

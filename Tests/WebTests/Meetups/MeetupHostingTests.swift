@@ -243,6 +243,34 @@ import Testing
         #expect(mina.get(crew).status == .ok)
     }
 
+    @Test func theHostSeesEachApplicantsRecordBesideAcceptAndDecline() throws {
+        let site = try TestSite()
+        let people = site.members("hostess", "mina", "jun")
+        let (hostess, mina, jun) = (people[0], people[1], people[2])
+        // Mina went to two meetups, missed one, and went to one long ago
+        var past: [(Int64, Bool, Double)] = []
+        for (title, went, daysAgo) in [("One", true, 10.0), ("Two", true, 20.0), ("Three", false, 30.0), ("Old", true, 400.0)] {
+            let url = try host(hostess, title: title)
+            mina.post(url + "/apply", [], from: url)
+            past.append((try #require(Int64(url.split(separator: "/").last ?? "")), went, daysAgo))
+        }
+        try site.database.write { db in
+            for (id, went, daysAgo) in past {
+                let then = Date().addingTimeInterval(-daysAgo * 86_400)
+                try db.execute("UPDATE meetups SET startsAt = ?, deadline = ? WHERE id = ?", [then, then, id])
+                try db.execute("UPDATE meetupApplications SET attended = ? WHERE meetupID = ?", [went, id])
+            }
+        }
+        let url = try host(hostess, title: "Hill repeats", mode: "approval")
+        mina.post(url + "/apply", [], from: url)
+        jun.post(url + "/apply", [], from: url)
+        let page = hostess.get(url).bodyText
+        #expect(page.contains("Last 6 months: went 2 · no-show 1"))
+        #expect(page.contains("No meetups recorded in the last 6 months"))
+        // Only the host sees applications and records
+        #expect(!mina.get(url).bodyText.contains("Last 6 months"))
+    }
+
     @Test func aSavedMeetupIsListedUntilItIsUnsaved() throws {
         let site = try TestSite()
         let people = site.members("hostess", "mina")
