@@ -45,6 +45,8 @@ enum Paths {
     /// The link staff share: the crew's page with its invite code filled in.
     static func crewInvite(_ slug: String, code: String) -> String { crew(slug) + "?code=" + PercentEncoding.encode(code) }
     static func crewMembers(_ slug: String) -> String { crew(slug) + "/members" }
+    static func crewMeetups(_ slug: String) -> String { crew(slug) + "/meetups" }
+    static func crewCalendar(_ slug: String) -> String { crew(slug) + "/calendar.ics" }
     static func crewLedger(_ slug: String) -> String { crew(slug) + "/ledger" }
     static func crewPay(_ slug: String) -> String { crew(slug) + "/pay" }
     static func crewNotice(_ slug: String, _ id: Int64) -> String { crew(slug) + "/notices/\(id)" }

@@ -152,6 +152,7 @@ enum Routes {
         router.get(Paths.newMeetup, app.page(app.meetupNew))
         router.post(Paths.meetups, app.page(app.meetupCreate))
         router.get("/meetups/mine", app.page(app.myMeetupsShow))
+        router.get("/crews/:slug/calendar.ics", app.page(app.crewCalendarFeed))
         router.get("/meetups/:id.ics", app.page(app.meetupCalendar))
         router.get("/meetups/:id", app.page(app.meetupShow))
         router.get("/meetups/:id/edit", app.page(app.meetupEdit))

@@ -125,7 +125,18 @@ extension MeetupStore {
         }
     }
 
-    /// The member's calendar token, made on first use.
+    /// A crew's meetups that start in `from..<to`, past, cancelled and all, soonest first; those
+    /// for its members only when `membersToo`. For its calendar.
+    public func crewMeetups(crewID: Int64, from: Date, to: Date, membersToo: Bool) throws -> [Meetup] {
+        try database.read { db in
+            try db.records(Meetup.self, """
+                SELECT \(Meetup.selection.bare) FROM meetups
+                WHERE crewID = ? AND startsAt >= ? AND startsAt < ? AND hiddenAt IS NULL AND (crewOnly = FALSE OR ?)
+                ORDER BY startsAt, id LIMIT 500
+                """, [crewID, from, to, membersToo])
+        }
+    }
+
     /// Renews the member's private calendar address: the old one answers nothing from now on.
     public func renewCalendarToken(userID: Int64) throws {
         try database.write { db in

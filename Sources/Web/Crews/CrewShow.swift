@@ -1,3 +1,4 @@
+import Formats
 import Foundation
 import HTTP
 import Storage
@@ -122,6 +123,7 @@ struct CrewMeetupsTab {
     let meetups: [MeetupCardHTML]
     var hasMeetups: Bool { !meetups.isEmpty }
     let newMeetupURL: String
+    let calendar: CrewCalendarView
 }
 
 struct CrewPostsTab {
@@ -178,9 +180,11 @@ extension App {
         var filter = MeetupFilter()
         filter.crewID = try crew.storedID
         let meetups = try database.meetups.meetups(filter, viewerID: context.user?.id, after: nil, limit: 50).meetups
-        var view = try crewPage(crew, tab: .meetups, role: try viewerRole(crew, context), context)
+        let role = try viewerRole(crew, context)
+        var view = try crewPage(crew, tab: .meetups, role: role, context)
         view.meetupsTab = CrewMeetupsTab(meetups: try meetupCardsHTML(meetups.map(MeetupStamp.init), context.language, rows: meetups),
-                                         newMeetupURL: Paths.newMeetup + "?crew=" + crew.slug)
+                                         newMeetupURL: Paths.newMeetup + "?crew=" + crew.slug,
+                                         calendar: try crewCalendar(crew, member: role?.isMember == true, context))
         return renderCrew(view, crew, context)
     }
 
@@ -246,5 +250,82 @@ extension App {
 
     func renderCrew(_ view: CrewPageView, _ crew: Crew, _ context: RequestContext, status: HTTPStatus = .ok) -> HTTPResponse {
         page(view, context, title: crew.name, section: .crews, status: status)
+    }
+}
+
+/// A crew's month of meetups, on its Meetups tab.
+struct CrewCalendarView {
+    let month: String
+    let previousURL: String
+    let nextURL: String
+    let weekdays: [String]
+    let weeks: [CrewCalendarWeek]
+    /// The feed calendar apps subscribe to: the member's own address, which lists the crew's
+    /// meetups for members too; for others, the public one.
+    let feedURL: String
+}
+
+struct CrewCalendarWeek {
+    let days: [CrewCalendarDay]
+}
+
+struct CrewCalendarDay {
+    let day: Int
+    var blank: Bool { day == 0 }
+    let meetups: [CrewCalendarEntry]
+    var hasMeetups: Bool { !meetups.isEmpty }
+}
+
+struct CrewCalendarEntry {
+    let title: String
+    let time: String
+    let url: String
+    let cancelled: Bool
+}
+
+extension App {
+    /// The crew's month of meetups (`?month=YYYY-MM`), for its Meetups tab.
+    func crewCalendar(_ crew: Crew, member: Bool, _ context: RequestContext) throws -> CrewCalendarView {
+        let language = context.language
+        let grid = try MonthGrid(context.form["month"], timeZone: localizer.timeZone)
+        let meetups = try database.meetups.crewMeetups(crewID: crew.storedID, from: grid.start, to: grid.next, membersToo: member)
+        let byDay = Dictionary(grouping: meetups) { grid.day(of: $0.startsAt) }
+        let base = Paths.crewMeetups(crew.slug) + "?month="
+        let feed: String
+        if member, let user = context.user {
+            feed = Paths.crewCalendar(crew.slug) + "?key=" + (try database.meetups.calendarToken(userID: user.storedID) { Crypto.randomToken(24) })
+        } else {
+            feed = Paths.crewCalendar(crew.slug)
+        }
+        return CrewCalendarView(
+            month: localizer.monthYear(grid.start, language),
+            previousURL: base + grid.query(grid.previous) + "#calendar", nextURL: base + grid.query(grid.next) + "#calendar",
+            weekdays: (0..<7).map { localizer.weekday($0, language) },
+            weeks: grid.weeks.map { days in
+                CrewCalendarWeek(days: days.map { day in
+                    CrewCalendarDay(day: day, meetups: (byDay[day] ?? []).map { meetup in
+                        CrewCalendarEntry(title: meetup.title, time: localizer.clock(meetup.startsAt, language), url: Paths.meetup(meetup.id ?? 0),
+                                          cancelled: meetup.isCancelled)
+                    })
+                })
+            },
+            feedURL: feed)
+    }
+
+    /// `GET /crews/:slug/calendar.ics` (`?key=` a member's calendar address): the crew's
+    /// meetups from a month back, for calendar apps; those for members only with a member's key.
+    func crewCalendarFeed(_ context: RequestContext) throws -> HTTPResponse {
+        let crew = try crew(context)
+        var member = false
+        if let key = context.form["key"] {
+            guard key.utf8.count >= 20, let user = try database.meetups.user(calendarToken: key), !user.isSuspended(),
+                  try database.crews.crewRole(crewID: crew.storedID, userID: user.storedID)?.isMember == true
+            else { throw HTTPError(.notFound) }
+            member = true
+        }
+        let now = Date()
+        let meetups = try database.meetups.crewMeetups(crewID: crew.storedID, from: now.addingTimeInterval(-30 * 86_400),
+                                                       to: now.addingTimeInterval(365 * 86_400), membersToo: member)
+        return calendarResponse(meetups, name: "Moim · \(crew.name)", context)
     }
 }

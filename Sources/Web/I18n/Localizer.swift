@@ -112,6 +112,11 @@ public struct Localizer: Sendable {
     }
 
     /// A month and year, e.g. "November 2026" or "2026년 11월".
+    /// The time of day of `date` on the site's clock: "6:30 AM", "오전 6:30".
+    func clock(_ date: Date, _ language: Language) -> String {
+        formatters.clock(date, language, timeZone)
+    }
+
     func monthYear(_ date: Date, _ language: Language) -> String {
         formatters.format(date, .monthYear, language, timeZone)
     }

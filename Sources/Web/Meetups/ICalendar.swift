@@ -79,7 +79,7 @@ extension App {
         return calendarResponse(meetups, name: "Moim · \(user.displayName)", context)
     }
 
-    private func calendarResponse(_ meetups: [Meetup], name: String, _ context: RequestContext) -> HTTPResponse {
+    func calendarResponse(_ meetups: [Meetup], name: String, _ context: RequestContext) -> HTTPResponse {
         let site = publicURL(context)
         var response = HTTPResponse(status: .ok, contentType: "text/calendar; charset=utf-8",
                                     body: ICalendar.document(meetups, baseURL: site.origin, host: site.host, name: name, timeZone: localizer.timeZone))

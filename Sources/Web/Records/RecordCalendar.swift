@@ -18,39 +18,18 @@ extension App {
 
     private func renderCalendar(runner: User, _ context: RequestContext, path: String) throws -> HTTPResponse {
         let language = context.language
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = localizer.timeZone
-        calendar.firstWeekday = 2  // weeks start on Monday
-        let month: Date
-        if let text = context.form["month"] {
-            guard let parsed = Checked.localDateTime(text + "-01T00:00", in: localizer.timeZone), text.count == 7 else { throw HTTPError(.badRequest) }
-            month = parsed
-        } else {
-            month = calendar.date(from: calendar.dateComponents([.year, .month], from: Date()))!
-        }
-        guard let next = calendar.date(byAdding: .month, value: 1, to: month), let previous = calendar.date(byAdding: .month, value: -1, to: month) else {
-            throw HTTPError(.badRequest)
-        }
+        let grid = try MonthGrid(context.form["month"], timeZone: localizer.timeZone)
+        let (month, next, previous) = (grid.start, grid.next, grid.previous)
         let units = context.user?.units ?? runner.units
         let records = try database.records.records(userID: runner.storedID, from: month, to: next, viewerID: context.user?.id)
-        let byDay = Dictionary(grouping: records) { calendar.component(.day, from: $0.startedAt) }
-        let leading = (calendar.component(.weekday, from: month) + 5) % 7
-        let days = calendar.range(of: .day, in: .month, for: month)?.count ?? 30
-        var weeks: [CalendarWeekView] = []
-        var cells = Array(repeating: CalendarDayView.blank, count: leading)
-        var weekMeters = 0
-        for day in 1...days {
-            let runs = byDay[day] ?? []
-            weekMeters += runs.reduce(0) { $0 + $1.distanceMeters }
-            cells.append(CalendarDayView(day: day, runs: runs.map { runView($0, units: units, language) }))
-            if cells.count == 7 || day == days {
-                while cells.count < 7 { cells.append(.blank) }
-                weeks.append(CalendarWeekView(days: cells, total: weekMeters > 0 ? distanceText(weekMeters, units: units, language) : nil))
-                cells = []
-                weekMeters = 0
-            }
+        let byDay = Dictionary(grouping: records) { grid.day(of: $0.startedAt) }
+        let weeks = grid.weeks.map { days in
+            let runs = days.flatMap { byDay[$0] ?? [] }
+            let weekMeters = runs.reduce(0) { $0 + $1.distanceMeters }
+            return CalendarWeekView(days: days.map { $0 == 0 ? .blank : CalendarDayView(day: $0, runs: (byDay[$0] ?? []).map { runView($0, units: units, language) }) },
+                                    total: weekMeters > 0 ? distanceText(weekMeters, units: units, language) : nil)
         }
-        let monthFormat = { (date: Date) in String(InternetDate.format(date.addingTimeInterval(Double(self.localizer.timeZone.secondsFromGMT(for: date)))).prefix(7)) }
+        let monthFormat = grid.query
         let totalMeters = records.reduce(0) { $0 + $1.distanceMeters }
         let totalSeconds = records.reduce(0) { $0 + $1.durationSeconds }
         let view = RecordsView(

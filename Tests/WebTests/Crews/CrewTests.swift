@@ -13,6 +13,44 @@ import Storage
         ], files: [], from: "/crews/new")
     }
 
+    @Test func aCrewsCalendarShowsItsMonthOfMeetupsAndFeedsCalendarApps() throws {
+        let site = try TestSite()
+        let people = site.members("owner", "mina")
+        let (owner, mina) = (people[0], people[1])
+        let crew = try #require(owner.startCrew("Dawn Runners"))
+        mina.post(crew + "/join", [], from: crew)
+        let start = Date().addingTimeInterval(3 * 86_400)
+        let fields = { (title: String, crewOnly: Bool) -> [(String, String)] in
+            [("title", title), ("description", ""), ("starts_at", LocalDateTime.text(start, .current)), ("duration", "60"), ("place_name", "Yeouido Park"),
+             ("pace", "average"), ("style", "run"), ("capacity", "10"), ("signup_mode", "firstCome"), ("gender_rule", "any"), ("crew", "dawn-runners")]
+                + (crewOnly ? [("crew_only", "on")] : [])
+        }
+        #expect(owner.post("/meetups", fields("Open long run", false), from: "/meetups/new").status == .seeOther)
+        #expect(owner.post("/meetups", fields("Members tempo", true), from: "/meetups/new").status == .seeOther)
+        let month = String(LocalDateTime.text(start, .current).prefix(7))
+
+        let memberView = mina.get(crew + "/meetups?month=" + month).bodyText
+        #expect(memberView.contains(#"id="calendar""#) && memberView.contains("Open long run") && memberView.contains("Members tempo"))
+        let visitorView = site.browser().get(crew + "/meetups?month=" + month).bodyText
+        #expect(visitorView.contains("Open long run") && !visitorView.contains("Members tempo"))
+        for bad in ["99999-01", "2026-13", "abc", "2026-1", "%00"] {
+            #expect(mina.get(crew + "/meetups?month=" + bad).status == .badRequest, "month \(bad)")
+        }
+
+        // Calendar apps: the public feed lists what anyone may see; a member's address, the rest too
+        let feed = site.browser().get(crew + "/calendar.ics")
+        #expect(feed.status == .ok && feed.headers["Content-Type"] == "text/calendar; charset=utf-8")
+        #expect(feed.bodyText.contains("SUMMARY:Open long run") && !feed.bodyText.contains("Members tempo"))
+        let link = try #require(memberView.firstMatch(of: /href="(\/crews\/dawn-runners\/calendar\.ics\?key=[A-Za-z0-9_-]+)"/)?.1)
+        let members = site.browser().get(String(link)).bodyText
+        #expect(members.contains("SUMMARY:Open long run") && members.contains("SUMMARY:Members tempo"))
+        #expect(site.browser().get(crew + "/calendar.ics?key=" + String(repeating: "A", count: 32)).status == .notFound)
+        // Someone else's address is no key to a crew they are not in
+        let outsider = site.members("outsider")[0]
+        let theirs = try #require(outsider.get("/meetups").bodyText.firstMatch(of: /href="\/calendar\/([A-Za-z0-9_-]+)\.ics"/)?.1)
+        #expect(site.browser().get(crew + "/calendar.ics?key=" + theirs).status == .notFound)
+    }
+
     @Test func anInviteLinkBringsANewcomerBackToTheCrewAfterSignupOrLogin() throws {
         let site = try TestSite()
         let owner = site.members("owner")[0]
