@@ -10,6 +10,20 @@ extension App {
         _ = try context.requireUser()
         var form = MeetupForm()
         form.crew = context.form["crew"] ?? ""
+        // "Copy this meetup" (`?copy=` one of the host's): everything as it was set, on the same
+        // weekday and time of a week to come.
+        if let id = context.form["copy"].flatMap(Checked.id), let original = try database.meetups.meetup(id: id), original.hostID == context.user?.id {
+            let week: TimeInterval = 7 * 86_400
+            var moved = original
+            // Weeks on from the original, to the first of its weekdays still to come.
+            let behind = Date().timeIntervalSince(original.startsAt) / week
+            let ahead = behind < 0 ? 1 : Int(exactly: min(1_000, behind.rounded(.down) + 1)) ?? 1
+            moved.startsAt = original.startsAt.addingTimeInterval(week * Double(ahead))
+            moved.deadline = original.deadline.addingTimeInterval(week * Double(ahead))
+            form = MeetupForm(moved, timeZone: localizer.timeZone)
+            form.groups = try database.meetups.paceGroups(meetupID: id).map { "\($0.label), \($0.capacity)" }.joined(separator: "\n")
+            form.crew = try original.crewID.flatMap { try database.crews.crew(id: $0)?.slug } ?? ""
+        }
         // A crew's meetup is of the crew's sport, to begin with.
         if !form.crew.isEmpty, let crew = try database.crews.crew(slug: form.crew) { form.sport = crew.sport.rawValue }
         return renderMeetupForm(form, errors: FieldErrors(), editing: nil, context)

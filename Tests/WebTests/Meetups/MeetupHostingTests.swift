@@ -271,6 +271,24 @@ import Testing
         #expect(!mina.get(url).bodyText.contains("Last 6 months"))
     }
 
+    @Test func aHostCopiesAMeetupToTheSameTimeAWeekOn() throws {
+        let site = try TestSite()
+        let people = site.members("hostess", "mina")
+        let (hostess, mina) = (people[0], people[1])
+        let url = try host(hostess, title: "Thursday track", mode: "approval", capacity: 7)
+        let id = try #require(Int64(url.split(separator: "/").last ?? ""))
+        let original = try #require(try site.database.meetups.meetup(id: id))
+        #expect(hostess.get(url).bodyText.contains("/meetups/new?copy=\(id)"))
+        let form = hostess.get("/meetups/new?copy=\(id)").bodyText
+        #expect(form.contains(#"value="Thursday track""#) && form.contains(#"name="capacity" type="number" min="1" max="1000" value="7""#))
+        #expect(form.contains(#"<option value="approval" selected>"#))
+        #expect(form.contains(#"value="\#(LocalDateTime.text(original.startsAt.addingTimeInterval(7 * 86_400), .current))""#), "a week on")
+        // Another member's copy is a blank form, and nonsense ids are too
+        #expect(!mina.get("/meetups/new?copy=\(id)").bodyText.contains("Thursday track"))
+        for bad in ["1e400", "-1", "abc", "99999999999999999999"] { #expect(hostess.get("/meetups/new?copy=" + bad).status == .ok) }
+        #expect(!mina.get(url).bodyText.contains("/meetups/new?copy="))
+    }
+
     @Test func aSavedMeetupIsListedUntilItIsUnsaved() throws {
         let site = try TestSite()
         let people = site.members("hostess", "mina")
