@@ -7,6 +7,13 @@ extension AccountStore {
         try database.readRows { db in try db.record(User.self, id: id) }
     }
 
+    /// The members `ids` name that still have an account, by id (one statement).
+    public func users(ids: Set<Int64>) throws -> [Int64: User] {
+        try database.readRows { db in
+            try db.records(User.self, ids: ids).reduce(into: [Int64: User]()) { $0[$1.id ?? 0] = $1 }
+        }
+    }
+
     /// The user with this username, ignoring case. Read on every profile page view, so its
     /// statement is prepared once and cached.
     public func user(username: String) throws -> User? {

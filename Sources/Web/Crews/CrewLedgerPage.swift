@@ -71,7 +71,8 @@ extension App {
         let language = context.language
         let ledger = try database.crews.ledger(crewID: crew.storedID)
         let members = try database.crews.crewMembers(crewID: crew.storedID)
-        let names = Dictionary(members.map { ($0.user.id ?? 0, $0.user.displayName) }, uniquingKeysWith: { first, _ in first })
+        // Each line names who paid or was paid, also after they left the crew.
+        let people = try database.accounts.users(ids: Set(ledger.entries.compactMap(\.memberID)))
         let money = { (amount: Int) in self.money(amount, crew.feeCurrency, language) }
         var view = try crewPage(crew, tab: .ledger, role: role, context)
         view.ledgerTab = CrewLedgerTab(
@@ -79,7 +80,7 @@ extension App {
                 LedgerEntryView(
                     date: entry.occurredOn,
                     kind: localizer.text(entry.kind.textKey, language),
-                    who: entry.memberID.flatMap { names[$0] },
+                    who: entry.memberID.flatMap { people[$0]?.displayName },
                     note: entry.note.nilIfEmpty,
                     amount: money(entry.amount),
                     isExpense: entry.kind.isExpense,

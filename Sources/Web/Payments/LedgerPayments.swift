@@ -180,11 +180,11 @@ extension App {
     func crewLedgerCSV(_ context: RequestContext) throws -> HTTPResponse {
         let (crew, _) = try staffCrew(context)
         let ledger = try database.crews.ledger(crewID: crew.storedID)
-        let names = Dictionary(try database.crews.crewMembers(crewID: crew.storedID).map { ($0.user.id ?? 0, $0.user.username) }, uniquingKeysWith: { a, _ in a })
+        let people = try database.accounts.users(ids: Set(ledger.entries.compactMap(\.memberID)))
         var lines = ["date,kind,member,amount,currency,provider,reference,note"]
         for entry in ledger.entries {
             let signed = entry.kind.isExpense ? -entry.amount : entry.amount
-            lines.append([entry.occurredOn, entry.kind.rawValue, entry.memberID.flatMap { names[$0] } ?? "", String(signed), crew.feeCurrency,
+            lines.append([entry.occurredOn, entry.kind.rawValue, entry.memberID.flatMap { people[$0]?.username } ?? "", String(signed), crew.feeCurrency,
                           entry.provider, entry.reference ?? "", entry.note].map(Self.csvField).joined(separator: ","))
         }
         var response = HTTPResponse(status: .ok, contentType: "text/csv; charset=utf-8", body: lines.joined(separator: "\r\n") + "\r\n")

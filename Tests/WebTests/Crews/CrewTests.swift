@@ -166,6 +166,12 @@ import Storage
         let anonymous = site.browser().get(url + "/ledger")
         #expect(anonymous.status == .seeOther)
         #expect(anonymous.headers["Location"] == Paths.login(next: url + "/ledger"))
+
+        // Mina leaves: her line still names her, on the page and in the treasurer's CSV
+        #expect(mina.post(url + "/leave", [], from: url).status == .seeOther)
+        #expect(owner.get(url + "/ledger").bodyText.contains("Mina Kim"))
+        let csv = owner.get(url + "/ledger.csv")
+        #expect(csv.status == .ok && csv.bodyText.contains(",dues,mina,10000,"))
     }
 
     @Test func theAboutTabLeadsWithTheNextMeetupAndTheMembersAndSubPagesKeepAShortHead() throws {
