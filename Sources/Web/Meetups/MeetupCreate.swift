@@ -17,7 +17,7 @@ extension App {
             var moved = original
             // Weeks on from the original, to the first of its weekdays still to come.
             let behind = Date().timeIntervalSince(original.startsAt) / week
-            let ahead = behind < 0 ? 1 : Int(exactly: min(1_000, behind.rounded(.down) + 1)) ?? 1
+            let ahead = behind < 0 ? 1 : Checked.rounded(behind.rounded(.down) + 1, in: 1...1_000) ?? 1_000
             moved.startsAt = original.startsAt.addingTimeInterval(week * Double(ahead))
             moved.deadline = original.deadline.addingTimeInterval(week * Double(ahead))
             form = MeetupForm(moved, timeZone: localizer.timeZone)
