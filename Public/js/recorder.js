@@ -111,8 +111,9 @@
       else field.value = value;  // a text, a choice, or a group of radio buttons
     });
   }
-  form.addEventListener("change", () => { if (run && run.state !== "finished") { run.choices = choices(); save(); } });
-  form.addEventListener("input", () => { if (run && run.state !== "finished") { run.choices = choices(); save(); } });
+  function keepChoices() { if (run && run.state !== "finished") { run.choices = choices(); save(); } }
+  form.addEventListener("change", keepChoices);
+  form.addEventListener("input", keepChoices);
 
   function keep(point) {
     points.push(point);

@@ -5,17 +5,18 @@ public struct MyMeetups: Sendable, Equatable {
     /// Upcoming (or under way), soonest first.
     public var hosting: [Meetup] = []
     public var going: [Meetup] = []
-    /// With their place on the waitlist (1-based, in their pace group), as the meetup's page says.
-    public var waitlisted: [(meetup: Meetup, place: Int)] = []
+    public var waitlisted: [WaitlistedMeetup] = []
     /// Waiting for the host's answer, or for the lottery's draw.
     public var waiting: [Meetup] = []
     /// Ended, latest first: hosted, or gone to with what the host recorded.
     public var past: [PastMeetup] = []
+}
 
-    public static func == (lhs: MyMeetups, rhs: MyMeetups) -> Bool {
-        lhs.hosting == rhs.hosting && lhs.going == rhs.going && lhs.waiting == rhs.waiting && lhs.past == rhs.past
-            && lhs.waitlisted.map(\.meetup) == rhs.waitlisted.map(\.meetup) && lhs.waitlisted.map(\.place) == rhs.waitlisted.map(\.place)
-    }
+/// A meetup the member waits for a place at, and their place on its waitlist (1-based, in
+/// their pace group), as the meetup's page says.
+public struct WaitlistedMeetup: Sendable, Equatable {
+    public var meetup: Meetup
+    public var place: Int
 }
 
 /// A meetup that ended, and the member's part in it.
@@ -61,7 +62,7 @@ extension MeetupStore {
             for (meetup, status, ahead) in applied where meetup.endsAt > now {
                 switch status {
                 case .accepted: mine.going.append(meetup)
-                case .waitlisted: mine.waitlisted.append((meetup, ahead + 1))
+                case .waitlisted: mine.waitlisted.append(WaitlistedMeetup(meetup: meetup, place: ahead + 1))
                 default: mine.waiting.append(meetup)
                 }
             }
